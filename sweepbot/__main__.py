@@ -1,0 +1,5 @@
+import sys
+
+from sweepbot.cli import main
+
+sys.exit(main())

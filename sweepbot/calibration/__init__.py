@@ -1,0 +1,1 @@
+"""Learning a client's tile look and storing it as a profile."""

@@ -1,0 +1,39 @@
+"""The ``sweepbot`` command line: one module per command, each with ``add_parser`` and ``run``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from sweepbot.errors import SweepbotError
+
+
+def _commands() -> list[ModuleType]:
+    from sweepbot.cli import bench_cmd, solve_cmd
+
+    return [solve_cmd, bench_cmd]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sweepbot", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in _commands():
+        command = module.add_parser(sub)
+        command.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except SweepbotError as err:
+        print(f"sweepbot {args.command}: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print(f"sweepbot {args.command}: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,1 @@
+"""Mouse and keyboard through pyautogui: the only place that touches input devices."""
