@@ -1,0 +1,94 @@
+"""From a Board to the solver's problem: unknown cells, flags and one constraint per useful number."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sweepbot.board import (
+    EXPLODED,
+    FLAG,
+    MINE,
+    UNKNOWN_CHARS,
+    WRONG_FLAG,
+    Board,
+    Cell,
+    count_value,
+    neighbours,
+)
+from sweepbot.errors import SweepbotError
+
+
+class ContradictionError(SweepbotError):
+    """The board has no consistent mine placement: the read or the mine count is wrong."""
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """``mines`` of the unknown ``cells`` are mines (the number at ``source`` less its flags)."""
+
+    cells: frozenset[Cell]
+    mines: int
+    source: Cell
+
+
+@dataclass(frozen=True)
+class Problem:
+    rows: int
+    cols: int
+    unknown: tuple[Cell, ...]
+    flags: int
+    constraints: tuple[Constraint, ...]
+    total_mines: int | None
+
+    @property
+    def mines_left(self) -> int | None:
+        return None if self.total_mines is None else self.total_mines - self.flags
+
+
+def build_problem(board: Board, mines: int | None = None) -> Problem:
+    """Constraints from every number next to an unknown cell; flags count as mines.
+
+    Raises ContradictionError when a number has more flags around it than it shows, or fewer unknown
+    neighbours than the mines it still needs, or when the flags outnumber the mines.
+    """
+    total = board.mines if mines is None else mines
+    if board.count(MINE + EXPLODED + WRONG_FLAG):
+        raise SweepbotError("the board shows a finished game (mines are visible): nothing to solve")
+    grid, rows, cols = board.grid, board.rows, board.cols
+    unknown: list[Cell] = []
+    flags = 0
+    constraints: list[Constraint] = []
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch in UNKNOWN_CHARS:
+                unknown.append((r, c))
+                continue
+            if ch == FLAG:
+                flags += 1
+                continue
+            value = count_value(ch)
+            if value is None:
+                continue
+            around_unknown: list[Cell] = []
+            around_flags = 0
+            for n in neighbours((r, c), rows, cols):
+                nch = grid[n[0]][n[1]]
+                if nch in UNKNOWN_CHARS:
+                    around_unknown.append(n)
+                elif nch == FLAG:
+                    around_flags += 1
+            need = value - around_flags
+            if need < 0:
+                raise ContradictionError(f"the {value} at {(r, c)} has {around_flags} flags around it")
+            if need > len(around_unknown):
+                raise ContradictionError(
+                    f"the {value} at {(r, c)} needs {need} more mines but has {len(around_unknown)} covered "
+                    "neighbours"
+                )
+            if around_unknown:
+                constraints.append(Constraint(frozenset(around_unknown), need, (r, c)))
+    if total is not None and flags > total:
+        raise ContradictionError(f"{flags} flags but only {total} mines")
+    if total is not None and total - flags > len(unknown):
+        raise ContradictionError(f"{total - flags} mines left but only {len(unknown)} covered cells")
+    return Problem(rows, cols, tuple(unknown), flags, tuple(constraints), total)
