@@ -63,7 +63,7 @@ def solve(board: Board, mines: int | None = None, first_click: str = "opening",
     problem = build_problem(board, mines)
     if not problem.unknown:
         return Analysis(board, [], [], {}, None, ms=(time.perf_counter() - start) * 1000)
-    analysis = _analyse(board, problem)
+    analysis = _analyse(board, problem, time_limit)
     untouched = len(problem.unknown) + problem.flags == board.rows * board.cols
     if untouched and not analysis.safe and problem.mines_left != len(problem.unknown):
         analysis.move = Move("open", first_move(board.rows, board.cols, first_click))
@@ -71,12 +71,12 @@ def solve(board: Board, mines: int | None = None, first_click: str = "opening",
     return analysis
 
 
-def _analyse(board: Board, problem: Problem) -> Analysis:
+def _analyse(board: Board, problem: Problem, time_limit: float) -> Analysis:
     known_safe, known_mines = deduce(problem.constraints)
     reduced = _reduce(problem.constraints, known_safe, known_mines)
     rest = [cell for cell in problem.unknown if cell not in known_safe and cell not in known_mines]
     left = None if problem.mines_left is None else problem.mines_left - len(known_mines)
-    probs = mine_probabilities(rest, reduced, left)
+    probs = mine_probabilities(rest, reduced, left, time_limit)
     probabilities = dict(probs.cells)
     probabilities.update(dict.fromkeys(known_safe, 0.0))
     probabilities.update(dict.fromkeys(known_mines, 1.0))
