@@ -7,12 +7,13 @@ import json
 import os
 from typing import Any
 
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sweepbot.board import Cell
 from sweepbot.errors import SweepbotError
 from sweepbot.game import FIRST_CLICK_RULES, parse_level
-from sweepbot.simulate import BenchSettings, BenchSummary, play_many
+from sweepbot.simulate import BenchSettings, BenchSummary, percentile, play_many, wilson_interval
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -45,18 +46,16 @@ def run(args: argparse.Namespace) -> int:
     settings = BenchSettings(level, args.first_click, first, args.seed)
     results = play_many(settings, args.games, max(1, args.workers))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  transient=True) as progress:
+                  console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{level.text} {args.first_click}", total=args.games)
         summary = BenchSummary.collect(results, lambda: progress.advance(task))
-    figures = summary.to_json()
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps(summary.to_json()))
         return 0
-    ms = figures["ms_per_move"]
-    assert isinstance(ms, dict)
-    lo, hi = figures["ci95"]  # type: ignore[misc]
+    lo, hi = wilson_interval(summary.wins, summary.games)
     print(f"{level.text}, first click {args.first_click}, first move {first or 'solver'}: "
-          f"{summary.wins}/{summary.games} won = {figures['win_rate']:.2%} (95% CI {lo:.2%}-{hi:.2%})")
-    print(f"ms per move: p50 {ms['p50']}, p99 {ms['p99']}, max {ms['max']}; "
-          f"ms per game: {figures['ms_per_game_mean']}")
+          f"{summary.wins}/{summary.games} won = {summary.wins / summary.games:.2%} (95% CI {lo:.2%}-{hi:.2%})")
+    print(f"ms per move: p50 {percentile(summary.solve_ms, 50):.3f}, p99 {percentile(summary.solve_ms, 99):.3f}, "
+          f"max {max(summary.solve_ms, default=0.0):.3f}; "
+          f"ms per game: {sum(summary.game_ms) / summary.games:.1f}")
     return 0
