@@ -94,6 +94,10 @@ class Board:
     def cols(self) -> int:
         return len(self.grid[0])
 
+    @property
+    def size(self) -> int:
+        return len(self.grid) * len(self.grid[0])
+
     def __getitem__(self, cell: Cell) -> str:
         r, c = cell
         return self.grid[r][c]

@@ -7,11 +7,12 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sweepbot.board import Cell
 from sweepbot.game import Game, Level
 from sweepbot.solver import solve
+from sweepbot.solver.strategy import FULL, Strategy
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class GameResult:
     game_ms: float
     three_bv: int
     guesses: int
+    first: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class BenchSettings:
     first_click: str = "opening"
     first_move: Cell | None = None
     seed: int = 1
+    strategy: Strategy = FULL
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -42,11 +45,12 @@ def play_game(settings: BenchSettings, seed: int) -> GameResult:
     game = Game(settings.level, seed, settings.first_click)
     solve_ms: list[float] = []
     guesses = 0
+    first: Cell | None = settings.first_move
     start = time.perf_counter()
     if settings.first_move is not None:
         game.open(settings.first_move)
     while game.state == "playing":
-        analysis = solve(game.view(), first_click=settings.first_click)
+        analysis = solve(game.view(), first_click=settings.first_click, strategy=settings.strategy)
         solve_ms.append(analysis.ms)
         if analysis.safe:
             for cell in analysis.safe:
@@ -61,9 +65,10 @@ def play_game(settings: BenchSettings, seed: int) -> GameResult:
             game.flag(move.cell)
             continue
         guesses += 1
+        first = first or move.cell
         game.open(move.cell)
     game_ms = (time.perf_counter() - start) * 1000
-    return GameResult(seed, game.state == "won", solve_ms, game_ms, game.three_bv(), guesses)
+    return GameResult(seed, game.state == "won", solve_ms, game_ms, game.three_bv(), guesses, first)
 
 
 def _play_indexed(args: tuple[BenchSettings, int]) -> GameResult:
@@ -108,6 +113,8 @@ class BenchSummary:
     wins: int
     solve_ms: list[float]
     game_ms: list[float]
+    outcomes: list[bool] = field(default_factory=list)
+    first_moves: set[Cell] = field(default_factory=set)
 
     @classmethod
     def collect(cls, results: Iterator[GameResult], progress: Callable[[], None] | None = None) -> BenchSummary:
@@ -117,6 +124,9 @@ class BenchSummary:
             summary.wins += result.won
             summary.solve_ms += result.solve_ms
             summary.game_ms.append(result.game_ms)
+            summary.outcomes.append(result.won)
+            if result.first is not None:
+                summary.first_moves.add(result.first)
             if progress:
                 progress()
         return summary
@@ -135,3 +145,13 @@ class BenchSummary:
             },
             "ms_per_game_mean": round(sum(self.game_ms) / len(self.game_ms), 3) if self.game_ms else 0.0,
         }
+
+
+def paired_difference(first: list[bool], second: list[bool], z: float = 1.959964) -> tuple[float, float, float]:
+    """Win-rate difference (second - first) on the same games, with its 95% interval (normal, paired)."""
+    n = len(first)
+    diffs = [int(b) - int(a) for a, b in zip(first, second, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    half = z * math.sqrt(var / n)
+    return mean, mean - half, mean + half

@@ -83,7 +83,8 @@ def bench(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
 
 def test_bench_json_contract_and_same_seed_same_result(capsys: pytest.CaptureFixture[str]) -> None:
     one = bench(capsys, "--level", "beginner", "--games", "40", "--seed", "3")
-    assert set(one) == {"games", "wins", "win_rate", "ci95", "ms_per_move", "ms_per_game_mean"}
+    assert set(one) >= {"games", "wins", "win_rate", "ci95", "ms_per_move", "ms_per_game_mean"}
+    assert one["strategy"] == "full" and one["first_moves"] == [[3, 3]]
     assert one["games"] == 40 and 20 <= int(one["wins"]) <= 40  # type: ignore[call-overload]
     lo, hi = one["ci95"]  # type: ignore[misc]
     assert lo <= one["win_rate"] <= hi

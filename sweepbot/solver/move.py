@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sweepbot.board import Cell, neighbours
+from sweepbot.board import Cell
 
 ACTIONS = ("open", "flag", "chord")
-TIE = 1e-9  # probabilities this close count as equal
 
 
 @dataclass(frozen=True)
@@ -31,13 +30,3 @@ def first_move(rows: int, cols: int, rule: str) -> Cell:
     return (0, 0)
 
 
-def guess(probabilities: dict[Cell, float], unknown: set[Cell], rows: int, cols: int) -> Cell:
-    """The least likely mine; among near-equal ones the cell with fewest unknown neighbours (corners and
-    edges off the frontier, the best-informed cells on it), then the first in reading order."""
-    best = min(probabilities.values())
-    candidates = [cell for cell, p in probabilities.items() if p <= best + TIE]
-
-    def key(cell: Cell) -> tuple[int, Cell]:
-        return (sum(1 for n in neighbours(cell, rows, cols) if n in unknown), cell)
-
-    return min(candidates, key=key)

@@ -35,6 +35,7 @@ class Probabilities:
     mines: set[Cell] = field(default_factory=set)
     off_frontier: float | None = None
     exact: bool = True
+    weight: int = 0  # how many full layouts fit (when the total is known and every component is exact)
     components: list[Component] = field(default_factory=list)
 
 
@@ -99,7 +100,7 @@ def mine_probabilities(
             else "the numbers have no consistent placement"
         )
 
-    result = Probabilities({}, exact=all(cc.exact for cc in counts), components=components)
+    result = Probabilities({}, exact=all(cc.exact for cc in counts), weight=z, components=components)
     for i, (comp, cc) in enumerate(zip(components, counts, strict=True)):
         others = _convolve(prefix[i], suffix[i + 1])
         factor = [

@@ -1,0 +1,133 @@
+"""Named guessing strategies, each a function from an analysis (no safe cell left) to a cell or None.
+
+- ``lowest_risk``: the least likely mine; ties go to cells with fewest covered neighbours (corners first).
+- ``dead``: a cell that can only ever show one number gives no information: avoid it while others exist.
+- ``forced_fifty``: a group of covered cells that no other cell touches and that has exactly two layouts
+  (two cells sharing one mine, or a 2x2 checkerboard) must be guessed some day: guess it now.
+- ``secondary_safety``: among the safest candidates, weigh the chance to survive against the chance that
+  the next move is safe: sum over the values v the cell could show of P(v) x (safety of the best next move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import product
+
+from sweepbot.board import FLAG, Cell, neighbours
+from sweepbot.solver.analysis import Analysis
+from sweepbot.solver.frontier import split_frontier
+from sweepbot.solver.lookahead import Outcome, outcomes
+
+TIE = 1e-9
+SECONDARY_MARGIN = 0.1  # candidates at most this much riskier than the safest cell
+SECONDARY_CANDIDATES = 12
+OFF_FRONTIER_CANDIDATES = 3
+
+OutcomeCache = dict[Cell, list[Outcome]]
+
+
+def open_choices(analysis: Analysis) -> dict[Cell, float]:
+    """Covered cells that are not certain mines, with their mine probability."""
+    certain = set(analysis.mines)
+    return {cell: p for cell, p in analysis.probabilities.items() if cell not in certain}
+
+
+def covered_neighbours(analysis: Analysis, cell: Cell) -> int:
+    board = analysis.board
+    return sum(1 for n in neighbours(cell, board.rows, board.cols) if n in analysis.probabilities)
+
+
+def ranked(analysis: Analysis, choices: dict[Cell, float]) -> list[Cell]:
+    """Cells by probability, then fewest covered neighbours, then reading order."""
+    return sorted(choices, key=lambda cell: (round(choices[cell] / TIE), covered_neighbours(analysis, cell), cell))
+
+
+def lowest_risk(analysis: Analysis, avoid: set[Cell] | None = None) -> Cell:
+    choices = open_choices(analysis)
+    if avoid and len(avoid) < len(choices):
+        choices = {cell: p for cell, p in choices.items() if cell not in avoid}
+    best = min(choices.values())
+    return ranked(analysis, {c: p for c, p in choices.items() if p <= best + TIE})[0]
+
+
+def frontier_cells(analysis: Analysis) -> set[Cell]:
+    return {cell for con in analysis.constraints for cell in con.cells}
+
+
+def shortlist(analysis: Analysis) -> list[Cell]:
+    """The candidates worth a closer look: the safest frontier cells and the best few off it."""
+    choices = open_choices(analysis)
+    best = min(choices.values())
+    frontier = frontier_cells(analysis)
+    near = {cell: p for cell, p in choices.items() if p <= best + SECONDARY_MARGIN}
+    order = ranked(analysis, near)
+    on = [cell for cell in order if cell in frontier][:SECONDARY_CANDIDATES]
+    off = [cell for cell in order if cell not in frontier][:OFF_FRONTIER_CANDIDATES]
+    return ranked(analysis, {cell: choices[cell] for cell in on + off})
+
+
+def cached_outcomes(analysis: Analysis, cell: Cell, cache: OutcomeCache) -> list[Outcome]:
+    if cell not in cache:
+        cache[cell] = outcomes(analysis, cell)
+    return cache[cell]
+
+
+def dead_cells(analysis: Analysis, cells: list[Cell], cache: OutcomeCache) -> set[Cell]:
+    """Cells among ``cells`` that can show only one value if they are safe."""
+    if not analysis.weight:
+        return {cell for cell in cells if covered_neighbours(analysis, cell) == 0}
+    return {cell for cell in cells if len(cached_outcomes(analysis, cell, cache)) <= 1}
+
+
+def forced_fifty(analysis: Analysis) -> Cell | None:
+    """A cell of an isolated group with exactly two layouts of equal mine count, if there is one."""
+    board = analysis.board
+    certain = set(analysis.mines)
+    for component in split_frontier(analysis.constraints):
+        cells = [cell for cls in component.classes for cell in cls]
+        if len(cells) > 8:
+            continue
+        inside = set(cells)
+        touches_outside = any(
+            n in analysis.probabilities and n not in inside and n not in certain and board[n] != FLAG
+            for cell in cells for n in neighbours(cell, board.rows, board.cols)
+        )
+        if touches_outside:
+            continue
+        constraints = [(con.cells, con.mines) for con in analysis.constraints if con.cells <= inside]
+        layouts = [
+            bits for bits in product((0, 1), repeat=len(cells))
+            if all(sum(bit for cell, bit in zip(cells, bits, strict=True) if cell in group) == need
+                   for group, need in constraints)
+        ]
+        if len(layouts) == 2 and sum(layouts[0]) == sum(layouts[1]):
+            return min(cells)
+    return None
+
+
+def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid: set[Cell]) -> Cell | None:
+    """The candidate with the best chance to survive this guess and then have a safe move."""
+    if not analysis.weight:
+        return None
+    candidates = [cell for cell in shortlist(analysis) if cell not in avoid] or shortlist(analysis)
+    best_cell: Cell | None = None
+    best_score = -1.0
+    for cell in candidates:
+        survive = 1 - analysis.probabilities[cell]
+        if survive <= best_score:
+            break  # candidates come safest first: no later one can score more
+        score = sum(o.chance * next_safety(o.after) for o in cached_outcomes(analysis, cell, cache))
+        if score > best_score + TIE:
+            best_cell, best_score = cell, score
+    return best_cell
+
+
+def next_safety(after: Analysis) -> float:
+    """The chance that the best move on this board is safe: 1 with a certain safe cell (or nothing left)."""
+    if after.safe:
+        return 1.0
+    choices = open_choices(after)
+    return 1.0 - min(choices.values()) if choices else 1.0
+
+
+Guess = Callable[[Analysis], Cell | None]

@@ -1,0 +1,71 @@
+"""Strategies: which guessing steps the solver uses, by name, so variants can be compared on the same games.
+
+A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or ``-part`` for the parts
+``dead``, ``fifty``, ``secondary`` and ``endgame`` (``full-endgame``, ``basic+secondary``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sweepbot.errors import SweepbotError
+from sweepbot.solver.analysis import Analysis
+from sweepbot.solver.endgame import endgame_move
+from sweepbot.solver.guesses import OutcomeCache, dead_cells, forced_fifty, lowest_risk, secondary_safety, shortlist
+from sweepbot.solver.move import Move, first_move
+
+PARTS = ("dead", "fifty", "secondary", "endgame")
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str = "full"
+    dead: bool = True
+    fifty: bool = True
+    secondary: bool = True
+    endgame: bool = True
+
+
+FULL = Strategy()
+BASIC = Strategy("basic", False, False, False, False)
+
+
+def parse_strategy(text: str) -> Strategy:
+    match = re.fullmatch(r"(basic|full)((?:[+-][a-z]+)*)", text.strip())
+    if not match:
+        raise SweepbotError(f"unknown strategy {text!r}: use basic or full, then +part or -part ({', '.join(PARTS)})")
+    parts = dict.fromkeys(PARTS, match.group(1) == "full")
+    for sign, part in re.findall(r"([+-])([a-z]+)", match.group(2)):
+        if part not in PARTS:
+            raise SweepbotError(f"unknown strategy part {part!r}: use {', '.join(PARTS)}")
+        parts[part] = sign == "+"
+    return Strategy(text.strip(), **parts)
+
+
+def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Move | None:
+    """Every certain safe cell first; an untouched board's first move; then the strategy's guess."""
+    board = analysis.board
+    if analysis.safe:
+        return Move("open", analysis.safe[0])
+    choices = [cell for cell in analysis.probabilities if cell not in set(analysis.mines)]
+    if not choices:
+        return Move("flag", analysis.mines[0]) if analysis.mines else None
+    problem = analysis.problem
+    if problem is not None and not problem.constraints and len(problem.unknown) + problem.flags == board.size:
+        return Move("open", first_move(board.rows, board.cols, first_click))
+    if strategy.endgame:
+        found = endgame_move(analysis)
+        if found:
+            return Move("open", found[0])
+    if strategy.fifty:
+        cell = forced_fifty(analysis)
+        if cell:
+            return Move("open", cell)
+    cache: OutcomeCache = {}
+    avoid = dead_cells(analysis, shortlist(analysis), cache) if strategy.dead else set()
+    if strategy.secondary:
+        cell = secondary_safety(analysis, cache, avoid)
+        if cell:
+            return Move("open", cell)
+    return Move("open", lowest_risk(analysis, avoid))
