@@ -1,0 +1,168 @@
+"""Each guessing strategy on positions made for it."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from sweepbot.board import FLAG, Board, Cell, neighbours
+from sweepbot.game import LEVELS, Game
+from sweepbot.solver import solve
+from sweepbot.solver.analysis import analyse
+from sweepbot.solver.endgame import endgame_move, list_layouts
+from sweepbot.solver.guesses import dead_cells, forced_fifty, next_safety, secondary_safety, shortlist
+from sweepbot.solver.lookahead import outcomes
+from sweepbot.solver.strategy import BASIC, parse_strategy
+
+PAIR = "mines: 1\n\n##\n11\n..\n"  # two cells share one mine and nothing else touches them
+CHECKERBOARD = "mines: 6\n\nF22F\n2##2\n2##2\nF22F\n"  # a 2x2 with two diagonal layouts
+
+
+def test_forced_fifty_pair_and_two_by_two() -> None:
+    assert forced_fifty(analyse(Board.parse(PAIR))) in {(0, 0), (0, 1)}
+    assert forced_fifty(analyse(Board.parse(CHECKERBOARD))) in {(1, 1), (1, 2), (2, 1), (2, 2)}
+
+
+def test_no_forced_fifty_where_more_can_be_learnt() -> None:
+    assert forced_fifty(analyse(Board.parse("mines: 5\n\n1####\n#####\n#####\n"))) is None
+    # three cells with one mine: revealing one tells about the others
+    assert forced_fifty(analyse(Board.parse("mines: 1\n\n###\n111\n...\n"))) is None
+
+
+def test_dead_cells_can_show_only_one_number() -> None:
+    pair = analyse(Board.parse(PAIR))
+    assert dead_cells(pair, [(0, 0), (0, 1)], {}) == {(0, 0), (0, 1)}
+    open_board = analyse(Board.parse("mines: 5\n\n1####\n#####\n#####\n"))
+    assert dead_cells(open_board, [(0, 1), (2, 4)], {}) == set()
+
+
+DEAD_CORNER = """mines: 12
+
+...12#1.
+...1##21
+221123#1
+##1.1#21
+22113#2.
+..12##2.
+..1#5#31
+..12####
+"""
+
+
+def test_dead_cell_is_avoided_while_another_choice_exists() -> None:
+    # the corner (7, 7) is as likely a mine as (7, 4)-(7, 6), but if safe it can only show one number
+    board = Board.parse(DEAD_CORNER)
+    analysis = analyse(board)
+    assert dead_cells(analysis, [(7, 7)], {}) == {(7, 7)}
+    basic = solve(board, strategy=BASIC).move
+    assert basic is not None and basic.cell == (7, 7)  # fewest covered neighbours wins the tie
+    move = solve(board, strategy=parse_strategy("basic+dead")).move
+    assert move is not None and move.cell != (7, 7)
+    assert analysis.probabilities[move.cell] == pytest.approx(analysis.probabilities[(7, 7)])
+    assert not dead_cells(analysis, [move.cell], {})
+
+
+def test_outcome_chances_add_up_to_the_chance_of_being_safe() -> None:
+    rng = np.random.default_rng(4)
+    checked = 0
+    for seed in range(40):
+        game = Game(LEVELS["intermediate"], seed)
+        game.open((3, 3))
+        while game.state == "playing":
+            analysis = analyse(game.view())
+            if analysis.safe:
+                for cell in analysis.safe:
+                    game.open(cell)
+                continue
+            cells = sorted(analysis.probabilities)
+            for pick in rng.choice(len(cells), size=min(3, len(cells)), replace=False):
+                cell = cells[int(pick)]
+                total = sum(o.chance for o in outcomes(analysis, cell))
+                assert total == pytest.approx(1 - analysis.probabilities[cell], abs=1e-9)
+                checked += 1
+            game.open(min(analysis.probabilities, key=analysis.probabilities.__getitem__))
+    assert checked > 40
+
+
+def test_secondary_safety_picks_the_best_scoring_candidate() -> None:
+    compared = 0
+    for seed in range(30):
+        game = Game(LEVELS["expert"], seed)
+        game.open((3, 3))
+        while game.state == "playing" and compared < 20:
+            analysis = analyse(game.view())
+            if analysis.safe:
+                for cell in analysis.safe:
+                    game.open(cell)
+                continue
+            chosen = secondary_safety(analysis, {}, set())
+            assert chosen is not None
+
+            def score(cell: Cell, analysis: object = analysis) -> float:
+                return sum(o.chance * next_safety(o.after) for o in outcomes(analysis, cell))  # type: ignore[arg-type]
+
+            best = max(score(cell) for cell in shortlist(analysis))
+            assert score(chosen) == pytest.approx(best, abs=1e-9)
+            compared += 1
+            game.open(chosen)
+    assert compared >= 20
+
+
+def brute_force_win_chance(board: Board) -> float:
+    """Best win chance by trying every move against every layout (slow, for tiny boards only)."""
+    analysis = analyse(board)
+    layouts = list_layouts(analysis, 10_000)
+    assert layouts is not None
+    certain = set(analysis.mines) | {c for c in board.cells() if board[c] == FLAG}
+    cells = [c for c in analysis.probabilities if c not in analysis.mines]
+
+    def shows(cell: Cell, layout: frozenset[Cell]) -> int:
+        return sum(1 for n in neighbours(cell, board.rows, board.cols) if n in layout or n in certain)
+
+    @cache
+    def best(state: frozenset[frozenset[Cell]]) -> float:
+        if len(state) == 1:
+            return 1.0
+        top = 0.0
+        for cell in cells:
+            groups: dict[int, set[frozenset[Cell]]] = {}
+            for layout in state:
+                if cell not in layout:
+                    groups.setdefault(shows(cell, layout), set()).add(layout)
+            if sum(map(len, groups.values())) == len(state) and len(groups) == 1:
+                continue
+            top = max(top, sum(len(g) * best(frozenset(g)) for g in groups.values()) / len(state))
+        return top
+
+    return best(frozenset(layouts))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        PAIR,
+        CHECKERBOARD,
+        "mines: 3\n\n####\n#22#\n####\n",
+        "mines: 2\n\n####\n#21#\n####\n",
+        "mines: 1\n\n###\n#1#\n###\n",
+        "mines: 2\n\n1##\n###\n",
+    ],
+)
+def test_endgame_search_wins_as_often_as_a_brute_force_search(text: str) -> None:
+    board = Board.parse(text)
+    found = endgame_move(analyse(board))
+    assert found is not None
+    cell, chance = found
+    assert chance == pytest.approx(brute_force_win_chance(board))
+    assert board[cell] == "#"
+
+
+def test_strategy_names() -> None:
+    full = parse_strategy("full-endgame")
+    assert (full.dead, full.fifty, full.secondary, full.endgame) == (True, True, True, False)
+    basic = parse_strategy("basic+secondary")
+    assert (basic.dead, basic.fifty, basic.secondary, basic.endgame) == (False, False, True, False)
+    with pytest.raises(Exception, match="unknown strategy"):
+        parse_strategy("clever")
