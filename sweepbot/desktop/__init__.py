@@ -1,0 +1,30 @@
+"""The virtual-desktop harness: Xvfb + openbox + D-Bus, real Minesweeper clients on it, screenshots.
+
+Used by the end-to-end tests and by ``scripts/capture_fixtures.py``; needs the Debian packages that
+``scripts/install-clients`` installs (see :mod:`sweepbot.desktop.install`). Nothing here imports pyautogui:
+input goes through xdotool (XTEST) with the display's own environment.
+
+    with VirtualDisplay() as display, launch_client(display, "sgt-mines", "expert", seed="7") as game:
+        game.click_cell(8, 15)                     # left click, waits until the board settles
+        game.screen.save_png("shot.png")           # whole virtual screen
+"""
+
+from sweepbot.desktop.clients import CLIENTS, ClientSpec, Grid, LaunchedClient, Size, get_spec, launch_client
+from sweepbot.desktop.display import VirtualDisplay
+from sweepbot.desktop.errors import DesktopError
+from sweepbot.desktop.screen import Screen
+from sweepbot.desktop.xtools import Rect
+
+__all__ = [
+    "CLIENTS",
+    "ClientSpec",
+    "DesktopError",
+    "Grid",
+    "LaunchedClient",
+    "Rect",
+    "Screen",
+    "Size",
+    "VirtualDisplay",
+    "get_spec",
+    "launch_client",
+]

@@ -1,0 +1,116 @@
+"""gnome-mines: levels by flag, custom sizes through a GSettings keyfile, Ctrl+R (and its dialog) for new.
+
+Its tiles are scaled to the window with fractional steps, so the grid is found in a screenshot of the fresh
+board (every tile covered) rather than computed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from sweepbot.desktop import xtools
+from sweepbot.desktop.clients.base import ClientSpec, Grid, LaunchPlan, Size
+from sweepbot.desktop.errors import DesktopError
+
+if TYPE_CHECKING:
+    from sweepbot.desktop.clients.launched import LaunchedClient
+
+LEVEL_FLAGS = {"small": "--small", "medium": "--medium", "big": "--big"}
+#: GSettings `mode` for a custom size (0-2 are the three levels).
+CUSTOM_MODE = 3
+KEYFILE = "config/glib-2.0/settings/keyfile"
+#: A covered tile, BGR, in the default `bgcolors` theme.
+COVERED_BGR = (182, 189, 186)
+#: How long a Ctrl+R waits for the "start a new game?" dialog before deciding there is none.
+DIALOG_WAIT = 1.0
+
+
+def keyfile_text(size: Size | None, window: tuple[int, int] | None = None) -> str:
+    """The GSettings keyfile: custom size (``mode=3``) when given, and the window size when given."""
+    lines = ["[org/gnome/Mines]"]
+    if size is not None:
+        lines += [f"mode={CUSTOM_MODE}", f"xsize={size.cols}", f"ysize={size.rows}", f"nmines={size.mines}"]
+    if window is not None:
+        lines += [f"window-width={window[0]}", f"window-height={window[1]}"]
+    return "\n".join(lines) + "\n"
+
+
+def find_tiles(image: np.ndarray, rows: int, cols: int) -> Grid:
+    """Find a fresh board's ``rows x cols`` covered tiles in a BGR image of the client area."""
+    target = np.array(COVERED_BGR, dtype=np.int16)
+    mask = (np.abs(image.astype(np.int16) - target).max(axis=2) <= 6).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    boxes = []
+    for x, y, w, h, area in stats[1:count].tolist():
+        # A tile is a filled, roughly square blob; thin lines of the same grey are widget borders.
+        if w >= 8 and h >= 8 and 0.6 <= w / h <= 1.6 and area >= 0.8 * w * h:
+            boxes.append((x, y, w, h))
+    if len(boxes) != rows * cols:
+        raise DesktopError(f"found {len(boxes)} covered tiles in gnome-mines, expected {rows * cols}")
+    lefts = sorted({b[0] for b in boxes})
+    tops = sorted({b[1] for b in boxes})
+    xs = _cluster(lefts, cols)
+    ys = _cluster(tops, rows)
+    cell_w = float(np.median([b[2] for b in boxes]))
+    cell_h = float(np.median([b[3] for b in boxes]))
+    pitch_x = (xs[-1] - xs[0]) / (cols - 1) if cols > 1 else cell_w
+    pitch_y = (ys[-1] - ys[0]) / (rows - 1) if rows > 1 else cell_h
+    return Grid(rows, cols, xs[0], ys[0], pitch_x, pitch_y, cell_w, cell_h)
+
+
+def _cluster(values: list[int], expected: int) -> list[float]:
+    """Group sorted coordinates that differ by at most 2 px; there must be ``expected`` groups."""
+    groups: list[list[int]] = []
+    for v in values:
+        if groups and v - groups[-1][-1] <= 2:
+            groups[-1].append(v)
+        else:
+            groups.append([v])
+    if len(groups) != expected:
+        raise DesktopError(f"gnome-mines tiles form {len(groups)} lines, expected {expected}")
+    return [min(g) for g in groups]
+
+
+class GnomeMines(ClientSpec):
+    name = "gnome-mines"
+    package = "gnome-mines"
+    binary = "gnome-mines"
+    levels = {  # noqa: RUF012
+        "small": Size(8, 8, 10),
+        "medium": Size(16, 16, 40),
+        "big": Size(30, 16, 99),
+    }
+    default_level = "small"
+    custom_sizes = True
+    window_name = "^Mines$"
+
+    def check_custom(self, size: Size) -> None:
+        if not (4 <= size.cols <= 100 and 4 <= size.rows <= 100):
+            raise DesktopError("gnome-mines boards are 4 to 100 cells a side")
+
+    def plan(self, level: str, size: Size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:
+        if seed is not None or tile_size is not None:
+            raise DesktopError("gnome-mines has neither seeds nor tile sizes")
+        env = {"GSETTINGS_BACKEND": "keyfile"}
+        if level in LEVEL_FLAGS:
+            return LaunchPlan([str(self.executable), LEVEL_FLAGS[level]], env, {KEYFILE: keyfile_text(None)})
+        return LaunchPlan([str(self.executable)], env, {KEYFILE: keyfile_text(size)})
+
+    def new_game(self, client: LaunchedClient) -> None:
+        client.key("ctrl+r")
+        deadline = time.monotonic() + DIALOG_WAIT
+        while time.monotonic() < deadline:
+            dialogs = [w for w in client.find_windows() if w != client.wid]
+            if dialogs:
+                # The focus starts on "Keep Current Game"; Tab moves it to "Start New Game".
+                xtools.key(client.env, "Tab", "Return", wid=dialogs[0])
+                break
+            time.sleep(0.05)
+
+    def grid(self, client: LaunchedClient) -> Grid:
+        image = client.screen.grab(client.window_geometry())
+        return find_tiles(image, client.size.rows, client.size.cols)
