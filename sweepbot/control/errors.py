@@ -1,0 +1,21 @@
+"""Why the bot stopped sending input."""
+
+from sweepbot.errors import SweepbotError
+
+
+class ControlError(SweepbotError):
+    """Input cannot or must not be sent."""
+
+
+class OutsideBoardError(ControlError):
+    """A click outside the board just read: refused, always."""
+
+
+class UserTookOver(ControlError):
+    """The user moved the mouse (or hit the failsafe corner): the bot stops at once."""
+
+    exit_code = 3
+
+
+class LimitReached(ControlError):
+    """The click or time limit of this run is used up."""

@@ -1,0 +1,112 @@
+"""The input device: a small interface, and pyautogui behind it (imported only when input is sent).
+
+Every click names a point in screenshot pixels; ``BoardInput`` refuses any point outside the rectangle of
+the board just read, maps it to input coordinates and notices when the user moves the mouse.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Protocol
+
+from sweepbot.control.errors import ControlError, LimitReached, OutsideBoardError, UserTookOver
+from sweepbot.control.mapping import Rect, ScreenMapping
+
+USER_MOVE_TOLERANCE = 3  # input units the pointer may drift before we call it the user's hand
+
+
+class InputDevice(Protocol):
+    def position(self) -> tuple[int, int]: ...
+    def move(self, x: int, y: int) -> None: ...
+    def click(self, x: int, y: int, button: str) -> None: ...
+    def press(self, keys: list[str]) -> None: ...
+    def size(self) -> tuple[int, int]: ...
+
+
+class PyAutoGuiDevice:
+    """pyautogui with PAUSE=0 and its corner failsafe on. Import happens here, at first use."""
+
+    def __init__(self) -> None:
+        if os.environ.get("WAYLAND_DISPLAY") and os.environ.get("XDG_SESSION_TYPE") == "wayland":
+            raise ControlError("this is a Wayland session: input cannot be sent to other windows; "
+                               "run the game under X11 (or Xwayland with DISPLAY set)")
+        if os.name == "posix" and not os.environ.get("DISPLAY") and os.uname().sysname == "Linux":
+            raise ControlError("no display: DISPLAY is not set")
+        try:
+            import pyautogui
+        except Exception as err:  # pyautogui raises several kinds when no display can be opened
+            raise ControlError(f"cannot open the display for input: {err}") from None
+        pyautogui.PAUSE = 0
+        pyautogui.FAILSAFE = True
+        self._gui: Any = pyautogui
+
+    def position(self) -> tuple[int, int]:
+        x, y = self._gui.position()
+        return (int(x), int(y))
+
+    def move(self, x: int, y: int) -> None:
+        self._call(self._gui.moveTo, x, y)
+
+    def click(self, x: int, y: int, button: str) -> None:
+        self._call(self._gui.click, x, y, button=button)
+
+    def press(self, keys: list[str]) -> None:
+        self._call(self._gui.hotkey, *keys) if len(keys) > 1 else self._call(self._gui.press, keys[0])
+
+    def size(self) -> tuple[int, int]:
+        width, height = self._gui.size()
+        return (int(width), int(height))
+
+    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            fn(*args, **kwargs)
+        except self._gui.FailSafeException:
+            raise UserTookOver("pyautogui failsafe: the pointer reached a screen corner") from None
+
+
+class BoardInput:
+    """Clicks inside one board only, in screenshot pixels, with limits and the user's hand watched."""
+
+    def __init__(self, device: InputDevice, mapping: ScreenMapping, max_clicks: int = 100_000) -> None:
+        self.device = device
+        self.mapping = mapping
+        self.max_clicks = max_clicks
+        self.clicks = 0
+        self.refused = 0
+        self.board: Rect | None = None
+        self._last: tuple[int, int] | None = None
+
+    def set_board(self, bbox: Rect) -> None:
+        """The rectangle (screenshot pixels) of the board just read: the only place clicks may go."""
+        self.board = bbox
+
+    def click_cell(self, x: float, y: float, button: str = "left") -> None:
+        if self.board is None or not self.board.contains(x, y):
+            self.refused += 1
+            raise OutsideBoardError(f"refused a click at ({x:.0f}, {y:.0f}): outside the board {self.board}")
+        if self.clicks >= self.max_clicks:
+            raise LimitReached(f"click limit of {self.max_clicks} reached")
+        self.check_user()
+        point = self.mapping.to_input(x, y)
+        self.device.click(point[0], point[1], button)
+        self.clicks += 1
+        self._last = point
+
+    def press(self, keys: list[str]) -> None:
+        self.check_user()
+        self.device.press(keys)
+
+    def park(self, x: float, y: float) -> None:
+        """Move the pointer off the board (never into a corner) so it does not cover or light a tile."""
+        self.check_user()
+        point = self.mapping.to_input(x, y)
+        self.device.move(*point)
+        self._last = point
+
+    def check_user(self) -> None:
+        """Stop if the pointer is not where the bot left it: the user has taken the mouse."""
+        if self._last is None:
+            return
+        x, y = self.device.position()
+        if abs(x - self._last[0]) > USER_MOVE_TOLERANCE or abs(y - self._last[1]) > USER_MOVE_TOLERANCE:
+            raise UserTookOver(f"the mouse moved to ({x}, {y}) (the bot left it at {self._last}): stopping")

@@ -1,0 +1,1 @@
+"""The game loop: capture, locate, read, check, solve, act, settle; and recording what it saw and did."""

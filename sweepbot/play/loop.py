@@ -1,0 +1,171 @@
+"""The bot's loop for one game: capture, locate and read, check, solve, act, settle.
+
+It clicks only inside the board it has just read, stops when the screen stops making sense (after a few
+fresh captures), and waits for the game to answer by watching the board region: changed, then still.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from sweepbot.board import Board
+from sweepbot.control.errors import ControlError
+from sweepbot.control.mapping import Rect
+from sweepbot.control.mouse import BoardInput
+from sweepbot.errors import SweepbotError
+from sweepbot.play.consistency import changes_that_cannot_happen, game_over
+from sweepbot.play.reading import FrameSource, Reader, Reading
+from sweepbot.play.record import Recorder
+from sweepbot.solver import Analysis, solve
+from sweepbot.solver.problem import ContradictionError
+from sweepbot.solver.strategy import FULL, Strategy
+
+
+class ScreenStoppedMakingSense(SweepbotError):
+    """Reads kept failing or contradicting themselves: the bot stops rather than click blindly."""
+
+
+@dataclass
+class PlaySettings:
+    first_click: str = "none"  # a real client's rule; "none" is the cautious default
+    mines: int | None = None  # the total when the screen does not show it
+    strategy: Strategy = FULL
+    tries: int = 4  # captures per step before giving up on a read that makes no sense
+    settle_timeout: float = 2.0  # seconds to wait for the board to answer a click
+    settle_quiet: float = 0.03  # seconds without change that count as "answered"
+    poll: float = 0.004
+    max_seconds: float = 600.0
+    dry_run: bool = False
+
+
+@dataclass
+class GameReport:
+    result: str = "unfinished"  # won, lost, unfinished, error
+    clicks: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+    final: Board | None = None
+    reads: int = 0
+    planned: list[tuple[int, int]] = field(default_factory=list)
+
+
+class Player:
+    """Plays one game at a time on ``screen`` through ``reader`` and ``mouse``."""
+
+    def __init__(self, screen: FrameSource, reader: Reader, mouse: BoardInput | None, settings: PlaySettings,
+                 recorder: Recorder | None = None) -> None:
+        if mouse is None and not settings.dry_run:
+            raise ControlError("no input device: only a dry run can go without one")
+        self.screen = screen
+        self.reader = reader
+        self.mouse = mouse
+        self.settings = settings
+        self.recorder = recorder
+
+    # -- the steps ---------------------------------------------------------------------------------
+    def play_game(self) -> GameReport:
+        report = GameReport()
+        start = time.monotonic()
+        previous: Reading | None = None
+        while True:
+            if time.monotonic() - start > self.settings.max_seconds:
+                report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
+                break
+            frame, reading, analysis = self.look(previous, report)
+            over = game_over(reading.board)
+            if over:
+                report.result = over
+                break
+            assert analysis is not None
+            cells = self.act(frame, reading, analysis, report)
+            if self.settings.dry_run:
+                report.planned = cells
+                break
+            self.settle(reading.bbox, frame)
+            previous = reading
+        report.seconds = time.monotonic() - start
+        if self.mouse:
+            report.clicks = self.mouse.clicks
+        return report
+
+    def look(self, previous: Reading | None, report: GameReport) -> tuple[np.ndarray, Reading, Analysis | None]:
+        """Capture, locate, read and check; a read that contradicts the last one or itself is captured again."""
+        problems: list[str] = []
+        frame = np.zeros((1, 1, 3), np.uint8)
+        for attempt in range(self.settings.tries):
+            if attempt:
+                time.sleep(self.settings.settle_quiet)
+            frame = self.screen.grab()
+            report.reads += 1
+            try:
+                reading = self.reader.read(frame)
+            except SweepbotError as err:
+                problems.append(f"read: {err}")
+                continue
+            if reading.board.mines is None and self.settings.mines is not None:
+                reading = replace(reading, board=reading.board.with_mines(self.settings.mines))
+            if previous is not None:
+                bad = changes_that_cannot_happen(previous.board, reading.board)
+                if bad:
+                    problems.append(f"cells changed in ways no move can cause: {bad[:5]}")
+                    continue
+            if game_over(reading.board):
+                return frame, reading, None
+            try:
+                analysis = solve(reading.board, first_click=self.settings.first_click, strategy=self.settings.strategy)
+            except ContradictionError as err:
+                problems.append(f"the board read contradicts itself: {err}")
+                continue
+            return frame, reading, analysis
+        if self.recorder:
+            self.recorder.diagnostic(frame, problems)
+        raise ScreenStoppedMakingSense(
+            f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}"
+        )
+
+    def act(self, frame: np.ndarray, reading: Reading, analysis: Analysis, report: GameReport) -> list[tuple[int, int]]:
+        """Open every certain safe cell in one go, or make the strategy's one move."""
+        move = analysis.move
+        if analysis.safe:
+            cells, button = list(analysis.safe), "left"
+        elif move is not None:
+            cells, button = [move.cell], ("right" if move.action == "flag" else "left")
+        else:
+            raise ScreenStoppedMakingSense("nothing to do on a board that is not finished")
+        if self.recorder:
+            self.recorder.step(frame, reading, analysis, cells, button)
+        report.moves += 1
+        if self.settings.dry_run or self.mouse is None:
+            return cells
+        self.mouse.set_board(reading.bbox)
+        for cell in cells:
+            self.mouse.click_cell(*reading.centre(cell), button=button)
+        self._park(reading.bbox)
+        return cells
+
+    def settle(self, region: Rect, before: np.ndarray) -> None:
+        """Wait until the board region differs from ``before`` and then holds still, or the time runs out."""
+        x, y, w, h = region.x, region.y, region.w, region.h
+        old = before[y:y + h, x:x + w]
+        deadline = time.monotonic() + self.settings.settle_timeout
+        changed = False
+        last = old
+        still_since = time.monotonic()
+        while time.monotonic() < deadline:
+            now = self.screen.grab(region)
+            if now.shape != last.shape or not np.array_equal(now, last):
+                changed = changed or now.shape != old.shape or not np.array_equal(now, old)
+                last, still_since = now, time.monotonic()
+            elif changed and time.monotonic() - still_since >= self.settings.settle_quiet:
+                return
+            time.sleep(self.settings.poll)
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def _park(self, bbox: Rect) -> None:
+        """Leave the pointer just below the board's left end: off every tile, never in a corner."""
+        if self.mouse is not None:
+            self.mouse.park(bbox.x + 2, bbox.y + bbox.h + 6)

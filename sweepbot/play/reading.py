@@ -1,0 +1,42 @@
+"""What the loop needs from vision: a board read from a frame, with where its cells are on that frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from sweepbot.board import Board, Cell
+from sweepbot.control.mapping import Rect
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A board read from one frame. ``x_edges``/``y_edges`` are the cell boundaries in frame pixels
+    (cols + 1 and rows + 1 values), so a cell's centre is exact even with a fractional pitch."""
+
+    board: Board
+    x_edges: tuple[float, ...]
+    y_edges: tuple[float, ...]
+
+    @property
+    def bbox(self) -> Rect:
+        x0, y0 = int(self.x_edges[0]), int(self.y_edges[0])
+        return Rect(x0, y0, round(self.x_edges[-1]) - x0, round(self.y_edges[-1]) - y0)
+
+    def centre(self, cell: Cell) -> tuple[float, float]:
+        r, c = cell
+        return ((self.x_edges[c] + self.x_edges[c + 1]) / 2, (self.y_edges[r] + self.y_edges[r + 1]) / 2)
+
+
+class Reader(Protocol):
+    """Locates and reads the board on a frame; raises SweepbotError when it cannot."""
+
+    def read(self, frame: np.ndarray) -> Reading: ...
+
+
+class FrameSource(Protocol):
+    """A live screen or recorded frames: the whole screen, or a region of it, as BGR pixels."""
+
+    def grab(self, region: Rect | None = None) -> np.ndarray: ...

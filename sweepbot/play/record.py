@@ -1,0 +1,121 @@
+"""Recording a session (every frame acted on, what was read, the move made) and replaying it offline.
+
+Layout of a recording folder: ``session.jsonl`` (one JSON object per step) and ``frames/NNNNN.png``.
+Diagnostics (frames the bot could not make sense of) go to ``diagnostics/`` with a text file beside each.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from sweepbot.board import Board, Cell
+from sweepbot.errors import SweepbotError
+from sweepbot.play.reading import Reader, Reading
+from sweepbot.solver import Analysis, solve
+from sweepbot.solver.strategy import Strategy, parse_strategy
+
+SESSION = "session.jsonl"
+
+
+class Recorder:
+    def __init__(self, folder: Path, strategy: str = "full", first_click: str = "none") -> None:
+        self.folder = folder
+        (folder / "frames").mkdir(parents=True, exist_ok=True)
+        self.count = len(list((folder / "frames").glob("*.png")))
+        self.game = 0
+        self.settings = {"strategy": strategy, "first_click": first_click}
+
+    def new_game(self) -> None:
+        self.game += 1
+
+    def step(self, frame: np.ndarray, reading: Reading, analysis: Analysis, cells: list[Cell], button: str) -> None:
+        name = f"frames/{self.count:05d}.png"
+        self.count += 1
+        cv2.imwrite(str(self.folder / name), frame, [cv2.IMWRITE_PNG_COMPRESSION, 3])
+        entry: dict[str, Any] = {
+            "game": self.game,
+            "frame": name,
+            "board": list(reading.board.grid),
+            "mines": reading.board.mines,
+            "state": reading.board.state,
+            "x_edges": [round(v, 2) for v in reading.x_edges],
+            "y_edges": [round(v, 2) for v in reading.y_edges],
+            "clicks": [list(cell) for cell in cells],
+            "button": button,
+            **self.settings,
+        }
+        with (self.folder / SESSION).open("a", encoding="utf-8") as out:
+            out.write(json.dumps(entry) + "\n")
+
+    def diagnostic(self, frame: np.ndarray, problems: list[str]) -> Path:
+        folder = self.folder / "diagnostics"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{self.count:05d}.png"
+        cv2.imwrite(str(path), frame)
+        path.with_suffix(".txt").write_text("\n".join(problems) + "\n", encoding="utf-8")
+        return path
+
+
+@dataclass
+class ReplayReport:
+    steps: int = 0
+    read_differences: list[str] = field(default_factory=list)
+    move_differences: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.read_differences and not self.move_differences
+
+    def to_json(self) -> dict[str, object]:
+        return {"steps": self.steps, "read_differences": self.read_differences,
+                "move_differences": self.move_differences, "ok": self.ok}
+
+
+def load_session(folder: Path) -> list[dict[str, Any]]:
+    path = folder / SESSION
+    if not path.is_file():
+        raise SweepbotError(f"{folder} is not a recording: {SESSION} is missing")
+    entries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise SweepbotError(f"{path}, line {number}: not JSON: {err}") from None
+    return entries
+
+
+def replay(folder: Path, reader: Reader | None) -> ReplayReport:
+    """Read every recorded frame again (when a reader is given) and solve every recorded board again;
+    report where the read or the move differs from what was recorded."""
+    report = ReplayReport()
+    for entry in load_session(folder):
+        report.steps += 1
+        where = f"{entry['frame']}"
+        board = Board(tuple(entry["board"]), entry.get("mines"), entry.get("state"))
+        if reader is not None:
+            frame = cv2.imread(str(folder / entry["frame"]))
+            if frame is None:
+                report.read_differences.append(f"{where}: frame missing or unreadable")
+                continue
+            try:
+                again = reader.read(frame).board
+            except SweepbotError as err:
+                report.read_differences.append(f"{where}: not readable now: {err}")
+                continue
+            if again.grid != board.grid:
+                cells = [(r, c, a, b) for r, (ra, rb) in enumerate(zip(board.grid, again.grid, strict=False))
+                         for c, (a, b) in enumerate(zip(ra, rb, strict=False)) if a != b]
+                report.read_differences.append(f"{where}: {len(cells)} cells read differently, e.g. {cells[:3]}")
+        strategy: Strategy = parse_strategy(entry.get("strategy", "full"))
+        analysis = solve(board, first_click=entry.get("first_click", "none"), strategy=strategy)
+        planned = [list(c) for c in analysis.safe] or ([list(analysis.move.cell)] if analysis.move else [])
+        if planned != entry["clicks"]:
+            report.move_differences.append(f"{where}: recorded {entry['clicks'][:4]}, now {planned[:4]}")
+    return report

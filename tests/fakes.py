@@ -1,0 +1,90 @@
+"""Stand-ins for the screen, the reader and the mouse, driven by the simulated game (no display needed).
+
+The fake screen paints each cell as an 8x8 block whose blue value is the cell's character code, on a
+canvas with a margin, so the loop's capture, read, click and settle steps all run for real on pixels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.board import Board
+from sweepbot.control.mapping import Rect
+from sweepbot.errors import SweepbotError
+from sweepbot.game import Game
+from sweepbot.play.reading import Reading
+
+CELL = 8
+MARGIN_X, MARGIN_Y = 40, 24
+
+
+class SimScreen:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.grabs = 0
+
+    def frame(self) -> np.ndarray:
+        view = self.game.view()
+        canvas = np.full((view.rows * CELL + 2 * MARGIN_Y, view.cols * CELL + 2 * MARGIN_X, 3), 30, np.uint8)
+        codes = np.array([[ord(ch) for ch in row] for row in view.grid], np.uint8)
+        block = np.kron(codes, np.ones((CELL, CELL), np.uint8))
+        canvas[MARGIN_Y:MARGIN_Y + block.shape[0], MARGIN_X:MARGIN_X + block.shape[1], 0] = block
+        state = {"playing": 0, "won": 1, "lost": 2}[self.game.state]
+        canvas[0, 0, 1] = state
+        return canvas
+
+    def grab(self, region: Rect | None = None) -> np.ndarray:
+        self.grabs += 1
+        image = self.frame()
+        if region is None:
+            return image
+        return image[region.y:region.y + region.h, region.x:region.x + region.w]
+
+
+class SimReader:
+    def __init__(self, rows: int, cols: int, mines: int) -> None:
+        self.rows, self.cols, self.mines = rows, cols, mines
+
+    def read(self, frame: np.ndarray) -> Reading:
+        sub = frame[MARGIN_Y:MARGIN_Y + self.rows * CELL:CELL, MARGIN_X:MARGIN_X + self.cols * CELL:CELL, 0]
+        if sub.shape != (self.rows, self.cols):
+            raise SweepbotError("no board found")
+        grid = tuple("".join(chr(v) for v in row) for row in sub)
+        state = ("playing", "won", "lost")[int(frame[0, 0, 1])]
+        board = Board(grid, self.mines, state)
+        return Reading(board, tuple(float(MARGIN_X + c * CELL) for c in range(self.cols + 1)),
+                       tuple(float(MARGIN_Y + r * CELL) for r in range(self.rows + 1)))
+
+
+class SimDevice:
+    """Clicks land on the simulated game; the pointer position is tracked (and can be moved 'by hand')."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.pointer = (600, 400)
+        self.clicks: list[tuple[int, int, str]] = []
+        self.outside = 0
+
+    def position(self) -> tuple[int, int]:
+        return self.pointer
+
+    def move(self, x: int, y: int) -> None:
+        self.pointer = (x, y)
+
+    def click(self, x: int, y: int, button: str) -> None:
+        self.pointer = (x, y)
+        self.clicks.append((x, y, button))
+        c, r = (x - MARGIN_X) // CELL, (y - MARGIN_Y) // CELL
+        if not (0 <= r < self.game.rows and 0 <= c < self.game.cols):
+            self.outside += 1
+            return
+        if button == "left":
+            self.game.open((r, c))
+        else:
+            self.game.flag((r, c))
+
+    def press(self, keys: list[str]) -> None:
+        pass
+
+    def size(self) -> tuple[int, int]:
+        return (1280, 1024)

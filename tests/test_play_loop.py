@@ -1,0 +1,138 @@
+"""The game loop on a simulated screen: it plays to the end, clicks only inside the board, stops safely."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sweepbot.board import Board
+from sweepbot.control.errors import ControlError, OutsideBoardError, UserTookOver
+from sweepbot.control.mapping import Rect, ScreenMapping, mapping_for
+from sweepbot.control.mouse import BoardInput
+from sweepbot.game import LEVELS, Game
+from sweepbot.play.consistency import changes_that_cannot_happen, game_over
+from sweepbot.play.loop import Player, PlaySettings, ScreenStoppedMakingSense
+from sweepbot.play.reading import Reading
+from sweepbot.play.record import Recorder, replay
+from tests.fakes import CELL, MARGIN_X, MARGIN_Y, SimDevice, SimReader, SimScreen
+
+
+def setup(seed: int, level: str = "beginner") -> tuple[Game, SimScreen, SimReader, SimDevice, BoardInput]:
+    lv = LEVELS[level]
+    game = Game(lv, seed, "opening")
+    device = SimDevice(game)
+    return game, SimScreen(game), SimReader(lv.rows, lv.cols, lv.mines), device, BoardInput(device, ScreenMapping())
+
+
+def test_plays_games_to_the_end_inside_the_board() -> None:
+    results = []
+    for seed in range(12):
+        game, screen, reader, device, mouse = setup(seed)
+        report = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+        assert report.result in ("won", "lost") and report.result == game.state
+        assert device.outside == 0 and mouse.refused == 0 and report.clicks == len(device.clicks) > 0
+        results.append(report.result)
+    assert results.count("won") >= 8
+
+
+def test_a_click_outside_the_board_is_refused_and_never_sent() -> None:
+    _game, _, _, device, mouse = setup(1)
+    mouse.set_board(Rect(MARGIN_X, MARGIN_Y, 9 * CELL, 9 * CELL))
+    for x, y in [(MARGIN_X - 1, MARGIN_Y + 5), (MARGIN_X + 9 * CELL, MARGIN_Y + 5), (0, 0)]:
+        with pytest.raises(OutsideBoardError):
+            mouse.click_cell(x, y)
+    assert device.clicks == [] and mouse.refused == 3
+    fresh = BoardInput(device, ScreenMapping())
+    with pytest.raises(OutsideBoardError):  # no board read yet: nothing is inside
+        fresh.click_cell(MARGIN_X + 4, MARGIN_Y + 4)
+
+
+def test_the_bot_stops_when_the_user_moves_the_mouse() -> None:
+    game, _screen, reader, device, mouse = setup(3, "expert")
+
+    class Meddler(SimScreen):
+        def grab(self, region: Rect | None = None) -> np.ndarray:
+            if self.grabs == 6:
+                device.pointer = (device.pointer[0] + 50, device.pointer[1])
+            return super().grab(region)
+
+    with pytest.raises(UserTookOver):
+        Player(Meddler(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
+    clicks = len(device.clicks)
+    assert clicks > 0 and device.outside == 0
+
+
+def test_nonsense_reads_stop_the_bot_with_a_diagnostic_and_no_click(tmp_path: Path) -> None:
+    _game, screen, _, device, mouse = setup(2)
+
+    class Contradicting:
+        def read(self, frame: np.ndarray) -> Reading:
+            board = Board(("1..", "...", "###"), 1)  # the 1 has no covered neighbour
+            return Reading(board, (40.0, 48.0, 56.0, 64.0), (24.0, 32.0, 40.0, 48.0))
+
+    recorder = Recorder(tmp_path)
+    with pytest.raises(ScreenStoppedMakingSense, match="contradicts itself"):
+        Player(screen, Contradicting(), mouse, PlaySettings(tries=3), recorder).play_game()
+    assert device.clicks == []
+    assert list((tmp_path / "diagnostics").glob("*.png")) and list((tmp_path / "diagnostics").glob("*.txt"))
+
+
+def test_a_read_where_revealed_cells_changed_is_taken_again() -> None:
+    _game, screen, _reader, device, mouse = setup(4)
+    reads = {"n": 0}
+
+    class Glitchy(SimReader):
+        def read(self, frame: np.ndarray) -> Reading:
+            reading = super().read(frame)
+            reads["n"] += 1
+            if reads["n"] == 3:  # one bad read: every revealed cell seen as covered
+                grid = tuple(row.replace(".", "#") for row in reading.board.grid)
+                return Reading(Board(grid, reading.board.mines), reading.x_edges, reading.y_edges)
+            return reading
+
+    report = Player(screen, Glitchy(9, 9, 10), mouse, PlaySettings(first_click="opening")).play_game()
+    assert report.result in ("won", "lost") and device.outside == 0
+
+
+def test_dry_run_plans_without_clicking(tmp_path: Path) -> None:
+    game, screen, reader, device, _ = setup(5)
+    game.open((3, 3))
+    report = Player(screen, reader, None, PlaySettings(dry_run=True)).play_game()
+    assert report.planned and device.clicks == []
+    with pytest.raises(ControlError):
+        Player(screen, reader, None, PlaySettings())
+
+
+def test_recording_replays_clean_and_reports_a_changed_read(tmp_path: Path) -> None:
+    _game, screen, reader, _device, mouse = setup(6)
+    recorder = Recorder(tmp_path, first_click="opening")
+    Player(screen, reader, mouse, PlaySettings(first_click="opening"), recorder).play_game()
+    clean = replay(tmp_path, reader)
+    assert clean.ok and clean.steps == len(list((tmp_path / "frames").glob("*.png"))) > 0
+    session = tmp_path / "session.jsonl"
+    lines = session.read_text().splitlines()
+    lines[0] = lines[0].replace('"#########"', '"########1"', 1)
+    session.write_text("\n".join(lines) + "\n")
+    changed = replay(tmp_path, reader)
+    assert not changed.ok and changed.read_differences
+
+
+def test_mapping_between_capture_and_input() -> None:
+    hidpi = mapping_for((2560, 1600), (0, 0), (1280, 800))
+    assert hidpi.to_input(200, 100) == (100, 50)
+    shifted = mapping_for((1920, 1080), (-1920, 0), (1920, 1080))
+    assert shifted.to_input(10, 10) == (-1910, 10)
+    with pytest.raises(ControlError):
+        mapping_for((1920, 1080), (0, 0), (1280, 1024))
+
+
+def test_consistency_checks() -> None:
+    before = Board(("1#", "##"))
+    assert changes_that_cannot_happen(before, Board(("1F", "#2"))) == []
+    assert changes_that_cannot_happen(before, Board(("##", "##"))) == [((0, 0), "1", "#")]
+    assert changes_that_cannot_happen(before, Board(("1##", "###")))
+    assert game_over(Board(("1!", "##"))) == "lost"
+    assert game_over(Board(("1#", "11"), 1)) == "won"
+    assert game_over(Board(("1#", "#1"), 1)) is None
