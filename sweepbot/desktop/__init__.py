@@ -12,6 +12,7 @@ input goes through xdotool (XTEST) with the display's own environment.
 from sweepbot.desktop.clients import CLIENTS, ClientSpec, Grid, LaunchedClient, Size, get_spec, launch_client
 from sweepbot.desktop.display import VirtualDisplay
 from sweepbot.desktop.errors import DesktopError
+from sweepbot.desktop.install import describe_missing, ensure_installed, install_clients, missing_packages
 from sweepbot.desktop.screen import Screen
 from sweepbot.desktop.xtools import Rect
 
@@ -25,6 +26,10 @@ __all__ = [
     "Screen",
     "Size",
     "VirtualDisplay",
+    "describe_missing",
+    "ensure_installed",
     "get_spec",
+    "install_clients",
     "launch_client",
+    "missing_packages",
 ]

@@ -26,6 +26,7 @@ class AceMinesweeper(ClientSpec):
     binary = "ace-minesweeper"
     levels = {key: size for key, (size, _, _) in LEVELS.items()}  # noqa: RUF012
     default_level = "4"
+    closes_on_request = False
     custom_sizes = False
     window_name = "ace-minesweeper"
 

@@ -107,8 +107,8 @@ class ClientSpec:
     custom_sizes: bool = False
     #: regex matched against window titles when the client does not set _NET_WM_PID
     window_name: str = "."
-    #: whether a clock or an animation outside the board keeps the window changing during play
-    ticking_clock: bool = True
+    #: whether the client quits when its window is asked to close (WM_DELETE_WINDOW); else it is killed
+    closes_on_request: bool = True
 
     @property
     def executable(self) -> Path:

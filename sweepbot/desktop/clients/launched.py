@@ -154,7 +154,7 @@ class LaunchedClient:
     def close(self) -> None:
         """Close the window politely, then stop whatever is left of the process group; removes the home."""
         try:
-            if self.proc.poll() is None and self.wid:
+            if self.proc.poll() is None and self.wid and self.spec.closes_on_request:
                 xtools.close_window(self.env, self.wid)
                 deadline = time.monotonic() + 2.0
                 while self.proc.poll() is None and time.monotonic() < deadline:

@@ -29,6 +29,7 @@ class Xdemineur(ClientSpec):
         "expert": Size(30, 16, 99),
     }
     default_level = "intermediate"
+    closes_on_request = False
     custom_sizes = True
     window_name = "mineur"
 

@@ -1,0 +1,100 @@
+"""What the harness needs from the system, what is missing, and installing it with scripts/install-clients."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from sweepbot.desktop.errors import DesktopError
+
+#: Debian packages, kept equal to the list in scripts/install-clients (a test checks it).
+PACKAGES = (
+    "xvfb",
+    "xdotool",
+    "openbox",
+    "x11-utils",
+    "xauth",
+    "xfonts-75dpi",
+    "xfonts-100dpi",
+    "dbus-x11",
+    "imagemagick",
+    "xdemineur",
+    "gnome-mines",
+    "sgt-puzzles",
+    "ace-of-penguins",
+)
+#: Programs the harness runs, with the package that brings each.
+PROGRAMS = {
+    "Xvfb": "xvfb",
+    "xdotool": "xdotool",
+    "openbox": "openbox",
+    "xdpyinfo": "x11-utils",
+    "xwininfo": "x11-utils",
+    "xprop": "x11-utils",
+    "dbus-daemon": "dbus-x11",
+    "/usr/games/xdemineur": "xdemineur",
+    "/usr/games/gnome-mines": "gnome-mines",
+    "/usr/games/sgt-mines": "sgt-puzzles",
+    "/usr/games/ace-minesweeper": "ace-of-penguins",
+}
+INSTALL_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "install-clients"
+
+
+def missing_programs() -> list[str]:
+    """The programs of :data:`PROGRAMS` that cannot be found (games by path, the rest on PATH)."""
+    missing = []
+    for program in PROGRAMS:
+        found = Path(program).is_file() if program.startswith("/") else shutil.which(program) is not None
+        if not found:
+            missing.append(program)
+    return missing
+
+
+def missing_packages() -> list[str]:
+    """The packages of :data:`PACKAGES` dpkg does not report as installed (all of them without dpkg)."""
+    if shutil.which("dpkg-query") is None:
+        return list(PACKAGES)
+    result = subprocess.run(
+        ["dpkg-query", "-W", "-f", "${Package} ${db:Status-Status}\n", *PACKAGES],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    installed = {line.split()[0] for line in result.stdout.splitlines() if line.split()[1:] == ["installed"]}
+    return [pkg for pkg in PACKAGES if pkg not in installed]
+
+
+def describe_missing() -> str:
+    """A one-line report of what is missing, or '' when everything the harness runs is there."""
+    programs = missing_programs()
+    if not programs:
+        return ""
+    packages = sorted({PROGRAMS[p] for p in programs})
+    return f"missing programs {', '.join(programs)} (packages: {' '.join(packages)}); run {INSTALL_SCRIPT}"
+
+
+def install_clients(script: Path = INSTALL_SCRIPT, timeout: float = 900.0) -> None:
+    """Run scripts/install-clients (apt-get, with sudo when not root); raise :class:`DesktopError` on failure."""
+    if not script.is_file():
+        raise DesktopError(f"{script} not found: install by hand: apt-get install {' '.join(PACKAGES)}")
+    try:
+        result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise DesktopError(f"{script} did not finish in {timeout:g} s") from exc
+    if result.returncode != 0:
+        tail = " | ".join((result.stderr or result.stdout).strip().splitlines()[-3:])
+        raise DesktopError(f"{script} failed (status {result.returncode}): {tail}")
+
+
+def ensure_installed(*, install: bool = False) -> None:
+    """Make sure every program is there: install them when ``install`` is true, else explain what is missing."""
+    problem = describe_missing()
+    if not problem:
+        return
+    if not install:
+        raise DesktopError(problem)
+    install_clients()
+    problem = describe_missing()
+    if problem:
+        raise DesktopError(f"still {problem}")

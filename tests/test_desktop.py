@@ -1,0 +1,114 @@
+"""End-to-end checks of the harness: a virtual display, and each real client launched, painted, clicked, closed.
+
+Skipped only when Xvfb is missing (the test command installs it with scripts/install-clients).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sweepbot.desktop import VirtualDisplay, launch_client
+from sweepbot.desktop.display import display_in_use
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("Xvfb") is None, reason="Xvfb is not installed (run scripts/install-clients)"
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead for our purposes.
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z")
+
+
+@pytest.fixture(scope="module")
+def display() -> Iterator[VirtualDisplay]:
+    with VirtualDisplay(1024, 768) as vd:
+        yield vd
+
+
+def test_display_starts_answers_and_stops_cleanly() -> None:
+    vd = VirtualDisplay(800, 600)
+    with vd:
+        assert vd.is_running()
+        number = vd.number
+        assert number is not None and number >= 90
+        env = vd.env
+        assert env["DISPLAY"] == f":{number}"
+        assert env["DBUS_SESSION_BUS_ADDRESS"].startswith("unix:")
+        info = subprocess.run(["xdpyinfo"], env=env, capture_output=True, text=True, check=True).stdout
+        assert "800x600 pixels" in info
+        wm = subprocess.run(["xprop", "-root", "_NET_SUPPORTING_WM_CHECK"], env=env, capture_output=True, text=True)
+        assert "window id" in wm.stdout
+        pids = [p.pid for p in (vd._xvfb, vd._wm, vd._bus) if p is not None]
+        assert len(pids) == 3
+    assert not vd.is_running()
+    assert not any(_alive(pid) for pid in pids)
+    assert not display_in_use(number)
+
+
+def test_display_stops_everything_on_error() -> None:
+    vd = VirtualDisplay(640, 480)
+    with pytest.raises(RuntimeError), vd:
+        pids = [p.pid for p in (vd._xvfb, vd._wm, vd._bus) if p is not None]
+        raise RuntimeError("boom")
+    assert not any(_alive(pid) for pid in pids)
+
+
+def test_two_displays_get_different_numbers() -> None:
+    with (
+        VirtualDisplay(320, 240, window_manager=False, dbus=False) as a,
+        VirtualDisplay(320, 240, window_manager=False, dbus=False) as b,
+    ):
+        assert a.number != b.number
+
+
+CASES = [
+    ("xdemineur", "12x9/10", {}),
+    ("sgt-mines", "beginner", {"seed": "1", "tile_size": 16}),
+    ("ace-minesweeper", "1", {}),
+    ("gnome-mines", "small", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "level", "options"), CASES, ids=[c[0] for c in CASES])
+def test_client_launches_paints_plays_and_closes(
+    display: VirtualDisplay, name: str, level: str, options: dict[str, object]
+) -> None:
+    game = launch_client(display, name, level, **options)  # type: ignore[arg-type]
+    try:
+        assert game.is_running()
+        win = game.window_geometry()
+        assert win.w >= 100 and win.h >= 100
+        assert win.x >= 0 and win.y >= 0 and win.x + win.w <= 1024 and win.y + win.h <= 768
+        board = game.board_rect()
+        assert win.contains(board.x, board.y) and win.contains(board.x + board.w - 1, board.y + board.h - 1)
+        before = game.screen.grab(board)
+        assert float(before.std()) > 5.0, "the board is not painted"
+        rows, cols = game.size.rows, game.size.cols
+        # xdemineur opens an area by itself: click along the diagonal until a covered cell answers.
+        for k in range(min(rows, cols)):
+            after = game.click_cell((rows // 2 + k) % rows, (cols // 2 + k) % cols)
+            if after is not None and not np.array_equal(before, after):
+                break
+        else:
+            pytest.fail("no click on the board changed it")
+        game.new_game()
+        fresh = game.screen.grab(game.board_rect())
+        assert float(fresh.std()) > 5.0
+        pid = game.proc.pid
+    finally:
+        game.close()
+    assert not game.is_running()
+    assert not _alive(pid)
