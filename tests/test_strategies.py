@@ -97,7 +97,7 @@ def test_secondary_safety_picks_the_best_scoring_candidate() -> None:
                 for cell in analysis.safe:
                     game.open(cell)
                 continue
-            chosen = secondary_safety(analysis, {}, set())
+            chosen = secondary_safety(analysis, {})
             assert chosen is not None
 
             def score(cell: Cell, analysis: object = analysis) -> float:

@@ -22,6 +22,7 @@ TIE = 1e-9
 SECONDARY_MARGIN = 0.1  # candidates at most this much riskier than the safest cell
 SECONDARY_CANDIDATES = 12
 OFF_FRONTIER_CANDIDATES = 3
+DEAD_CHECKS = 20  # cells looked at, safest first, for one that is not dead
 
 OutcomeCache = dict[Cell, list[Outcome]]
 
@@ -42,12 +43,16 @@ def ranked(analysis: Analysis, choices: dict[Cell, float]) -> list[Cell]:
     return sorted(choices, key=lambda cell: (round(choices[cell] / TIE), covered_neighbours(analysis, cell), cell))
 
 
-def lowest_risk(analysis: Analysis, avoid: set[Cell] | None = None) -> Cell:
-    choices = open_choices(analysis)
-    if avoid and len(avoid) < len(choices):
-        choices = {cell: p for cell, p in choices.items() if cell not in avoid}
-    best = min(choices.values())
-    return ranked(analysis, {c: p for c, p in choices.items() if p <= best + TIE})[0]
+def lowest_risk(analysis: Analysis, cache: OutcomeCache | None = None, avoid_dead: bool = False) -> Cell:
+    """The least likely mine; with ``avoid_dead``, the least likely that is not dead (checked lazily, in
+    order, up to DEAD_CHECKS cells), unless every checked cell is dead."""
+    order = ranked(analysis, open_choices(analysis))
+    if avoid_dead:
+        cache = {} if cache is None else cache
+        for cell in order[:DEAD_CHECKS]:
+            if not is_dead(analysis, cell, cache):
+                return cell
+    return order[0]
 
 
 def frontier_cells(analysis: Analysis) -> set[Cell]:
@@ -72,11 +77,20 @@ def cached_outcomes(analysis: Analysis, cell: Cell, cache: OutcomeCache) -> list
     return cache[cell]
 
 
-def dead_cells(analysis: Analysis, cells: list[Cell], cache: OutcomeCache) -> set[Cell]:
-    """Cells among ``cells`` that can show only one value if they are safe."""
+def is_dead(analysis: Analysis, cell: Cell, cache: OutcomeCache) -> bool:
+    """True when ``cell``, if safe, can show only one value: opening it would tell nothing."""
+    certain = set(analysis.mines)
+    board = analysis.board
+    if not any(n in analysis.probabilities and n not in certain for n in neighbours(cell, board.rows, board.cols)):
+        return True
     if not analysis.weight:
-        return {cell for cell in cells if covered_neighbours(analysis, cell) == 0}
-    return {cell for cell in cells if len(cached_outcomes(analysis, cell, cache)) <= 1}
+        return False
+    return len(cached_outcomes(analysis, cell, cache)) <= 1
+
+
+def dead_cells(analysis: Analysis, cells: list[Cell], cache: OutcomeCache) -> set[Cell]:
+    """The dead cells among ``cells``."""
+    return {cell for cell in cells if is_dead(analysis, cell, cache)}
 
 
 def forced_fifty(analysis: Analysis) -> Cell | None:
@@ -105,21 +119,26 @@ def forced_fifty(analysis: Analysis) -> Cell | None:
     return None
 
 
-def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid: set[Cell]) -> Cell | None:
-    """The candidate with the best chance to survive this guess and then have a safe move."""
+def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False) -> Cell | None:
+    """The candidate with the best chance to survive this guess and then have a safe move. With
+    ``avoid_dead``, dead candidates are passed over unless all are dead."""
     if not analysis.weight:
         return None
-    candidates = [cell for cell in shortlist(analysis) if cell not in avoid] or shortlist(analysis)
     best_cell: Cell | None = None
+    dead_cell: Cell | None = None
     best_score = -1.0
-    for cell in candidates:
+    for cell in shortlist(analysis):
         survive = 1 - analysis.probabilities[cell]
         if survive <= best_score:
             break  # candidates come safest first: no later one can score more
-        score = sum(o.chance * next_safety(o.after) for o in cached_outcomes(analysis, cell, cache))
+        found = cached_outcomes(analysis, cell, cache)
+        if avoid_dead and is_dead(analysis, cell, cache):
+            dead_cell = dead_cell or cell
+            continue
+        score = sum(o.chance * next_safety(o.after) for o in found)
         if score > best_score + TIE:
             best_cell, best_score = cell, score
-    return best_cell
+    return best_cell or dead_cell
 
 
 def next_safety(after: Analysis) -> float:

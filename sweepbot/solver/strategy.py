@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sweepbot.errors import SweepbotError
 from sweepbot.solver.analysis import Analysis
 from sweepbot.solver.endgame import endgame_move
-from sweepbot.solver.guesses import OutcomeCache, dead_cells, forced_fifty, lowest_risk, secondary_safety, shortlist
+from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, secondary_safety
 from sweepbot.solver.move import Move, first_move
 
 PARTS = ("dead", "fifty", "secondary", "endgame")
@@ -63,9 +63,8 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
         if cell:
             return Move("open", cell)
     cache: OutcomeCache = {}
-    avoid = dead_cells(analysis, shortlist(analysis), cache) if strategy.dead else set()
     if strategy.secondary:
-        cell = secondary_safety(analysis, cache, avoid)
+        cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead)
         if cell:
             return Move("open", cell)
-    return Move("open", lowest_risk(analysis, avoid))
+    return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
