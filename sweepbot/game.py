@@ -199,28 +199,37 @@ class Game:
         return Board(tuple("".join(row) for row in grid), self.level.mines, self.state)
 
     def three_bv(self) -> int:
-        """Bechtel's Board Benchmark Value: the fewest left clicks that clear the board."""
+        """Bechtel's Board Benchmark Value of this layout (see ``three_bv``)."""
         if not self.started:
             raise SweepbotError("the board has no mines yet: 3BV is known after the first click")
-        seen: set[Cell] = set()
-        clicks = 0
-        for r in range(self.rows):
-            for c in range(self.cols):
-                if (r, c) in seen or (r, c) in self.mines or self._counts[r][c]:
+        return three_bv(self.rows, self.cols, self.mines)
+
+
+def three_bv(rows: int, cols: int, mines: set[Cell]) -> int:
+    """Bechtel's Board Benchmark Value: the fewest left clicks that clear the board (one per opening, one
+    per number that no opening reveals)."""
+    counts = [[sum(1 for n in neighbours((r, c), rows, cols) if n in mines) for c in range(cols)] for r in range(rows)]
+    seen: set[Cell] = set()
+    clicks = 0
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) in seen or (r, c) in mines or counts[r][c]:
+                continue
+            clicks += 1
+            queue = deque([(r, c)])
+            seen.add((r, c))
+            while queue:
+                cell = queue.popleft()
+                if counts[cell[0]][cell[1]]:
                     continue
-                clicks += 1
-                queue = deque([(r, c)])
-                seen.add((r, c))
-                while queue:
-                    cell = queue.popleft()
-                    if self._counts[cell[0]][cell[1]]:
-                        continue
-                    for nb in neighbours(cell, self.rows, self.cols):
-                        if nb not in seen and nb not in self.mines:
-                            seen.add(nb)
-                            queue.append(nb)
-        for r in range(self.rows):
-            for c in range(self.cols):
-                if (r, c) not in seen and (r, c) not in self.mines:
-                    clicks += 1
-        return clicks
+                for nb in neighbours(cell, rows, cols):
+                    if nb not in seen and nb not in mines:
+                        seen.add(nb)
+                        queue.append(nb)
+    return clicks + sum(1 for r in range(rows) for c in range(cols) if (r, c) not in seen and (r, c) not in mines)
+
+
+def won_board_three_bv(board: Board) -> int:
+    """3BV of a won game read off its final board: every cell still covered or flagged is a mine."""
+    mines = {cell for cell in board.cells() if board[cell] in (COVERED, FLAG, "?", MINE)}
+    return three_bv(board.rows, board.cols, mines)

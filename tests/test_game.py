@@ -111,3 +111,23 @@ def test_three_bv_counts_openings_and_lone_numbers() -> None:
     game = Game(Level(1, 3, 2), seed=0)
     game.place({(0, 0), (0, 2)})
     assert game.three_bv() == 1  # a lone 2
+
+
+def test_three_bv_read_off_a_won_board_equals_the_layout_value() -> None:
+    from sweepbot.game import won_board_three_bv
+    from sweepbot.simulate import BenchSettings, play_game
+
+    checked = 0
+    for seed in range(30):
+        settings = BenchSettings(LEVELS["beginner"])
+        result = play_game(settings, seed)
+        if not result.won:
+            continue
+        game = Game(LEVELS["beginner"], seed)
+        game.open((3, 3))
+        for cell in [(r, c) for r in range(9) for c in range(9) if (r, c) not in game.mines]:
+            game.open(cell)
+        assert game.state == "won"
+        assert won_board_three_bv(game.view()) == game.three_bv() == result.three_bv
+        checked += 1
+    assert checked > 20

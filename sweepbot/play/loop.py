@@ -79,6 +79,7 @@ class Player:
             over = game_over(reading.board)
             if over:
                 report.result = over
+                report.final = reading.board
                 break
             assert analysis is not None
             cells = self.act(frame, reading, analysis, report)

@@ -1,0 +1,75 @@
+"""Several games in a row: play one, notice its end, start the next the client's way, sum it all up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sweepbot.control.errors import ControlError
+from sweepbot.errors import SweepbotError
+from sweepbot.game import won_board_three_bv
+from sweepbot.play.loop import GameReport, Player
+
+
+@dataclass
+class SessionSummary:
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    errors: int = 0
+    clicks: int = 0
+    seconds: float = 0.0
+    three_bv_per_second: list[float] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+
+    def add(self, report: GameReport) -> None:
+        self.games += 1
+        self.clicks += report.clicks
+        if report.result == "won":
+            self.wins += 1
+            if report.final is not None and report.seconds > 0:
+                self.three_bv_per_second.append(won_board_three_bv(report.final) / report.seconds)
+        elif report.result == "lost":
+            self.losses += 1
+        else:
+            self.errors += 1
+            if report.error:
+                self.messages.append(report.error)
+
+    def to_json(self) -> dict[str, object]:
+        rates = self.three_bv_per_second
+        return {
+            "games": self.games, "wins": self.wins, "losses": self.losses, "errors": self.errors,
+            "clicks": self.clicks, "seconds": round(self.seconds, 3),
+            "three_bv_per_second": round(sum(rates) / len(rates), 3) if rates else None,
+            "messages": self.messages,
+        }
+
+
+def play_session(player: Player, games: int, new_game: Callable[[], None],
+                 progress: Callable[[int, GameReport], None] | None = None) -> SessionSummary:
+    """Play ``games`` games; after each finished one (but the last) call ``new_game``. A failure that makes
+    further input unsafe (the user took over, a click refused, no display) ends the session."""
+    summary = SessionSummary()
+    start = time.monotonic()
+    for number in range(games):
+        clicks_before = player.mouse.clicks if player.mouse else 0
+        try:
+            report = player.play_game()
+        except ControlError:
+            raise
+        except SweepbotError as err:
+            report = GameReport(result="error", error=str(err))
+            if player.mouse:
+                report.clicks = player.mouse.clicks
+        report.clicks -= clicks_before
+        summary.add(report)
+        if progress:
+            progress(number + 1, report)
+        if report.result == "error":
+            break
+        if number + 1 < games:
+            new_game()
+    summary.seconds = time.monotonic() - start
+    return summary
