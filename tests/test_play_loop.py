@@ -136,3 +136,22 @@ def test_consistency_checks() -> None:
     assert game_over(Board(("1!", "##"))) == "lost"
     assert game_over(Board(("1#", "11"), 1)) == "won"
     assert game_over(Board(("1#", "#1"), 1)) is None
+
+
+def test_a_session_plays_several_games_and_sums_them_up() -> None:
+    _game, screen, reader, device, mouse = setup(10)
+    seeds = iter(range(11, 100))
+
+    def new_game() -> None:
+        fresh = Game(LEVELS["beginner"], next(seeds), "opening")
+        screen.game = fresh
+        device.game = fresh
+
+    from sweepbot.play.session import play_session
+
+    summary = play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening")), 6, new_game)
+    assert summary.games == 6 and summary.wins + summary.losses == 6 and summary.errors == 0
+    assert summary.clicks == len(device.clicks) and device.outside == 0
+    assert summary.wins >= 3 and len(summary.three_bv_per_second) == summary.wins
+    assert all(rate > 0 for rate in summary.three_bv_per_second)
+    assert set(summary.to_json()) >= {"games", "wins", "losses", "errors", "clicks", "seconds"}
