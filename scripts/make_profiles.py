@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Make the built-in vision profiles from recorded screenshots and their expected boards.
+
+    make_profiles.py build [--fixtures tests/fixtures] [--out sweepbot/profiles]
+        For every fixture ``<client>/<name>.png`` with a ``.board``: locate the board, group the fixtures by
+        client and cell size, cut each labelled cell's template window, align the cells to the templates and
+        cut again, keep the per-character median (plus variants for looks that differ), then check that the
+        new profile reads every fixture of its group exactly. Writes ``<out>/<client>-<pitch>px/``.
+
+    make_profiles.py looks --fixtures DIR --client NAME --out /tmp/looks
+        For a client whose fixtures have no boards yet: cluster every cell's look, save one enlarged montage
+        of the distinct looks with their numbers (``looks.png``) and ``looks.json``; a person names each look
+        once in a ``labels.json`` (``{"0": "#", "1": "1", ...}``).
+
+    make_profiles.py draft --looks /tmp/looks --labels labels.json
+        Draft boards ``<client>__<name>.board`` in the looks folder, to be checked by eye before use.
+
+The profiles are the same files ``sweepbot calibrate`` will make: templates as PNG plus ``profile.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from sweepbot.board import Board
+from sweepbot.vision.capture import load_image
+from sweepbot.vision.cells import align, cell_windows, classify
+from sweepbot.vision.counter import learn_counter
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import locate
+from sweepbot.vision.profile import Profile, make_profile, save_profile
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Clients whose board sizes at a given cell size are fixed (ace's four levels): profiles remember them.
+FIXED_SIZES = {"ace-minesweeper"}
+VARIANT_RMS = 6.0
+
+
+@dataclass
+class Fixture:
+    path: Path
+    client: str
+    image: np.ndarray
+    geometry: Geometry
+    board: Board | None
+
+
+def load_fixtures(root: Path, client: str | None = None, need_board: bool = True) -> list[Fixture]:
+    out: list[Fixture] = []
+    for png in sorted(root.glob("*/*.png")):
+        board_file = png.with_suffix(".board")
+        board = Board.parse(board_file.read_text()) if board_file.exists() else None
+        name = (board.headers.get("client") if board else None) or png.parent.name
+        if client and name != client:
+            continue
+        if need_board and board is None:
+            continue
+        image = load_image(png)
+        geometry = locate(image)
+        if board is not None and (geometry.rows, geometry.cols) != (board.rows, board.cols):
+            print(f"{png}: located {geometry.rows}x{geometry.cols} but the board is {board.rows}x{board.cols}",
+                  file=sys.stderr)
+            continue
+        out.append(Fixture(png, name, image, geometry, board))
+    return out
+
+
+def crop_for(geometries: list[Geometry]) -> tuple[int, int, int, int]:
+    """A window inside every cell: inset by about an eighth of the cell on each side."""
+    min_w = min(int(np.diff(g.xs).min()) for g in geometries)
+    min_h = min(int(np.diff(g.ys).min()) for g in geometries)
+    mx = max(1, round(min_w * 0.12))
+    my = max(1, round(min_h * 0.12))
+    return mx, my, min_w - 2 * mx, min_h - 2 * my
+
+
+def templates_from(
+    fixtures: list[Fixture], geometries: list[Geometry], crop: tuple[int, int, int, int]
+) -> list[tuple[str, np.ndarray]]:
+    """Per character, the median window, plus variants for instances far from it."""
+    _, _, w, h = crop
+    by_char: dict[str, list[np.ndarray]] = defaultdict(list)
+    for fx, geo in zip(fixtures, geometries, strict=True):
+        assert fx.board is not None
+        win = cell_windows(fx.image, geo, crop)
+        chars = np.array([list(row) for row in fx.board.grid]).ravel()
+        for ch in np.unique(chars):
+            by_char[str(ch)].append(win[chars == ch])
+    out: list[tuple[str, np.ndarray]] = []
+    for ch in sorted(by_char):
+        inst = np.concatenate(by_char[ch])
+        looks: list[np.ndarray] = []
+        remaining = inst
+        while len(remaining) and len(looks) < 4:
+            sample = remaining[:: max(1, len(remaining) // 300)]
+            med = np.median(sample, axis=0)
+            looks.append(med)
+            dist = np.sqrt(((remaining - med) ** 2).mean(axis=1))
+            far = remaining[dist > VARIANT_RMS]
+            if len(far) == len(remaining):
+                break
+            # the next variant is the median of the instances still far from every look so far
+            keep = np.ones(len(far), bool)
+            for look in looks:
+                keep &= np.sqrt(((far - look) ** 2).mean(axis=1)) > VARIANT_RMS
+            remaining = far[keep]
+        out += [(ch, np.clip(look, 0, 255).round().astype(np.uint8).reshape(h, w, 3)) for look in looks]
+    return out
+
+
+def build_group(client: str, pitch: int, fixtures: list[Fixture], out_dir: Path) -> tuple[Profile, int]:
+    geometries = [f.geometry for f in fixtures]
+    crop = crop_for(geometries)
+    name = f"{client}-{pitch}px"
+    mean_pitch = tuple(float(np.mean([g.pitch[i] for g in geometries])) for i in (0, 1))
+    sizes = sorted({(f.geometry.rows, f.geometry.cols) for f in fixtures}) if client in FIXED_SIZES else []
+    profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop), sizes)
+    for _ in range(3):
+        geometries = [align(f.image, g, profile) for f, g in zip(fixtures, geometries, strict=True)]
+        profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop), sizes)
+    counter = learn_counter(
+        [(f.image, g, f.board) for f, g in zip(fixtures, geometries, strict=True) if f.board is not None], client
+    )
+    profile = make_profile(name, client, mean_pitch, crop,
+                           [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)], sizes, counter)
+    save_profile(profile, out_dir / name)
+    bad = 0
+    for f, g in zip(fixtures, geometries, strict=True):
+        scores = classify(f.image, g, profile)
+        assert f.board is not None
+        if scores.grid() != f.board.grid or not scores.accepted.all():
+            bad += 1
+            print(f"  {f.path}: the new profile does not read it exactly", file=sys.stderr)
+    return profile, bad
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    fixtures = load_fixtures(Path(args.fixtures), args.client)
+    groups: dict[tuple[str, int], list[Fixture]] = defaultdict(list)
+    for f in fixtures:
+        groups[(f.client, round(f.geometry.pitch[0]))].append(f)
+    failed = 0
+    for (client, pitch), members in sorted(groups.items()):
+        profile, bad = build_group(client, pitch, members, Path(args.out))
+        failed += bad
+        chars = "".join(sorted(set(profile.labels)))
+        print(f"{profile.name}: {len(members)} fixtures, {len(profile.labels)} templates ({chars}), crop "
+              f"{profile.crop}, counter {'yes' if profile.counter else 'no'}, {bad} not read exactly")
+    return 1 if failed else 0
+
+
+def cmd_looks(args: argparse.Namespace) -> int:
+    fixtures = load_fixtures(Path(args.fixtures), args.client, need_board=False)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    crop = crop_for([f.geometry for f in fixtures])
+    _, _, w, h = crop
+    looks: list[np.ndarray] = []
+    assign: dict[str, list[list[int]]] = {}
+    for f in fixtures:
+        win = cell_windows(f.image, f.geometry, crop)
+        ids: list[int] = []
+        for v in win:
+            dists = [float(np.sqrt(((v - look) ** 2).mean())) for look in looks]
+            if dists and min(dists) <= args.threshold:
+                ids.append(int(np.argmin(dists)))
+            else:
+                looks.append(v)
+                ids.append(len(looks) - 1)
+        assign[str(f.path)] = np.array(ids).reshape(f.geometry.rows, f.geometry.cols).tolist()
+    scale = max(1, 48 // max(w, h))
+    tiles = []
+    for i, look in enumerate(looks):
+        tile = cv2.resize(look.reshape(h, w, 3).astype(np.uint8), None, fx=scale, fy=scale,
+                          interpolation=cv2.INTER_NEAREST)
+        tile = cv2.copyMakeBorder(tile, 16, 2, 2, 2, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+        cv2.putText(tile, str(i), (2, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 255), 1)
+        tiles.append(tile)
+    per_row = 16
+    blank = np.full_like(tiles[0], 255)
+    rows = [np.hstack(tiles[i : i + per_row] + [blank] * (per_row - len(tiles[i : i + per_row])))
+            for i in range(0, len(tiles), per_row)]
+    cv2.imwrite(str(out / "looks.png"), np.vstack(rows))
+    (out / "looks.json").write_text(json.dumps({"crop": crop, "fixtures": assign}))
+    print(f"{len(looks)} looks in {len(fixtures)} fixtures: {out / 'looks.png'}")
+    return 0
+
+
+def cmd_draft(args: argparse.Namespace) -> int:
+    data = json.loads((Path(args.looks) / "looks.json").read_text())
+    labels = json.loads(Path(args.labels).read_text())
+    for path, ids in data["fixtures"].items():
+        grid = ["".join(labels.get(str(i), "?") for i in row) for row in ids]
+        draft = Path(args.looks) / f"{Path(path).parent.name}__{Path(path).stem}.board"
+        draft.write_text("\n".join(grid) + "\n")
+        print(draft)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--fixtures", default=str(ROOT / "tests" / "fixtures"))
+    b.add_argument("--out", default=str(ROOT / "sweepbot" / "profiles"))
+    b.add_argument("--client")
+    b.set_defaults(run=cmd_build)
+    lk = sub.add_parser("looks")
+    lk.add_argument("--fixtures", default=str(ROOT / "tests" / "fixtures"))
+    lk.add_argument("--client", required=True)
+    lk.add_argument("--out", required=True)
+    lk.add_argument("--threshold", type=float, default=12.0)
+    lk.set_defaults(run=cmd_looks)
+    d = sub.add_parser("draft")
+    d.add_argument("--looks", required=True)
+    d.add_argument("--labels", required=True)
+    d.set_defaults(run=cmd_draft)
+    args = parser.parse_args()
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""Classifying every cell of a located board against a profile's templates, all cells at once.
+
+Each cell's template window is cut out (one gather for the whole board), compared with every template by
+squared distance (one matrix product), and given
+
+* ``rms``: the root-mean-square pixel difference to its best template, and
+* ``margin``: ``(d2 - d1) / p`` where ``d1``, ``d2`` are the squared distances to the best template and to
+  the best template of another character, and ``p`` the squared distance between those two templates.
+  An exact match scores 1; pixel noise leaves it near 1; a cell half-way between two looks scores 0.
+
+A cell is accepted when ``rms <= MAX_RMS`` and ``margin >= MIN_MARGIN``; anything else is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import Profile
+
+MAX_RMS = 24.0
+MIN_MARGIN = 0.5
+
+
+@dataclass(frozen=True)
+class CellScores:
+    """Per-cell results on a rows x cols grid."""
+
+    chars: np.ndarray  # rows x cols, '<U1'
+    rms: np.ndarray  # rows x cols float
+    margin: np.ndarray  # rows x cols float
+    best: np.ndarray  # rows x cols template index
+
+    @property
+    def accepted(self) -> np.ndarray:
+        return (self.rms <= MAX_RMS) & (self.margin >= MIN_MARGIN)
+
+    def refused(self) -> list[tuple[int, int]]:
+        rs, cs = np.nonzero(~self.accepted)
+        return list(zip(rs.tolist(), cs.tolist(), strict=True))
+
+    def grid(self) -> tuple[str, ...]:
+        return tuple("".join(row) for row in self.chars)
+
+
+def _indices(edges: tuple[int, ...], offset: int, size: int, shifts: np.ndarray | None, limit: int) -> np.ndarray:
+    starts = np.asarray(edges[:-1]) + offset
+    if shifts is not None:
+        starts = starts + shifts
+    idx = starts[:, None] + np.arange(size)[None, :]
+    return np.clip(idx, 0, limit - 1)
+
+
+def cell_windows(
+    image: np.ndarray,
+    geometry: Geometry,
+    crop: tuple[int, int, int, int],
+    col_shift: np.ndarray | None = None,
+    row_shift: np.ndarray | None = None,
+) -> np.ndarray:
+    """Every cell's template window as one row of a ``(rows*cols) x (h*w*3)`` float32 array (row-major)."""
+    ox, oy, w, h = crop
+    yi = _indices(geometry.ys, oy, h, row_shift, image.shape[0])
+    xi = _indices(geometry.xs, ox, w, col_shift, image.shape[1])
+    band = image[yi.ravel()]  # (rows*h) x W x 3
+    cut = band[:, xi.ravel()]  # (rows*h) x (cols*w) x 3
+    rows, cols = geometry.rows, geometry.cols
+    cells = cut.reshape(rows, h, cols, w, 3).transpose(0, 2, 1, 3, 4)
+    return cells.reshape(rows * cols, h * w * 3).astype(np.float32)
+
+
+def _pair_distances(profile: Profile) -> np.ndarray:
+    t = profile.stack
+    sq = (t * t).sum(1)
+    return np.maximum(sq[:, None] + sq[None, :] - 2 * t @ t.T, 1.0)
+
+
+_PAIRS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _profile_arrays(profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cached per profile: template squared norms, label codes, pair distances."""
+    key = id(profile.stack)
+    if key not in _PAIRS:
+        t = profile.stack
+        codes = np.array([ord(c) for c in profile.labels])
+        _PAIRS[key] = ((t * t).sum(1), codes, _pair_distances(profile))
+    return _PAIRS[key]
+
+
+def distances(windows: np.ndarray, profile: Profile) -> np.ndarray:
+    """Squared distance of every window (N rows) to every template: N x T."""
+    tsq, _, _ = _profile_arrays(profile)
+    wsq = np.einsum("ij,ij->i", windows, windows)
+    d = wsq[:, None] + tsq[None, :] - 2.0 * (windows @ profile.stack.T)
+    return np.maximum(d, 0.0)
+
+
+def best_distance(windows: np.ndarray, profile: Profile) -> np.ndarray:
+    """Each window's squared distance to its nearest template."""
+    return distances(windows, profile).min(axis=1)
+
+
+def score(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> CellScores:
+    """Best template, rms and margin for every window."""
+    _, codes, pairs = _profile_arrays(profile)
+    d = distances(windows, profile)
+    n = len(d)
+    best = d.argmin(axis=1)
+    d1 = d[np.arange(n), best]
+    other = np.where(codes[None, :] == codes[best][:, None], np.inf, d)
+    if np.isfinite(other).any():
+        second = other.argmin(axis=1)
+        d2 = other[np.arange(n), second]
+        margin = np.where(np.isfinite(d2), (d2 - d1) / pairs[best, second], 1.0)
+    else:  # a profile with a single character
+        margin = np.ones(n)
+    rms = np.sqrt(d1 / windows.shape[1])
+    chars = np.array(profile.labels)[best]
+    return CellScores(chars.reshape(rows, cols), rms.reshape(rows, cols), margin.reshape(rows, cols),
+                      best.reshape(rows, cols))
+
+
+def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per-channel gain and offset that map the templates onto the windows (a screen brighter, darker or
+    with other contrast); None when the image already matches the templates."""
+    n = len(windows)
+    win = windows.reshape(n, -1, 3)
+    tpl = profile.stack[best.ravel()].reshape(n, -1, 3)
+    x = tpl.reshape(-1, 3).astype(np.float64)
+    y = win.reshape(-1, 3).astype(np.float64)
+    mx, my = x.mean(0), y.mean(0)
+    var = ((x - mx) ** 2).mean(0)
+    cov = ((x - mx) * (y - my)).mean(0)
+    gain = np.where(var > 1.0, cov / np.maximum(var, 1e-9), 1.0)
+    offset = my - gain * mx
+    if np.all(np.abs(gain - 1) < 0.01) and np.all(np.abs(offset) < 1.5):
+        return None
+    if np.any(gain < 0.5) or np.any(gain > 2.0):
+        return None
+    return gain, offset
+
+
+def apply_levels(windows: np.ndarray, levels: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Undo a gain/offset change: the windows as the templates' screen would show them."""
+    gain, offset = levels
+    n = len(windows)
+    w = windows.reshape(n, -1, 3)
+    return ((w - offset.astype(np.float32)) / gain.astype(np.float32)).reshape(n, -1)
+
+
+def align(image: np.ndarray, geometry: Geometry, profile: Profile, radius: int = 2) -> Geometry:
+    """Move each column and row of cells by up to ``radius`` px so their windows best fit the templates."""
+    rows, cols = geometry.rows, geometry.cols
+    shifts = range(-radius, radius + 1)
+    k = len(shifts)
+    cost = np.empty((k, k, rows, cols))  # [sy, sx, r, c]
+    for a, sy in enumerate(shifts):
+        for b, sx in enumerate(shifts):
+            win = cell_windows(image, geometry, _shifted_crop(profile.crop, sx, sy))
+            cost[a, b] = best_distance(win, profile).reshape(rows, cols)
+    total = cost.sum(axis=(2, 3))
+    a0, b0 = np.unravel_index(int(total.argmin()), total.shape)
+    row_pick: np.ndarray = np.full(rows, a0)
+    col_pick: np.ndarray = np.full(cols, b0)
+    for _ in range(3):
+        # each column's best x shift given the rows' y shifts, then each row's best y shift
+        per_col = cost[row_pick, :, np.arange(rows), :]  # rows x k(sx) x cols
+        col_pick = per_col.sum(axis=0).argmin(axis=0)
+        per_row = cost[:, col_pick, :, np.arange(cols)]  # cols x k(sy) x rows
+        row_pick = per_row.sum(axis=0).argmin(axis=0)
+    sx = np.array(shifts)[col_pick]
+    sy = np.array(shifts)[row_pick]
+    xs = [geometry.xs[c] + int(sx[c]) for c in range(cols)] + [geometry.xs[-1] + int(sx[-1])]
+    ys = [geometry.ys[r] + int(sy[r]) for r in range(rows)] + [geometry.ys[-1] + int(sy[-1])]
+    return Geometry(tuple(xs), tuple(ys))
+
+
+def _shifted_crop(crop: tuple[int, int, int, int], dx: int, dy: int) -> tuple[int, int, int, int]:
+    ox, oy, w, h = crop
+    return ox + dx, oy + dy, w, h
+
+
+def classify(image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True) -> CellScores:
+    """Score every cell; with ``levels``, first undo a brightness/contrast change if the screen shows one."""
+    win = cell_windows(image, geometry, profile.crop)
+    scores = score(win, profile, geometry.rows, geometry.cols)
+    if levels and not scores.accepted.all():
+        fit = fit_levels(win, profile, scores.best)
+        if fit is not None:
+            win = apply_levels(win, fit)
+            scores = score(win, profile, geometry.rows, geometry.cols)
+            fit2 = fit_levels(win, profile, scores.best)
+            if fit2 is not None:
+                scores = score(apply_levels(win, fit2), profile, geometry.rows, geometry.cols)
+    return scores

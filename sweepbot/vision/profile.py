@@ -1,0 +1,184 @@
+"""Profiles: how one client looks at one cell size. A folder with ``profile.json`` and PNG templates.
+
+``profile.json``::
+
+    {
+      "name": "xdemineur-21px",          the folder's name
+      "client": "xdemineur",
+      "pitch": [21.0, 21.0],             cell step in x and y, pixels (may be fractional)
+      "crop": [3, 3, 15, 15],            template window inside a cell: x, y from the cell's top-left edge, w, h
+      "sizes": [[8, 8], [16, 16]],       optional: the only (rows, cols) this client offers at this pitch
+      "templates": {"#": ["covered.png"], "1": ["1.png"], ...},
+      "counter": {...}                   optional: where the mines-left counter is, see sweepbot.vision.counter
+    }
+
+Built-in profiles live in ``sweepbot/profiles/`` (made by ``scripts/make_profiles.py``); more folders can
+be given (the user's calibrated profiles).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from sweepbot.board import CELL_CHARS
+from sweepbot.errors import SweepbotError
+
+BUILTIN_DIR = Path(__file__).resolve().parent.parent / "profiles"
+
+#: Template file names for each cell character (readable in a folder listing).
+FILE_NAMES = {
+    "#": "covered", "F": "flag", "?": "question", ".": "zero", "*": "mine", "!": "exploded", "X": "wrong-flag",
+    **{d: f"n{d}" for d in "12345678"},
+}
+
+
+class ProfileError(SweepbotError):
+    """A profile is missing, unreadable or malformed."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Templates of one client at one cell size, stacked for vectorised comparison."""
+
+    name: str
+    client: str
+    pitch: tuple[float, float]
+    crop: tuple[int, int, int, int]
+    labels: tuple[str, ...]
+    stack: np.ndarray  # T x (h*w*3) float32, one row per template
+    sizes: tuple[tuple[int, int], ...] = ()
+    counter: dict[str, Any] = field(default_factory=dict)
+    folder: Path | None = None
+
+    @property
+    def chars(self) -> frozenset[str]:
+        return frozenset(self.labels)
+
+    def template(self, index: int) -> np.ndarray:
+        _, _, w, h = self.crop
+        return self.stack[index].reshape(h, w, 3).round().astype(np.uint8)
+
+    def fits_size(self, rows: int, cols: int) -> bool:
+        return not self.sizes or (rows, cols) in self.sizes
+
+
+def make_profile(
+    name: str,
+    client: str,
+    pitch: tuple[float, float],
+    crop: tuple[int, int, int, int],
+    templates: Sequence[tuple[str, np.ndarray]],
+    sizes: Iterable[tuple[int, int]] = (),
+    counter: dict[str, Any] | None = None,
+    folder: Path | None = None,
+) -> Profile:
+    """A profile from (character, BGR template) pairs, every template ``crop``'s size."""
+    _, _, w, h = crop
+    labels: list[str] = []
+    rows: list[np.ndarray] = []
+    for ch, img in templates:
+        if ch not in CELL_CHARS:
+            raise ProfileError(f"{name}: unknown cell character {ch!r}")
+        if img.shape != (h, w, 3):
+            raise ProfileError(f"{name}: template for {ch!r} is {img.shape[1]}x{img.shape[0]}, expected {w}x{h}")
+        labels.append(ch)
+        rows.append(img.reshape(-1).astype(np.float32))
+    if not rows:
+        raise ProfileError(f"{name}: no templates")
+    return Profile(name, client, (float(pitch[0]), float(pitch[1])), tuple(crop),  # type: ignore[arg-type]
+                   tuple(labels), np.stack(rows), tuple(tuple(s) for s in sizes),  # type: ignore[misc]
+                   dict(counter or {}), folder)
+
+
+def load_profile(folder: str | Path) -> Profile:
+    folder = Path(folder)
+    try:
+        spec = json.loads((folder / "profile.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ProfileError(f"{folder}: cannot read profile.json: {err}") from None
+    try:
+        templates: list[tuple[str, np.ndarray]] = []
+        for ch, files in spec["templates"].items():
+            for file in [files] if isinstance(files, str) else files:
+                img = cv2.imread(str(folder / file), cv2.IMREAD_COLOR)
+                if img is None:
+                    raise ProfileError(f"{folder}: cannot read template {file}")
+                templates.append((ch, img))
+        return make_profile(
+            spec.get("name", folder.name), spec["client"], tuple(spec["pitch"]), tuple(spec["crop"]),
+            templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder,
+        )
+    except (KeyError, TypeError, ValueError) as err:
+        raise ProfileError(f"{folder}: malformed profile.json: {err!r}") from None
+
+
+def save_profile(profile: Profile, folder: str | Path) -> Path:
+    """Write ``profile.json`` and one PNG per template; returns the folder."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    files: dict[str, list[str]] = {}
+    for i, ch in enumerate(profile.labels):
+        names = files.setdefault(ch, [])
+        base = FILE_NAMES[ch] + (f"-{len(names) + 1}" if names else "")
+        cv2.imwrite(str(folder / f"{base}.png"), profile.template(i))
+        names.append(f"{base}.png")
+    spec: dict[str, Any] = {
+        "name": profile.name,
+        "client": profile.client,
+        "pitch": [round(p, 3) for p in profile.pitch],
+        "crop": list(profile.crop),
+    }
+    if profile.sizes:
+        spec["sizes"] = [list(s) for s in profile.sizes]
+    spec["templates"] = files
+    if profile.counter:
+        spec["counter"] = profile.counter
+    (folder / "profile.json").write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+@cache
+def _builtin() -> tuple[Profile, ...]:
+    return tuple(_load_dir(BUILTIN_DIR))
+
+
+def _load_dir(root: Path) -> list[Profile]:
+    if not root.is_dir():
+        return []
+    return [load_profile(p) for p in sorted(root.iterdir()) if (p / "profile.json").is_file()]
+
+
+def available_profiles(extra_dirs: Sequence[str | Path] = ()) -> list[Profile]:
+    """Built-in profiles plus every profile folder under ``extra_dirs`` (later ones win on a name clash)."""
+    by_name = {p.name: p for p in _builtin()}
+    for root in extra_dirs:
+        for p in _load_dir(Path(root)):
+            by_name[p.name] = p
+    return list(by_name.values())
+
+
+def select_profiles(name: str | None, profiles: Sequence[Profile]) -> list[Profile]:
+    """Profiles matching ``name``: a profile's name, or a client's name (all its cell sizes); all if None."""
+    if name is None:
+        return list(profiles)
+    exact = [p for p in profiles if p.name == name]
+    if exact:
+        return exact
+    folder = Path(name)
+    if (folder / "profile.json").is_file():
+        return [load_profile(folder)]
+    by_client = [p for p in profiles if p.client == name]
+    if by_client:
+        return by_client
+    known = ", ".join(sorted({p.client for p in profiles} | {p.name for p in profiles})) or "none"
+    raise ProfileError(f"no profile named {name!r} (known: {known})")

@@ -1,0 +1,204 @@
+"""From a screenshot to a Board: locate, pick the profile that fits, align, classify, read the counter.
+
+The game loop calls :func:`read_screenshot` once to find the board and its profile, then
+:func:`read_located` on each new frame with the geometry and profile it got (fast: a few ms at 30x16).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from sweepbot.board import COVERED, EXPLODED, FLAG, MINE, QUESTION, WRONG_FLAG, Board
+from sweepbot.errors import SweepbotError
+from sweepbot.vision.cells import CellScores, align, classify
+from sweepbot.vision.counter import read_counter
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.profile import Profile, available_profiles, select_profiles
+
+PITCH_TOLERANCE = 0.05
+
+
+class ReadError(SweepbotError):
+    """Cells that match no template well: named, with their crops saved for a person to look at."""
+
+    def __init__(self, message: str, cells: Sequence[tuple[int, int]] = (), crops_dir: Path | None = None) -> None:
+        super().__init__(message)
+        self.cells = list(cells)
+        self.crops_dir = crops_dir
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What was read from one screenshot."""
+
+    board: Board
+    geometry: Geometry
+    profile: Profile
+    scores: CellScores
+    mines_left: int | None = None
+    scale: float = 1.0
+
+    def to_json(self) -> dict[str, object]:
+        pw, ph = self.geometry.pitch
+        out: dict[str, object] = {
+            "rows": self.board.rows,
+            "cols": self.board.cols,
+            "board": list(self.board.grid),
+            "bbox": list(self.geometry.bbox),
+            "cell": [round(pw, 2), round(ph, 2)],
+            "profile": self.profile.name,
+        }
+        if self.mines_left is not None:
+            out["mines_left"] = self.mines_left
+        if self.board.state is not None:
+            out["state"] = self.board.state
+        return out
+
+
+def game_state(grid: Sequence[str], total: int | None) -> str | None:
+    """lost when a mine shows; won when every cell left covered (or flagged) is a mine; else playing.
+
+    Without the total number of mines a board with no mine showing is ``playing`` unless nothing is
+    covered; None is never returned when the board has a mine showing.
+    """
+    text = "".join(grid)
+    if EXPLODED in text or MINE in text or WRONG_FLAG in text:
+        return "lost"
+    unknown = sum(text.count(ch) for ch in (COVERED, QUESTION, FLAG))
+    if total is not None:
+        return "won" if unknown == total else "playing"
+    return None
+
+
+def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: Profile) -> ReadError:
+    """The error for cells that match nothing, with their crops saved under a temporary folder."""
+    bad = scores.refused()
+    folder = Path(tempfile.mkdtemp(prefix="sweepbot-unread-"))
+    for r, c in bad[:200]:
+        x, y, w, h = geometry.cell_rect(r, c)
+        crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
+        if crop.size:
+            cv2.imwrite(str(folder / f"cell-r{r}-c{c}.png"), crop)
+    names = ", ".join(
+        f"({r}, {c}) ~{scores.chars[r, c]} rms {scores.rms[r, c]:.0f} margin {scores.margin[r, c]:.2f}"
+        for r, c in bad[:8]
+    )
+    more = f" and {len(bad) - 8} more" if len(bad) > 8 else ""
+    return ReadError(
+        f"{len(bad)} cell(s) match no template of profile {profile.name} well: {names}{more}; crops saved in {folder}",
+        bad,
+        folder,
+    )
+
+
+def read_located(image: np.ndarray, geometry: Geometry, profile: Profile) -> Reading:
+    """Read a board whose geometry and profile are known (the game loop's per-frame call).
+
+    Raises :class:`ReadError` naming every cell that matches no template well.
+    """
+    scores = classify(image, geometry, profile)
+    if not scores.accepted.all():
+        raise refuse(image, geometry, scores, profile)
+    grid = scores.grid()
+    mines_left = read_counter(image, geometry, profile)
+    flags = sum(row.count(FLAG) for row in grid)
+    total = None if mines_left is None else mines_left + flags
+    if total is not None and not 0 <= total <= geometry.rows * geometry.cols:
+        total = None
+    board = Board(grid, total, game_state(grid, total))
+    return Reading(board, geometry, profile, scores, mines_left)
+
+
+def _pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
+    return all(abs(a - b) <= max(1.0, PITCH_TOLERANCE * b) for a, b in zip(pitch, profile.pitch, strict=True))
+
+
+def _attempt(image: np.ndarray, geometry: Geometry, profile: Profile) -> tuple[Geometry, CellScores]:
+    aligned = align(image, geometry, profile)
+    return aligned, classify(image, aligned, profile)
+
+
+def read_screenshot(
+    image: np.ndarray,
+    profile: str | None = None,
+    profiles: Sequence[Profile] | None = None,
+    geometry: Geometry | None = None,
+) -> Reading:
+    """Locate the board (unless ``geometry`` is given), pick the best-fitting profile and read every cell.
+
+    A board drawn larger or smaller than any profile (a HiDPI screen) is scaled to the profile's size and
+    read there; the geometry returned is always in the screenshot's own pixels.
+    """
+    candidates = select_profiles(profile, available_profiles() if profiles is None else profiles)
+    if not candidates:
+        raise ReadError("no profiles to read with")
+    found = geometry or locate(image)
+    pitch = found.pitch
+    direct = [p for p in candidates if _pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
+    best: tuple[float, Geometry, Profile, CellScores] | None = None
+    for p in direct:
+        geo, scores = _attempt(image, found, p)
+        key = _rank(scores)
+        if best is None or key < best[0]:
+            best = (key, geo, p, scores)
+    if best is not None and best[3].accepted.all():
+        return read_located(image, best[1], best[2])
+    scaled = _read_scaled(image, found, candidates)
+    if scaled is not None:
+        return scaled
+    if best is None:
+        sizes = ", ".join(sorted({f"{p.pitch[0]:g}" for p in candidates}))
+        raise ReadError(
+            f"found a {found.rows}x{found.cols} board with {pitch[0]:.1f}x{pitch[1]:.1f} px cells, but no profile "
+            f"fits it (profile cell sizes: {sizes} px); calibrate one for this client or size"
+        )
+    raise refuse(image, best[1], best[3], best[2])
+
+
+def _rank(scores: CellScores) -> float:
+    """Lower is better: refused cells first, then the mean residual."""
+    return float((~scores.accepted).sum()) * 1000.0 + float(scores.rms.mean())
+
+
+def _read_scaled(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Reading | None:
+    """Try profiles at another scale: resize the board's surroundings to the profile's cell size."""
+    pitch = found.pitch
+    x, y, w, h = found.bbox
+    tried: set[float] = set()
+    for p in candidates:
+        factor = p.pitch[0] / pitch[0]
+        if abs(factor - 1) <= PITCH_TOLERANCE or not 0.2 <= factor <= 2.0:
+            continue
+        if abs(p.pitch[1] / pitch[1] - factor) > 0.06 * factor:
+            continue
+        key = round(factor, 3)
+        if key in tried:
+            continue
+        tried.add(key)
+        pad = int(max(pitch) * 3)
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(image.shape[1], x + w + pad), min(image.shape[0], y + h + pad)
+        part = image[y0:y1, x0:x1]
+        interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+        small = cv2.resize(part, None, fx=factor, fy=factor, interpolation=interp)
+        try:
+            geo = locate(small)
+        except LocateError:
+            continue
+        if (geo.rows, geo.cols) != (found.rows, found.cols):
+            continue
+        same_scale = [q for q in candidates if _pitch_fits(q, geo.pitch) and q.fits_size(geo.rows, geo.cols)]
+        for q in same_scale:
+            aligned, scores = _attempt(small, geo, q)
+            if scores.accepted.all():
+                reading = read_located(small, aligned, q)
+                back = aligned.scaled(1 / factor).shifted(x0, y0)
+                return Reading(reading.board, back, q, reading.scores, reading.mines_left, factor)
+    return None
