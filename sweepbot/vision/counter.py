@@ -49,8 +49,8 @@ def _segments(mask: np.ndarray) -> str:
     h, w = mask.shape
     lit = ""
     for name, (x0, x1, y0, y1) in SEGMENTS.items():
-        zone = mask[int(y0 * h) : max(int(y0 * h) + 1, int(round(y1 * h))),
-                    int(x0 * w) : max(int(x0 * w) + 1, int(round(x1 * w)))]
+        zone = mask[int(y0 * h) : max(int(y0 * h) + 1, round(y1 * h)),
+                    int(x0 * w) : max(int(x0 * w) + 1, round(x1 * w))]
         if zone.size and zone.mean() >= 0.3:
             lit += name
     return lit
@@ -61,7 +61,7 @@ def decode(mask: np.ndarray, right: int, top: int, dw: int, dh: int, step: float
     value = 0
     place = 1
     for i in range(digits):
-        x1 = int(round(right - i * step))
+        x1 = round(right - i * step)
         x0 = x1 - dw
         if x0 < 0 or top < 0 or top + dh > mask.shape[0] or x1 > mask.shape[1]:
             return None if i == 0 else value
@@ -121,7 +121,7 @@ def _displays(image: np.ndarray, geometry: Geometry) -> list[dict[str, Any]]:
             cols = part[top:bottom].any(axis=0)
             runs: list[tuple[int, int]] = []
             start = None
-            for j, on in enumerate(list(cols) + [False]):
+            for j, on in enumerate([*list(cols), False]):
                 if on and start is None:
                     start = j
                 elif not on and start is not None:
