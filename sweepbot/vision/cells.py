@@ -14,6 +14,7 @@ A cell is accepted when ``rms <= MAX_RMS`` and ``margin >= MIN_MARGIN``; anythin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -45,12 +46,19 @@ class CellScores:
         return tuple("".join(row) for row in self.chars)
 
 
-def _indices(edges: tuple[int, ...], offset: int, size: int, shifts: np.ndarray | None, limit: int) -> np.ndarray:
-    starts = np.asarray(edges[:-1]) + offset
-    if shifts is not None:
-        starts = starts + shifts
-    idx = starts[:, None] + np.arange(size)[None, :]
-    return np.clip(idx, 0, limit - 1)
+@lru_cache(maxsize=64)
+def _window_index(
+    xs: tuple[int, ...], ys: tuple[int, ...], crop: tuple[int, int, int, int],
+    col_shift: tuple[int, ...] | None, row_shift: tuple[int, ...] | None, width: int, height: int,
+) -> np.ndarray:
+    """Flat pixel indices of every cell's window, cell by cell (row-major), pixel by pixel."""
+    ox, oy, w, h = crop
+    x0 = np.asarray(xs[:-1]) + ox + (np.asarray(col_shift) if col_shift else 0)
+    y0 = np.asarray(ys[:-1]) + oy + (np.asarray(row_shift) if row_shift else 0)
+    xi = np.clip(x0[:, None] + np.arange(w)[None, :], 0, width - 1)  # cols x w
+    yi = np.clip(y0[:, None] + np.arange(h)[None, :], 0, height - 1)  # rows x h
+    flat = yi[:, None, :, None] * width + xi[None, :, None, :]  # rows x cols x h x w
+    return flat.reshape(len(y0) * len(x0), h * w)
 
 
 def cell_windows(
@@ -61,14 +69,15 @@ def cell_windows(
     row_shift: np.ndarray | None = None,
 ) -> np.ndarray:
     """Every cell's template window as one row of a ``(rows*cols) x (h*w*3)`` float32 array (row-major)."""
-    ox, oy, w, h = crop
-    yi = _indices(geometry.ys, oy, h, row_shift, image.shape[0])
-    xi = _indices(geometry.xs, ox, w, col_shift, image.shape[1])
-    band = image[yi.ravel()]  # (rows*h) x W x 3
-    cut = band[:, xi.ravel()]  # (rows*h) x (cols*w) x 3
-    rows, cols = geometry.rows, geometry.cols
-    cells = cut.reshape(rows, h, cols, w, 3).transpose(0, 2, 1, 3, 4)
-    return cells.reshape(rows * cols, h * w * 3).astype(np.float32)
+    index = _window_index(
+        geometry.xs, geometry.ys, (crop[0], crop[1], crop[2], crop[3]),
+        None if col_shift is None else tuple(int(v) for v in col_shift),
+        None if row_shift is None else tuple(int(v) for v in row_shift),
+        image.shape[1], image.shape[0],
+    )
+    pixels = image.reshape(-1, 3)
+    cut = pixels.take(index.ravel(), axis=0)
+    return cut.reshape(index.shape[0], -1).astype(np.float32)
 
 
 def _pair_distances(profile: Profile) -> np.ndarray:
@@ -94,7 +103,8 @@ def distances(windows: np.ndarray, profile: Profile) -> np.ndarray:
     """Squared distance of every window (N rows) to every template: N x T."""
     tsq, _, _ = _profile_arrays(profile)
     wsq = np.einsum("ij,ij->i", windows, windows)
-    d = wsq[:, None] + tsq[None, :] - 2.0 * (windows @ profile.stack.T)
+    # einsum, not BLAS: a few templates against a few hundred windows is faster without thread start-up
+    d = wsq[:, None] + tsq[None, :] - 2.0 * np.einsum("ij,kj->ik", windows, profile.stack)
     return np.maximum(d, 0.0)
 
 

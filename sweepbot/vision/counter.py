@@ -121,7 +121,7 @@ def _displays(image: np.ndarray, geometry: Geometry) -> list[dict[str, Any]]:
             cols = part[top:bottom].any(axis=0)
             runs: list[tuple[int, int]] = []
             start = None
-            for j, on in enumerate([*list(cols), False]):
+            for j, on in enumerate([*np.asarray(cols, bool).tolist(), False]):
                 if on and start is None:
                     start = j
                 elif not on and start is not None:
