@@ -1,0 +1,115 @@
+"""Locating boards drawn synthetically: many pitches (fractional too), gaps, bevels, covered/revealed mixes."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from sweepbot.vision.capture import RecordedSource, Region, load_image
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import LocateError, locate
+
+
+def draw_board(
+    rows: int, cols: int, pitch: float, gap: int, bevel: int, origin: tuple[int, int], seed: int,
+    size: tuple[int, int] = (900, 1400), revealed: float = 0.4,
+) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """A board of tiles on a plain background; returns the image and each tile's (x0, y0, x1, y1), row-major."""
+    rng = np.random.default_rng(seed)
+    img = np.full((*size, 3), (236, 240, 242), np.uint8)
+    tiles = []
+    x0, y0 = origin
+    for r in range(rows):
+        for c in range(cols):
+            left, top = round(x0 + c * pitch), round(y0 + r * pitch)
+            right, bottom = round(x0 + (c + 1) * pitch) - gap, round(y0 + (r + 1) * pitch) - gap
+            tiles.append((left, top, right, bottom))
+            if rng.random() < revealed:
+                cv2.rectangle(img, (left, top), (right - 1, bottom - 1), (200, 200, 200), -1)
+                if gap == 0:
+                    cv2.rectangle(img, (left, top), (right - 1, bottom - 1), (128, 128, 128), 1)
+                n = int(rng.integers(0, 4))
+                if n:
+                    scale = (bottom - top) / 36
+                    cv2.putText(img, str(n), (left + (right - left) // 4, bottom - (bottom - top) // 5),
+                                cv2.FONT_HERSHEY_SIMPLEX, scale, [(255, 0, 0), (0, 128, 0), (0, 0, 255)][n - 1],
+                                max(1, round(scale * 2)))
+            else:
+                cv2.rectangle(img, (left, top), (right - 1, bottom - 1), (180, 180, 180), -1)
+                for k in range(bevel):
+                    cv2.line(img, (left + k, top + k), (right - 1 - k, top + k), (255, 255, 255), 1)
+                    cv2.line(img, (left + k, top + k), (left + k, bottom - 1 - k), (255, 255, 255), 1)
+                    cv2.line(img, (left + k, bottom - 1 - k), (right - 1 - k, bottom - 1 - k), (110, 110, 110), 1)
+                    cv2.line(img, (right - 1 - k, top + k), (right - 1 - k, bottom - 1 - k), (110, 110, 110), 1)
+    return img, tiles
+
+
+def assert_tiles_inside(geo: Geometry, rows: int, cols: int, tiles: list[tuple[int, int, int, int]]) -> None:
+    assert (geo.rows, geo.cols) == (rows, cols)
+    for i, (left, top, right, bottom) in enumerate(tiles):
+        r, c = divmod(i, cols)
+        x, y, w, h = geo.cell_rect(r, c)
+        assert x - 1 <= left and right <= x + w + 1, (r, c, (x, w), (left, right))
+        assert y - 1 <= top and bottom <= y + h + 1, (r, c, (y, h), (top, bottom))
+        cx, cy = geo.center(r, c)
+        assert left <= cx < right and top <= cy < bottom
+
+
+@pytest.mark.parametrize(
+    ("pitch", "gap", "bevel", "rows", "cols"),
+    [
+        (10, 0, 2, 16, 30), (12, 0, 2, 32, 32), (16, 0, 2, 9, 9), (20, 0, 2, 16, 30), (21, 0, 3, 16, 30),
+        (24, 4, 0, 16, 16), (27.6, 5, 0, 16, 30), (34.4, 5, 0, 16, 16), (36, 0, 3, 11, 11),
+        (48.7, 5, 0, 8, 8), (48, 0, 4, 8, 8), (62, 6, 0, 8, 10),
+    ],
+)
+def test_locate_synthetic(pitch: float, gap: int, bevel: int, rows: int, cols: int) -> None:
+    for seed, origin in ((1, (37, 53)), (2, (101, 9))):
+        img, tiles = draw_board(rows, cols, pitch, gap, bevel, origin, seed)
+        geo = locate(img)
+        assert_tiles_inside(geo, rows, cols, tiles)
+        assert geo.pitch[0] == pytest.approx(pitch, abs=0.2)
+
+
+def test_locate_all_revealed_and_all_covered() -> None:
+    for revealed in (0.0, 1.0):
+        img, tiles = draw_board(9, 9, 24, 0, 2, (200, 300), 3, revealed=revealed)
+        assert_tiles_inside(locate(img), 9, 9, tiles)
+
+
+def test_no_board_and_two_boards() -> None:
+    with pytest.raises(LocateError, match="no board"):
+        locate(np.full((600, 800, 3), 127, np.uint8))
+    noise = np.random.default_rng(0).integers(0, 256, (600, 800, 3), dtype=np.uint8)
+    with pytest.raises(LocateError, match="no board"):
+        locate(noise)
+    img, _ = draw_board(9, 9, 20, 0, 2, (20, 20), 4, size=(400, 800))
+    img[:, 400:] = img[:, :400]
+    with pytest.raises(LocateError, match="two boards"):
+        locate(img)
+
+
+def test_geometry_helpers() -> None:
+    geo = Geometry((10, 38, 65, 93), (5, 33, 61))
+    assert (geo.rows, geo.cols, geo.bbox) == (2, 3, (10, 5, 83, 56))
+    assert geo.cell_at(40, 40) == (1, 1)
+    assert geo.cell_at(9, 40) is None
+    assert geo.center(0, 0) == (24, 19)
+    assert geo.shifted(-100, 0).xs[0] == -90
+    assert geo.scaled(2).bbox == (20, 10, 166, 112)
+
+
+def test_recorded_source(tmp_path: object) -> None:
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    for i in range(2):
+        cv2.imwrite(str(folder / f"{i}.png"), np.full((40, 60, 3), i * 100, np.uint8))
+    src = RecordedSource.from_dir(folder)
+    assert src.grab()[0, 0, 0] == 0
+    second = src.grab(Region(10, 5, 20, 10))
+    assert second.shape == (10, 20, 3) and second[0, 0, 0] == 100
+    assert src.grab().shape == (40, 60, 3)  # the last frame repeats
+    assert src.monitors()[1].region == Region(0, 0, 60, 40)
+    assert load_image(folder / "0.png").dtype == np.uint8
