@@ -1,0 +1,69 @@
+"""Every recorded fixture is read exactly: each cell, the game state and the mines-left counter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sweepbot.vision.read import read_screenshot
+from tests.test_vision_common import Fixture, fixtures
+
+FIXTURES = fixtures()
+#: Clients whose screens show a mines-left counter the reader must read.
+COUNTER_CLIENTS = {"xdemineur", "ace-minesweeper"}
+
+
+@pytest.mark.skipif(not FIXTURES, reason="no fixtures with .board files")
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[f.id for f in FIXTURES])
+def test_fixture_read_exactly(fixture: Fixture) -> None:
+    reading = read_screenshot(fixture.image())
+    expected = fixture.board
+    assert reading.board.grid == expected.grid, "\n" + "\n".join(
+        f"{got}   {want}{'' if got == want else '   <-'}" for got, want in zip(reading.board.grid, expected.grid,
+                                                                            strict=True)
+    )
+    assert reading.profile.client == fixture.client
+    if fixture.client in COUNTER_CLIENTS and expected.mines is not None:
+        assert reading.mines_left == fixture.mines_left
+        assert reading.board.mines == expected.mines
+    if expected.state is not None and (reading.board.state is not None or expected.state == "lost"):
+        assert reading.board.state == expected.state
+
+
+@pytest.mark.skipif(not FIXTURES, reason="no fixtures with .board files")
+def test_lost_boards_are_consistent() -> None:
+    """On a loss where the client shows every mine, each number equals its adjacent mines (flags on mines
+    stay flags; wrong flags are not mines)."""
+    checked = 0
+    for fixture in FIXTURES:
+        board = fixture.board
+        if board.state != "lost" or "*" not in "".join(board.grid):
+            continue
+        checked += 1
+        for r, c in board.cells():
+            ch = board[(r, c)]
+            if ch in "12345678":
+                around = sum(board[n] in "*!F" for n in board.neighbours((r, c)))
+                assert around == int(ch), (fixture.id, r, c)
+    assert checked or not any(f.board.state == "lost" for f in FIXTURES if f.client != "sgt-mines")
+
+
+def test_cli_read_json(tmp_path: Path) -> None:
+    if not FIXTURES:
+        pytest.skip("no fixtures")
+    fixture = FIXTURES[0]
+    out = tmp_path / "annotated.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "sweepbot", "read", str(fixture.path), "--json", "--annotate", str(out)],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["board"] == list(fixture.board.grid)
+    assert data["rows"] == fixture.board.rows and data["cols"] == fixture.board.cols
+    assert len(data["bbox"]) == 4 and len(data["cell"]) == 2 and data["profile"]
+    assert out.stat().st_size > 0
