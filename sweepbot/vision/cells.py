@@ -13,7 +13,7 @@ A cell is accepted when ``rms <= MAX_RMS`` and ``margin >= MIN_MARGIN``; anythin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -22,6 +22,8 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
 MAX_RMS = 24.0
+#: On a board resized to the profile's cell size edges blur: a looser residual, the same margin.
+MAX_RMS_RESIZED = 40.0
 MIN_MARGIN = 0.5
 
 
@@ -33,10 +35,11 @@ class CellScores:
     rms: np.ndarray  # rows x cols float
     margin: np.ndarray  # rows x cols float
     best: np.ndarray  # rows x cols template index
+    max_rms: float = MAX_RMS
 
     @property
     def accepted(self) -> np.ndarray:
-        return (self.rms <= MAX_RMS) & (self.margin >= MIN_MARGIN)
+        return (self.rms <= self.max_rms) & (self.margin >= MIN_MARGIN)
 
     def refused(self) -> list[tuple[int, int]]:
         rs, cs = np.nonzero(~self.accepted)
@@ -80,28 +83,9 @@ def cell_windows(
     return cut.reshape(index.shape[0], -1).astype(np.float32)
 
 
-def _pair_distances(profile: Profile) -> np.ndarray:
-    t = profile.stack
-    sq = (t * t).sum(1)
-    return np.maximum(sq[:, None] + sq[None, :] - 2 * t @ t.T, 1.0)
-
-
-_PAIRS: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-
-
-def _profile_arrays(profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cached per profile: template squared norms, label codes, pair distances."""
-    key = id(profile.stack)
-    if key not in _PAIRS:
-        t = profile.stack
-        codes = np.array([ord(c) for c in profile.labels])
-        _PAIRS[key] = ((t * t).sum(1), codes, _pair_distances(profile))
-    return _PAIRS[key]
-
-
 def distances(windows: np.ndarray, profile: Profile) -> np.ndarray:
     """Squared distance of every window (N rows) to every template: N x T."""
-    tsq, _, _ = _profile_arrays(profile)
+    tsq = profile.norms
     wsq = np.einsum("ij,ij->i", windows, windows)
     # einsum, not BLAS: a few templates against a few hundred windows is faster without thread start-up
     d = wsq[:, None] + tsq[None, :] - 2.0 * np.einsum("ij,kj->ik", windows, profile.stack)
@@ -113,9 +97,9 @@ def best_distance(windows: np.ndarray, profile: Profile) -> np.ndarray:
     return distances(windows, profile).min(axis=1)
 
 
-def score(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> CellScores:
+def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: float = MAX_RMS) -> CellScores:
     """Best template, rms and margin for every window."""
-    _, codes, pairs = _profile_arrays(profile)
+    codes, pairs = profile.codes, profile.pairs
     d = distances(windows, profile)
     n = len(d)
     best = d.argmin(axis=1)
@@ -130,35 +114,64 @@ def score(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> CellSc
     rms = np.sqrt(d1 / windows.shape[1])
     chars = np.array(profile.labels)[best]
     return CellScores(chars.reshape(rows, cols), rms.reshape(rows, cols), margin.reshape(rows, cols),
-                      best.reshape(rows, cols))
+                      best.reshape(rows, cols), max_rms)
 
 
 def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Per-channel gain and offset that map the templates onto the windows (a screen brighter, darker or
-    with other contrast); None when the image already matches the templates."""
+    with other contrast); None when no sensible fit exists."""
     n = len(windows)
     win = windows.reshape(n, -1, 3)
     tpl = profile.stack[best.ravel()].reshape(n, -1, 3)
     x = tpl.reshape(-1, 3).astype(np.float64)
     y = win.reshape(-1, 3).astype(np.float64)
-    mx, my = x.mean(0), y.mean(0)
-    var = ((x - mx) ** 2).mean(0)
-    cov = ((x - mx) * (y - my)).mean(0)
-    gain = np.where(var > 1.0, cov / np.maximum(var, 1e-9), 1.0)
-    offset = my - gain * mx
-    if np.all(np.abs(gain - 1) < 0.01) and np.all(np.abs(offset) < 1.5):
-        return None
+    gain = np.ones(3)
+    offset = np.zeros(3)
+    for ch in range(3):
+        # pixels near black or white may have been clipped by the change: leave them out of the fit
+        keep = (x[:, ch] > 12) & (x[:, ch] < 225) & (y[:, ch] > 3) & (y[:, ch] < 252)
+        if keep.sum() < 50:
+            continue
+        xs, ys = x[keep, ch], y[keep, ch]
+        mx, my = xs.mean(), ys.mean()
+        var = ((xs - mx) ** 2).mean()
+        if var > 4.0:
+            gain[ch] = ((xs - mx) * (ys - my)).mean() / var
+        offset[ch] = my - gain[ch] * mx
     if np.any(gain < 0.5) or np.any(gain > 2.0):
         return None
     return gain, offset
 
 
-def apply_levels(windows: np.ndarray, levels: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Undo a gain/offset change: the windows as the templates' screen would show them."""
+def with_levels(profile: Profile, levels: tuple[np.ndarray, np.ndarray]) -> Profile:
+    """The profile's templates as a screen with this gain and offset shows them, clipped as a screen clips."""
     gain, offset = levels
-    n = len(windows)
-    w = windows.reshape(n, -1, 3)
-    return ((w - offset.astype(np.float32)) / gain.astype(np.float32)).reshape(n, -1)
+    t = len(profile.stack)
+    stack = np.clip(profile.stack.reshape(t, -1, 3) * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
+    return replace(profile, stack=stack.reshape(t, -1).astype(np.float32))
+
+
+#: Brightness changes tried when the first reading fails: gains times offsets.
+LEVEL_GUESSES = [(g, o) for g in (0.85, 0.92, 1.0, 1.08, 1.15) for o in (-24.0, -12.0, 0.0, 12.0, 24.0)]
+
+
+def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> Profile:
+    """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits."""
+    best: tuple[float, Profile] | None = None
+    for g, o in LEVEL_GUESSES:
+        guess = with_levels(profile, (np.full(3, g), np.full(3, o)))
+        total = float(best_distance(windows, guess).sum())
+        if best is None or total < best[0]:
+            best = (total, guess)
+    assert best is not None
+    current = best[1]
+    for _ in range(3):
+        scores = score(windows, current, rows, cols)
+        fit = fit_levels(windows, profile, scores.best)
+        if fit is None:
+            return profile
+        current = with_levels(profile, fit)
+    return current
 
 
 def align(image: np.ndarray, geometry: Geometry, profile: Profile, radius: int = 2) -> Geometry:
@@ -193,16 +206,14 @@ def _shifted_crop(crop: tuple[int, int, int, int], dx: int, dy: int) -> tuple[in
     return ox + dx, oy + dy, w, h
 
 
-def classify(image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True) -> CellScores:
-    """Score every cell; with ``levels``, first undo a brightness/contrast change if the screen shows one."""
+def classify(
+    image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float = MAX_RMS
+) -> CellScores:
+    """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one."""
     win = cell_windows(image, geometry, profile.crop)
-    scores = score(win, profile, geometry.rows, geometry.cols)
+    scores = score(win, profile, geometry.rows, geometry.cols, max_rms)
     if levels and not scores.accepted.all():
-        fit = fit_levels(win, profile, scores.best)
-        if fit is not None:
-            win = apply_levels(win, fit)
-            scores = score(win, profile, geometry.rows, geometry.cols)
-            fit2 = fit_levels(win, profile, scores.best)
-            if fit2 is not None:
-                scores = score(apply_levels(win, fit2), profile, geometry.rows, geometry.cols)
+        adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
+        if adjusted is not profile:
+            scores = score(win, adjusted, geometry.rows, geometry.cols, max_rms)
     return scores

@@ -57,6 +57,18 @@ class Profile:
     sizes: tuple[tuple[int, int], ...] = ()
     counter: dict[str, Any] = field(default_factory=dict)
     folder: Path | None = None
+    #: derived from ``stack``: squared norms, character codes, squared distances between templates
+    norms: np.ndarray = field(init=False, repr=False, compare=False)
+    codes: np.ndarray = field(init=False, repr=False, compare=False)
+    pairs: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        t = self.stack
+        norms = (t * t).sum(1)
+        object.__setattr__(self, "norms", norms)
+        object.__setattr__(self, "codes", np.array([ord(c) for c in self.labels]))
+        pairs = norms[:, None] + norms[None, :] - 2 * np.einsum("ij,kj->ik", t, t)
+        object.__setattr__(self, "pairs", np.maximum(pairs, 1.0))
 
     @property
     def chars(self) -> frozenset[str]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from sweepbot.board import COVERED, EXPLODED, FLAG, MINE, QUESTION, WRONG_FLAG, Board
 from sweepbot.errors import SweepbotError
-from sweepbot.vision.cells import CellScores, align, classify
+from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, align, classify
 from sweepbot.vision.counter import read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
@@ -98,12 +98,12 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
     )
 
 
-def read_located(image: np.ndarray, geometry: Geometry, profile: Profile) -> Reading:
+def read_located(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS) -> Reading:
     """Read a board whose geometry and profile are known (the game loop's per-frame call).
 
     Raises :class:`ReadError` naming every cell that matches no template well.
     """
-    scores = classify(image, geometry, profile)
+    scores = classify(image, geometry, profile, max_rms=max_rms)
     if not scores.accepted.all():
         raise refuse(image, geometry, scores, profile)
     grid = scores.grid()
@@ -120,9 +120,11 @@ def _pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
     return all(abs(a - b) <= max(1.0, PITCH_TOLERANCE * b) for a, b in zip(pitch, profile.pitch, strict=True))
 
 
-def _attempt(image: np.ndarray, geometry: Geometry, profile: Profile) -> tuple[Geometry, CellScores]:
+def _attempt(
+    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS
+) -> tuple[Geometry, CellScores]:
     aligned = align(image, geometry, profile)
-    return aligned, classify(image, aligned, profile)
+    return aligned, classify(image, aligned, profile, max_rms=max_rms)
 
 
 def read_screenshot(
@@ -196,9 +198,9 @@ def _read_scaled(image: np.ndarray, found: Geometry, candidates: Sequence[Profil
             continue
         same_scale = [q for q in candidates if _pitch_fits(q, geo.pitch) and q.fits_size(geo.rows, geo.cols)]
         for q in same_scale:
-            aligned, scores = _attempt(small, geo, q)
+            aligned, scores = _attempt(small, geo, q, MAX_RMS_RESIZED)
             if scores.accepted.all():
-                reading = read_located(small, aligned, q)
+                reading = read_located(small, aligned, q, MAX_RMS_RESIZED)
                 back = aligned.scaled(1 / factor).shifted(x0, y0)
                 return Reading(reading.board, back, q, reading.scores, reading.mines_left, factor)
     return None
