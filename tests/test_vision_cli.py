@@ -1,0 +1,75 @@
+"""``sweepbot read`` on input it cannot read: a clear message, a non-zero exit, no traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_vision_locate import draw_board
+
+
+def run_read(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sweepbot", "read", *args], capture_output=True, text=True,
+                          check=False)
+
+
+def assert_refused(proc: subprocess.CompletedProcess[str], words: str) -> None:
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""
+    assert words in proc.stderr, proc.stderr
+
+
+def test_not_an_image(tmp_path: Path) -> None:
+    path = tmp_path / "notes.png"
+    path.write_text("hello, not a picture\n")
+    assert_refused(run_read(str(path)), "not an image")
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.png"
+    path.write_bytes(b"")
+    assert_refused(run_read(str(path), "--json"), "empty")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    assert_refused(run_read(str(tmp_path / "nothing.png")), "cannot read")
+
+
+def test_no_board(tmp_path: Path) -> None:
+    path = tmp_path / "desktop.png"
+    img = np.full((600, 800, 3), (90, 60, 30), np.uint8)
+    cv2.rectangle(img, (100, 100), (500, 400), (230, 230, 230), -1)
+    cv2.putText(img, "Hello", (150, 200), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2)
+    cv2.imwrite(str(path), img)
+    assert_refused(run_read(str(path)), "no board")
+
+
+def test_two_boards(tmp_path: Path) -> None:
+    path = tmp_path / "two.png"
+    img, _ = draw_board(9, 9, 20, 0, 2, (20, 20), 4, size=(400, 800))
+    img[:, 400:] = img[:, :400]
+    cv2.imwrite(str(path), img)
+    assert_refused(run_read(str(path)), "two boards")
+
+
+def test_unknown_profile(tmp_path: Path) -> None:
+    path = tmp_path / "board.png"
+    img, _ = draw_board(9, 9, 20, 0, 2, (20, 20), 4, size=(400, 400))
+    cv2.imwrite(str(path), img)
+    assert_refused(run_read(str(path), "--profile", "no-such-client"), "no profile named")
+
+
+@pytest.mark.parametrize("pitch", [17, 45])
+def test_board_no_profile_fits(tmp_path: Path, pitch: int) -> None:
+    """A board of a look no profile knows: refused, naming the cells or the missing profile, never guessed."""
+    path = tmp_path / "board.png"
+    img, _ = draw_board(9, 9, pitch, 0, 2, (20, 20), 4, size=(pitch * 9 + 60, pitch * 9 + 60))
+    cv2.imwrite(str(path), img)
+    proc = run_read(str(path))
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr and proc.stdout == ""
