@@ -1,4 +1,5 @@
-"""The mines-left counter a client shows near its board, for seven-segment displays (xdemineur, ace).
+"""The mines-left counter a client shows near its board: seven-segment displays (xdemineur, ace) here,
+text (sgt-mines, gnome-mines) in :mod:`sweepbot.vision.text_counter`.
 
 A profile's ``counter`` entry says where the display is, relative to the board's top-left corner, in the
 profile's pixels::
@@ -22,6 +23,7 @@ import numpy as np
 from sweepbot.board import Board
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
+from sweepbot.vision.text_counter import learn_text_counter, read_text_counter
 
 #: Segment zones as fractions of the digit box: x0, x1, y0, y1.
 SEGMENTS = {
@@ -81,6 +83,9 @@ def decode(mask: np.ndarray, right: int, top: int, dw: int, dh: int, step: float
 def read_counter(image: np.ndarray, geometry: Geometry, profile: Profile) -> int | None:
     """The mines-left counter, or None when the profile has none or it cannot be read."""
     spec = profile.counter
+    if spec.get("kind") == "text":
+        fraction = read_text_counter(image, geometry, spec)
+        return None if fraction is None else fraction[1] - fraction[0]
     if spec.get("kind") != "seven-segment":
         return None
     bx, by, _, _ = geometry.bbox
@@ -153,4 +158,4 @@ def learn_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]], client:
                            counter=spec)
             if all(read_counter(i, g, fake) == v for i, g, v in known):
                 return spec
-    return {}
+    return learn_text_counter(samples)

@@ -155,8 +155,26 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
     spec["templates"] = files
     if profile.counter:
         spec["counter"] = profile.counter
-    (folder / "profile.json").write_text(json.dumps(spec, indent=2) + "\n", encoding="utf-8")
+    (folder / "profile.json").write_text(format_json(spec) + "\n", encoding="utf-8")
     return folder
+
+
+def format_json(value: Any, indent: int = 0) -> str:
+    """JSON for people: objects one key a line, short lists on one line, glyph rows one a line."""
+    pad = "  " * (indent + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{pad}{json.dumps(str(k))}: {format_json(v, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
+    if isinstance(value, list):
+        flat = all(not isinstance(v, (dict, list)) for v in value)
+        one_line = "[" + ", ".join(json.dumps(v) for v in value) + "]"
+        glyph_rows = flat and value and all(isinstance(v, str) and set(v) <= {"#", "."} for v in value)
+        if flat and not glyph_rows:
+            return one_line
+        return "[\n" + ",\n".join(pad + format_json(v, indent + 1) for v in value) + "\n" + "  " * indent + "]"
+    return json.dumps(value)
 
 
 @cache
