@@ -12,7 +12,7 @@ from sweepbot.board import Board
 from sweepbot.control.mapping import Rect
 from sweepbot.errors import SweepbotError
 from sweepbot.game import Game
-from sweepbot.play.reading import Reading
+from sweepbot.play.view import BoardView
 
 CELL = 8
 MARGIN_X, MARGIN_Y = 40, 24
@@ -45,14 +45,14 @@ class SimReader:
     def __init__(self, rows: int, cols: int, mines: int) -> None:
         self.rows, self.cols, self.mines = rows, cols, mines
 
-    def read(self, frame: np.ndarray) -> Reading:
+    def read(self, frame: np.ndarray) -> BoardView:
         sub = frame[MARGIN_Y:MARGIN_Y + self.rows * CELL:CELL, MARGIN_X:MARGIN_X + self.cols * CELL:CELL, 0]
         if sub.shape != (self.rows, self.cols):
             raise SweepbotError("no board found")
         grid = tuple("".join(chr(v) for v in row) for row in sub)
         state = ("playing", "won", "lost")[int(frame[0, 0, 1])]
         board = Board(grid, self.mines, state)
-        return Reading(board, tuple(float(MARGIN_X + c * CELL) for c in range(self.cols + 1)),
+        return BoardView(board, tuple(float(MARGIN_X + c * CELL) for c in range(self.cols + 1)),
                        tuple(float(MARGIN_Y + r * CELL) for r in range(self.rows + 1)))
 
 

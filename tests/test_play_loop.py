@@ -14,8 +14,8 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over
 from sweepbot.play.loop import Player, PlaySettings, ScreenStoppedMakingSense
-from sweepbot.play.reading import Reading
 from sweepbot.play.record import Recorder, replay
+from sweepbot.play.view import BoardView
 from tests.fakes import CELL, MARGIN_X, MARGIN_Y, SimDevice, SimReader, SimScreen
 
 
@@ -68,9 +68,9 @@ def test_nonsense_reads_stop_the_bot_with_a_diagnostic_and_no_click(tmp_path: Pa
     _game, screen, _, device, mouse = setup(2)
 
     class Contradicting:
-        def read(self, frame: np.ndarray) -> Reading:
+        def read(self, frame: np.ndarray) -> BoardView:
             board = Board(("1..", "...", "###"), 1)  # the 1 has no covered neighbour
-            return Reading(board, (40.0, 48.0, 56.0, 64.0), (24.0, 32.0, 40.0, 48.0))
+            return BoardView(board, (40.0, 48.0, 56.0, 64.0), (24.0, 32.0, 40.0, 48.0))
 
     recorder = Recorder(tmp_path)
     with pytest.raises(ScreenStoppedMakingSense, match="contradicts itself"):
@@ -84,13 +84,13 @@ def test_a_read_where_revealed_cells_changed_is_taken_again() -> None:
     reads = {"n": 0}
 
     class Glitchy(SimReader):
-        def read(self, frame: np.ndarray) -> Reading:
-            reading = super().read(frame)
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = super().read(frame)
             reads["n"] += 1
             if reads["n"] == 3:  # one bad read: every revealed cell seen as covered
-                grid = tuple(row.replace(".", "#") for row in reading.board.grid)
-                return Reading(Board(grid, reading.board.mines), reading.x_edges, reading.y_edges)
-            return reading
+                grid = tuple(row.replace(".", "#") for row in view.board.grid)
+                return BoardView(Board(grid, view.board.mines), view.x_edges, view.y_edges)
+            return view
 
     report = Player(screen, Glitchy(9, 9, 10), mouse, PlaySettings(first_click="opening")).play_game()
     assert report.result in ("won", "lost") and device.outside == 0

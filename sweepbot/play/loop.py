@@ -17,8 +17,8 @@ from sweepbot.control.mapping import Rect
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over
-from sweepbot.play.reading import FrameSource, Reader, Reading
 from sweepbot.play.record import Recorder
+from sweepbot.play.view import BoardView, Grabber, Reader
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
@@ -56,7 +56,7 @@ class GameReport:
 class Player:
     """Plays one game at a time on ``screen`` through ``reader`` and ``mouse``."""
 
-    def __init__(self, screen: FrameSource, reader: Reader, mouse: BoardInput | None, settings: PlaySettings,
+    def __init__(self, screen: Grabber, reader: Reader, mouse: BoardInput | None, settings: PlaySettings,
                  recorder: Recorder | None = None) -> None:
         if mouse is None and not settings.dry_run:
             raise ControlError("no input device: only a dry run can go without one")
@@ -70,30 +70,30 @@ class Player:
     def play_game(self) -> GameReport:
         report = GameReport()
         start = time.monotonic()
-        previous: Reading | None = None
+        previous: BoardView | None = None
         while True:
             if time.monotonic() - start > self.settings.max_seconds:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
                 break
-            frame, reading, analysis = self.look(previous, report)
-            over = game_over(reading.board)
+            frame, view, analysis = self.look(previous, report)
+            over = game_over(view.board)
             if over:
                 report.result = over
-                report.final = reading.board
+                report.final = view.board
                 break
             assert analysis is not None
-            cells = self.act(frame, reading, analysis, report)
+            cells = self.act(frame, view, analysis, report)
             if self.settings.dry_run:
                 report.planned = cells
                 break
-            self.settle(reading.bbox, frame)
-            previous = reading
+            self.settle(view.bbox, frame)
+            previous = view
         report.seconds = time.monotonic() - start
         if self.mouse:
             report.clicks = self.mouse.clicks
         return report
 
-    def look(self, previous: Reading | None, report: GameReport) -> tuple[np.ndarray, Reading, Analysis | None]:
+    def look(self, previous: BoardView | None, report: GameReport) -> tuple[np.ndarray, BoardView, Analysis | None]:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again."""
         problems: list[str] = []
         frame = np.zeros((1, 1, 3), np.uint8)
@@ -103,32 +103,32 @@ class Player:
             frame = self.screen.grab()
             report.reads += 1
             try:
-                reading = self.reader.read(frame)
+                view = self.reader.read(frame)
             except SweepbotError as err:
                 problems.append(f"read: {err}")
                 continue
-            if reading.board.mines is None and self.settings.mines is not None:
-                reading = replace(reading, board=reading.board.with_mines(self.settings.mines))
+            if view.board.mines is None and self.settings.mines is not None:
+                view = replace(view, board=view.board.with_mines(self.settings.mines))
             if previous is not None:
-                bad = changes_that_cannot_happen(previous.board, reading.board)
+                bad = changes_that_cannot_happen(previous.board, view.board)
                 if bad:
                     problems.append(f"cells changed in ways no move can cause: {bad[:5]}")
                     continue
-            if game_over(reading.board):
-                return frame, reading, None
+            if game_over(view.board):
+                return frame, view, None
             try:
-                analysis = solve(reading.board, first_click=self.settings.first_click, strategy=self.settings.strategy)
+                analysis = solve(view.board, first_click=self.settings.first_click, strategy=self.settings.strategy)
             except ContradictionError as err:
                 problems.append(f"the board read contradicts itself: {err}")
                 continue
-            return frame, reading, analysis
+            return frame, view, analysis
         if self.recorder:
             self.recorder.diagnostic(frame, problems)
         raise ScreenStoppedMakingSense(
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}"
         )
 
-    def act(self, frame: np.ndarray, reading: Reading, analysis: Analysis, report: GameReport) -> list[tuple[int, int]]:
+    def act(self, frame: np.ndarray, view: BoardView, analysis: Analysis, report: GameReport) -> list[tuple[int, int]]:
         """Open every certain safe cell in one go, or make the strategy's one move."""
         move = analysis.move
         if analysis.safe:
@@ -138,14 +138,14 @@ class Player:
         else:
             raise ScreenStoppedMakingSense("nothing to do on a board that is not finished")
         if self.recorder:
-            self.recorder.step(frame, reading, analysis, cells, button)
+            self.recorder.step(frame, view, analysis, cells, button)
         report.moves += 1
         if self.settings.dry_run or self.mouse is None:
             return cells
-        self.mouse.set_board(reading.bbox)
+        self.mouse.set_board(view.bbox)
         for cell in cells:
-            self.mouse.click_cell(*reading.centre(cell), button=button)
-        self._park(reading.bbox)
+            self.mouse.click_cell(*view.centre(cell), button=button)
+        self._park(view.bbox)
         return cells
 
     def settle(self, region: Rect, before: np.ndarray) -> None:

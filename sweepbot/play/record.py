@@ -16,7 +16,7 @@ import numpy as np
 
 from sweepbot.board import Board, Cell
 from sweepbot.errors import SweepbotError
-from sweepbot.play.reading import Reader, Reading
+from sweepbot.play.view import BoardView, Reader
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.strategy import Strategy, parse_strategy
 
@@ -34,18 +34,18 @@ class Recorder:
     def new_game(self) -> None:
         self.game += 1
 
-    def step(self, frame: np.ndarray, reading: Reading, analysis: Analysis, cells: list[Cell], button: str) -> None:
+    def step(self, frame: np.ndarray, view: BoardView, analysis: Analysis, cells: list[Cell], button: str) -> None:
         name = f"frames/{self.count:05d}.png"
         self.count += 1
         cv2.imwrite(str(self.folder / name), frame, [cv2.IMWRITE_PNG_COMPRESSION, 3])
         entry: dict[str, Any] = {
             "game": self.game,
             "frame": name,
-            "board": list(reading.board.grid),
-            "mines": reading.board.mines,
-            "state": reading.board.state,
-            "x_edges": [round(v, 2) for v in reading.x_edges],
-            "y_edges": [round(v, 2) for v in reading.y_edges],
+            "board": list(view.board.grid),
+            "mines": view.board.mines,
+            "state": view.board.state,
+            "x_edges": [round(v, 2) for v in view.x_edges],
+            "y_edges": [round(v, 2) for v in view.y_edges],
             "clicks": [list(cell) for cell in cells],
             "button": button,
             **self.settings,

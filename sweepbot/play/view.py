@@ -12,13 +12,15 @@ from sweepbot.control.mapping import Rect
 
 
 @dataclass(frozen=True)
-class Reading:
-    """A board read from one frame. ``x_edges``/``y_edges`` are the cell boundaries in frame pixels
-    (cols + 1 and rows + 1 values), so a cell's centre is exact even with a fractional pitch."""
+class BoardView:
+    """A board read from one frame: what the loop needs of vision. ``x_edges``/``y_edges`` are the cell
+    boundaries in frame pixels (cols + 1 and rows + 1 values), so a cell's centre is exact even with a
+    fractional pitch. ``client`` names the client whose look was recognised, when known."""
 
     board: Board
     x_edges: tuple[float, ...]
     y_edges: tuple[float, ...]
+    client: str | None = None
 
     @property
     def bbox(self) -> Rect:
@@ -33,10 +35,10 @@ class Reading:
 class Reader(Protocol):
     """Locates and reads the board on a frame; raises SweepbotError when it cannot."""
 
-    def read(self, frame: np.ndarray) -> Reading: ...
+    def read(self, frame: np.ndarray) -> BoardView: ...
 
 
-class FrameSource(Protocol):
+class Grabber(Protocol):
     """A live screen or recorded frames: the whole screen, or a region of it, as BGR pixels."""
 
     def grab(self, region: Rect | None = None) -> np.ndarray: ...
