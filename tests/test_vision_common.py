@@ -11,6 +11,7 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.counter import flags_placed
 
 FIXTURES = Path(os.environ.get("SWEEPBOT_FIXTURES", Path(__file__).resolve().parent / "fixtures"))
 
@@ -33,7 +34,7 @@ class Fixture:
 
     @property
     def mines_left(self) -> int | None:
-        return None if self.board.mines is None else self.board.mines - self.board.flags
+        return None if self.board.mines is None else self.board.mines - flags_placed(self.board.grid)
 
 
 @cache

@@ -23,7 +23,7 @@ import numpy as np
 from sweepbot.board import Board
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.text_counter import learn_text_counter, read_text_counter
+from sweepbot.vision.text_counter import flags_placed, learn_text_counter, read_text_counter
 
 #: Segment zones as fractions of the digit box: x0, x1, y0, y1.
 SEGMENTS = {
@@ -147,7 +147,7 @@ def _displays(image: np.ndarray, geometry: Geometry) -> list[dict[str, Any]]:
 
 def learn_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]], client: str) -> dict[str, Any]:
     """A seven-segment mines-left display that shows ``mines - flags`` on every sample, or {} if none."""
-    known = [(img, geo, b.mines - b.flags) for img, geo, b in samples if b.mines is not None]
+    known = [(img, geo, b.mines - flags_placed(b.grid)) for img, geo, b in samples if b.mines is not None]
     if not known:
         return {}
     for img, geo, _ in known:

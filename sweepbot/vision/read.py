@@ -17,7 +17,7 @@ import numpy as np
 from sweepbot.board import COVERED, EXPLODED, FLAG, MINE, QUESTION, WRONG_FLAG, Board
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, align, classify
-from sweepbot.vision.counter import read_counter
+from sweepbot.vision.counter import flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import Profile, available_profiles, select_profiles
@@ -108,7 +108,7 @@ def read_located(image: np.ndarray, geometry: Geometry, profile: Profile, max_rm
         raise refuse(image, geometry, scores, profile)
     grid = scores.grid()
     mines_left = read_counter(image, geometry, profile)
-    flags = sum(row.count(FLAG) for row in grid)
+    flags = flags_placed(grid)
     total = None if mines_left is None else mines_left + flags
     if total is not None and not 0 <= total <= geometry.rows * geometry.cols:
         total = None

@@ -21,8 +21,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from sweepbot.board import Board
+from sweepbot.board import FLAG, WRONG_FLAG, Board
 from sweepbot.vision.geometry import Geometry
+
+
+def flags_placed(grid: Sequence[str]) -> int:
+    """Flags the player has put down, as counters count them (a wrong flag shown at a loss is one)."""
+    return sum(row.count(FLAG) + row.count(WRONG_FLAG) for row in grid)
 
 INK_CONTRAST = 70
 MIN_OVERLAP = 0.85
@@ -59,7 +64,8 @@ def glyphs(region: np.ndarray) -> list[Glyph]:
         for m in merged:
             mx, my, mw, mh = m
             near = y <= my + mh + max(2, mh // 2) and my <= y + h + max(2, h // 2)
-            if near and x < mx + mw and x + w > mx:  # overlapping columns, one above the other: one glyph
+            dot = min(w * h, mw * mh) <= 9  # an i's dot, a colon's points
+            if near and dot and x < mx + mw and x + w > mx:  # overlapping columns: one glyph
                 x0, y0 = min(mx, x), min(my, y)
                 m[:] = [x0, y0, max(mx + mw, x + w) - x0, max(my + mh, y + h) - y0]
                 break
@@ -165,7 +171,7 @@ def learn_text_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]]) ->
     for image, geo, board in samples:
         if board.mines is None:
             continue
-        want_left, want_right = str(board.flags), str(board.mines)
+        want_left, want_right = str(flags_placed(board.grid)), str(board.mines)
         x0, y0, area = _search_area(image, geo)
         bx, by, _, _ = geo.bbox
         for line in _text_lines(glyphs(area)):
@@ -184,30 +190,41 @@ def learn_text_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]]) ->
                     continue
                 if end + 1 < len(line) and not _gap(line[end], line[end + 1]):
                     continue
-                masks = {ch: q.mask for ch, q in zip(want_left + "/" + want_right, parts, strict=True)}
-                top = min(q.y for q in line)
-                height = max(q.y + q.h for q in line) - top
-                box = (x0 + line[0].x - bx - 40, y0 + top - by - 4, line[-1].x + line[-1].w - line[0].x + 200,
-                       height + 8)
-                found.append((box, masks))
-    if not found:
-        return {}
-    # the box where most samples found the text; glyphs from all of them
-    boxes = Counter((round(b[0] / 20), round(b[1] / 6)) for b, _ in found)
-    (kx, ky), _ = boxes.most_common(1)[0]
-    chosen = [(b, m) for b, m in found if (round(b[0] / 20), round(b[1] / 6)) == (kx, ky)]
-    box = (min(b[0] for b, _ in chosen), min(b[1] for b, _ in chosen),
-           max(b[0] + b[2] for b, _ in chosen) - min(b[0] for b, _ in chosen),
-           max(b[1] + b[3] for b, _ in chosen) - min(b[1] for b, _ in chosen))
+                text = want_left + "/" + want_right
+                digits = [q for ch, q in zip(text, parts, strict=True) if ch != "/"]
+                if max(q.h for q in digits) - min(q.h for q in digits) > 1 or g.h < max(q.h for q in digits) - 1:
+                    continue
+                masks: dict[str, np.ndarray] = {}
+                for ch, q in zip(text, parts, strict=True):
+                    if ch in masks and _overlap(masks[ch], q.mask) < 0.9:
+                        break  # the same digit twice must look the same
+                    masks[ch] = q.mask
+                else:
+                    top = min(q.y for q in line)
+                    height = max(q.y + q.h for q in line) - top
+                    box = (x0 + line[0].x - bx - 40, y0 + top - by - 4,
+                           line[-1].x + line[-1].w - line[0].x + 200, height + 8)
+                    found.append((box, masks))
+    # try the places where the text was found, most often found first; keep the first that reads every sample
+    places = Counter((round(b[0] / 20), round(b[1] / 6)) for b, _ in found)
+    for (kx, ky), _ in places.most_common():
+        chosen = [(b, m) for b, m in found if (round(b[0] / 20), round(b[1] / 6)) == (kx, ky)]
+        spec = _spec_from(chosen)
+        if all(read_text_counter(image, geo, spec) == (flags_placed(board.grid), board.mines)
+               for image, geo, board in samples if board.mines is not None):
+            return spec
+    return {}
+
+
+def _spec_from(chosen: list[tuple[tuple[int, int, int, int], dict[str, np.ndarray]]]) -> dict[str, Any]:
+    x0 = min(b[0] for b, _ in chosen)
+    y0 = min(b[1] for b, _ in chosen)
+    box = (x0, y0, max(b[0] + b[2] for b, _ in chosen) - x0, max(b[1] + b[3] for b, _ in chosen) - y0)
     glyph_masks: dict[str, list[np.ndarray]] = {}
     for _, masks in chosen:
         for ch, mask in masks.items():
             variants = glyph_masks.setdefault(ch, [])
             if not any(_overlap(mask, v) >= 0.95 for v in variants):
                 variants.append(mask)
-    spec = {"kind": "text", "box": [int(v) for v in box],
+    return {"kind": "text", "box": [int(v) for v in box],
             "glyphs": {ch: [_mask_text(m) for m in ms] for ch, ms in sorted(glyph_masks.items())}}
-    for image, geo, board in samples:
-        if board.mines is not None and read_text_counter(image, geo, spec) != (board.flags, board.mines):
-            return {}
-    return spec
