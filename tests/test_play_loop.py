@@ -142,7 +142,7 @@ def test_a_session_plays_several_games_and_sums_them_up() -> None:
     _game, screen, reader, device, mouse = setup(10)
     seeds = iter(range(11, 100))
 
-    def new_game() -> None:
+    def new_game(report: object) -> None:
         fresh = Game(LEVELS["beginner"], next(seeds), "opening")
         screen.game = fresh
         device.game = fresh

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from functools import partial
 from typing import Any
 
 from rich.console import Console
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             settings = BenchSettings(level, args.first_click, first, args.seed, strategy)
             task = progress.add_task(f"{level.text} {args.first_click} {strategy.name}", total=args.games)
             results = play_many(settings, args.games, max(1, args.workers))
-            summaries.append(BenchSummary.collect(results, lambda task=task: progress.advance(task)))
+            summaries.append(BenchSummary.collect(results, partial(progress.advance, task)))
     if args.json:
         print(json.dumps(bench_json(strategies, summaries)))
         return 0

@@ -7,6 +7,7 @@ the board just read, maps it to input coordinates and notices when the user move
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import Any, Protocol
 
 from sweepbot.control.errors import ControlError, LimitReached, OutsideBoardError, UserTookOver
@@ -32,6 +33,7 @@ class PyAutoGuiDevice:
                                "run the game under X11 (or Xwayland with DISPLAY set)")
         if os.name == "posix" and not os.environ.get("DISPLAY") and os.uname().sysname == "Linux":
             raise ControlError("no display: DISPLAY is not set")
+        ensure_xauthority()
         try:
             import pyautogui
         except Exception as err:  # pyautogui raises several kinds when no display can be opened
@@ -64,6 +66,19 @@ class PyAutoGuiDevice:
             raise UserTookOver("pyautogui failsafe: the pointer reached a screen corner") from None
 
 
+def ensure_xauthority() -> None:
+    """python-xlib refuses to open a display when the X authority file is missing, even for a server that
+    needs none (Xvfb started without -auth). Point it at an empty file in that case."""
+    if os.name != "posix" or os.environ.get("XAUTHORITY"):
+        return
+    default = os.path.expanduser("~/.Xauthority")
+    if os.path.exists(default):
+        return
+    empty = os.path.join(tempfile.gettempdir(), f"sweepbot-{os.getuid()}.Xauthority")
+    open(empty, "ab").close()
+    os.environ["XAUTHORITY"] = empty
+
+
 class BoardInput:
     """Clicks inside one board only, in screenshot pixels, with limits and the user's hand watched."""
 
@@ -89,6 +104,17 @@ class BoardInput:
         self.check_user()
         point = self.mapping.to_input(x, y)
         self.device.click(point[0], point[1], button)
+        self.clicks += 1
+        self._last = point
+
+    def click_new_game(self, x: float, y: float, allowed: Rect) -> None:
+        """The one click allowed off the board: a client's new-game face, inside ``allowed``."""
+        if not allowed.contains(x, y):
+            self.refused += 1
+            raise OutsideBoardError(f"refused a new-game click at ({x:.0f}, {y:.0f}): outside {allowed}")
+        self.check_user()
+        point = self.mapping.to_input(x, y)
+        self.device.click(point[0], point[1], "left")
         self.clicks += 1
         self._last = point
 

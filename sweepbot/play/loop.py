@@ -49,6 +49,7 @@ class GameReport:
     seconds: float = 0.0
     error: str | None = None
     final: Board | None = None
+    final_view: BoardView | None = None
     reads: int = 0
     planned: list[tuple[int, int]] = field(default_factory=list)
 
@@ -80,6 +81,7 @@ class Player:
             if over:
                 report.result = over
                 report.final = view.board
+                report.final_view = view
                 break
             assert analysis is not None
             cells = self.act(frame, view, analysis, report)

@@ -47,10 +47,11 @@ class SessionSummary:
         }
 
 
-def play_session(player: Player, games: int, new_game: Callable[[], None],
+def play_session(player: Player, games: int, new_game: Callable[[GameReport], None],
                  progress: Callable[[int, GameReport], None] | None = None) -> SessionSummary:
-    """Play ``games`` games; after each finished one (but the last) call ``new_game``. A failure that makes
-    further input unsafe (the user took over, a click refused, no display) ends the session."""
+    """Play ``games`` games; after each finished one (but the last) call ``new_game`` with its report.
+    A failure that makes further input unsafe (the user took over, a click refused, no display) ends the
+    session."""
     summary = SessionSummary()
     start = time.monotonic()
     for number in range(games):
@@ -70,6 +71,6 @@ def play_session(player: Player, games: int, new_game: Callable[[], None],
         if report.result == "error":
             break
         if number + 1 < games:
-            new_game()
+            new_game(report)
     summary.seconds = time.monotonic() - start
     return summary

@@ -1,0 +1,138 @@
+"""``sweepbot play``: play the game on screen, several games in a row, and sum them up."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from sweepbot.control.mapping import Rect, mapping_for
+from sweepbot.errors import SweepbotError
+from sweepbot.game import FIRST_CLICK_RULES
+from sweepbot.play.clients import rules_for
+from sweepbot.play.loop import GameReport, Player, PlaySettings
+from sweepbot.play.newgame import start_new_game
+from sweepbot.play.record import Recorder
+from sweepbot.play.session import play_session
+from sweepbot.play.vision_reader import VisionReader
+from sweepbot.solver.strategy import parse_strategy
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "play", help="play the Minesweeper game open on screen",
+        description="Find the Minesweeper board on screen and play it with the mouse. Move the mouse (or push "
+        "it into a screen corner) to stop the bot at once.")
+    parser.add_argument("--profile", help="the client profile to read with (default: the one that fits)")
+    parser.add_argument("--games", type=int, default=1, help="games to play in a row (default 1)")
+    parser.add_argument("--record", metavar="DIR", help="save every frame acted on, what was read and the move")
+    parser.add_argument("--dry-run", action="store_true", help="read and plan the moves, draw them, click nothing")
+    parser.add_argument("--annotate", metavar="OUT.png", help="with --dry-run: where to draw the planned moves")
+    parser.add_argument("--first-click", choices=FIRST_CLICK_RULES, help="the client's first-click rule "
+                        "(default: known per client, else none)")
+    parser.add_argument("--mines", type=int, help="total mines, when the client shows no counter")
+    parser.add_argument("--strategy", default="full", help="solver strategy (see sweepbot bench)")
+    parser.add_argument("--max-clicks", type=int, default=20_000, help="stop after this many clicks")
+    parser.add_argument("--max-seconds", type=float, default=600.0, help="stop a game after this long")
+    return parser
+
+
+class ScreenGrabber:
+    """The live screen as the loop wants it: whole frames and board regions, in frame pixels."""
+
+    def __init__(self) -> None:
+        from sweepbot.vision import Region, ScreenSource
+
+        self._region = Region
+        self.source = ScreenSource()
+        whole = self.source.monitors()[0].region
+        self.origin = (whole.x, whole.y)
+
+    def grab(self, region: Rect | None = None) -> np.ndarray:
+        if region is None:
+            return self.source.grab()
+        return self.source.grab(self._region(region.x + self.origin[0], region.y + self.origin[1],
+                                             region.w, region.h))
+
+
+def check_session() -> None:
+    """Refuse at once where no input can be sent: no display, or a Wayland session."""
+    if sys.platform.startswith("linux"):
+        if os.environ.get("XDG_SESSION_TYPE") == "wayland" and not os.environ.get("DISPLAY"):
+            raise SweepbotError("this is a Wayland session without X11: sweepbot cannot see or click other windows")
+        if not os.environ.get("DISPLAY"):
+            raise SweepbotError("no display: DISPLAY is not set (start the game on an X11 screen first)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise SweepbotError("--games must be at least 1")
+    check_session()
+    screen = ScreenGrabber()
+    reader = VisionReader(args.profile)
+    frame = screen.grab()
+    view = reader.read(frame)  # refuses clearly when no board is on screen
+    rules = rules_for(view.client)
+    settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines,
+                            strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run)
+    recorder = Recorder(Path(args.record), args.strategy, settings.first_click) if args.record else None
+    if args.dry_run:
+        return dry_run(screen, reader, settings, recorder, args)
+
+    from sweepbot.control.mouse import BoardInput, PyAutoGuiDevice
+
+    device = PyAutoGuiDevice()
+    mapping = mapping_for((frame.shape[1], frame.shape[0]), screen.origin, device.size())
+    mouse = BoardInput(device, mapping, args.max_clicks)
+    player = Player(screen, reader, mouse, settings, recorder)
+
+    def new_game(report: GameReport) -> None:
+        if recorder:
+            recorder.new_game()
+        if report.final_view is None:
+            raise SweepbotError("the last game did not end on a readable board")
+        start_new_game(screen, reader, mouse, rules, report.final_view)
+
+    def progress(number: int, report: GameReport) -> None:
+        print(f"game {number}/{args.games}: {report.result} in {report.seconds:.1f} s, {report.clicks} clicks"
+              + (f" ({report.error})" if report.error else ""), file=sys.stderr, flush=True)
+
+    summary = play_session(player, args.games, new_game, progress)
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        rate = summary.to_json()["three_bv_per_second"]
+        print(f"{summary.games} games: {summary.wins} won, {summary.losses} lost, {summary.errors} errors; "
+              f"{summary.clicks} clicks in {summary.seconds:.1f} s"
+              + (f"; 3BV/s of the wins {rate}" if rate is not None else ""))
+    return 0 if summary.errors == 0 else 1
+
+
+def dry_run(screen: ScreenGrabber, reader: VisionReader, settings: PlaySettings, recorder: Recorder | None,
+            args: argparse.Namespace) -> int:
+    from sweepbot.vision.annotate import annotate
+
+    player = Player(screen, reader, None, settings, recorder)
+    frame = screen.grab()
+    report = player.play_game()
+    reading = reader.read_vision(frame)
+    out = annotate(frame, reading.geometry, reading.board)
+    for r, c in report.planned:
+        x, y = reading.geometry.center(r, c)
+        cv2.circle(out, (x, y), max(3, int(min(reading.geometry.pitch) / 3)), (0, 160, 255), 2)
+    path = Path(args.annotate or "sweepbot-dry-run.png")
+    cv2.imwrite(str(path), out)
+    result = {"result": report.result, "planned": [list(cell) for cell in report.planned], "annotated": str(path),
+              "board": list(reading.board.grid), "profile": reading.profile.name}
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"dry run: {report.result}; would click {len(report.planned)} cell(s) {report.planned[:8]}; "
+              f"drawn on {path}")
+    return 0

@@ -1,0 +1,42 @@
+"""What the loop knows of each client it can read: its first-click rule and how to start a new game.
+
+A new game is started the client's own way: a key, or a click on its face. The face lies outside the board,
+so that click is only sent at a place fixed relative to the board just read, and only after a game ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sweepbot.control.mapping import Rect
+
+
+@dataclass(frozen=True)
+class ClientRules:
+    first_click: str
+    new_game_keys: tuple[tuple[str, ...], ...] = ()  # key combinations pressed in turn
+    face_above_board: int | None = None  # the face's centre: this many pixels above the board, centred
+    confirm_keys: tuple[tuple[str, ...], ...] = ()  # pressed if a confirmation dialog holds the new game back
+
+
+CLIENTS: dict[str, ClientRules] = {
+    "xdemineur": ClientRules("none", face_above_board=41),
+    "ace-minesweeper": ClientRules("none", new_game_keys=(("f2",),)),
+    "sgt-mines": ClientRules("opening", new_game_keys=(("n",),)),
+    "gnome-mines": ClientRules("opening", new_game_keys=(("ctrl", "r"),), confirm_keys=(("tab",), ("enter",))),
+}
+
+UNKNOWN = ClientRules("none")
+
+
+def rules_for(client: str | None) -> ClientRules:
+    return CLIENTS.get(client or "", UNKNOWN)
+
+
+def face_rect(board: Rect, rules: ClientRules, half: int = 10) -> Rect | None:
+    """Where a new-game click may go for this client, given the board's rectangle."""
+    if rules.face_above_board is None:
+        return None
+    cx = board.x + board.w // 2
+    cy = board.y - rules.face_above_board
+    return Rect(cx - half, cy - half, 2 * half + 1, 2 * half + 1)

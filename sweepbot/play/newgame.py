@@ -1,0 +1,58 @@
+"""Starting the next game the client's way, then waiting until the screen shows it."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from sweepbot.control.mouse import BoardInput
+from sweepbot.errors import SweepbotError
+from sweepbot.play.clients import ClientRules, face_rect
+from sweepbot.play.consistency import game_over
+from sweepbot.play.view import BoardView, Grabber, Reader
+
+CONFIRM_AFTER = 0.6  # seconds without a new game before a confirmation dialog is answered
+
+
+def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
+                   timeout: float = 5.0) -> BoardView:
+    """Press the client's new-game keys or click its face, and wait for a board that is not over."""
+    if rules.new_game_keys:
+        for combo in rules.new_game_keys:
+            mouse.press(list(combo))
+    else:
+        allowed = face_rect(last.bbox, rules)
+        if allowed is None:
+            raise SweepbotError("this client has no known way to start a new game: start it by hand")
+        grabbed = screen.grab()
+        centre = (allowed.x + allowed.w // 2, allowed.y + allowed.h // 2)
+        if not looks_like_a_face(grabbed, centre):
+            raise SweepbotError(f"no new-game face where it should be ({centre}): not clicking")
+        mouse.click_new_game(*centre, allowed=allowed)
+    start = time.monotonic()
+    confirmed = False
+    while time.monotonic() - start < timeout:
+        frame = screen.grab()
+        try:
+            view = reader.read(frame)
+        except SweepbotError:
+            view = None
+        if view is not None and not game_over(view.board) and view.board.grid != last.board.grid:
+            return view
+        if rules.confirm_keys and not confirmed and time.monotonic() - start > CONFIRM_AFTER:
+            for combo in rules.confirm_keys:
+                mouse.press(list(combo))
+            confirmed = True
+        time.sleep(0.02)
+    raise SweepbotError(f"no new game appeared within {timeout:.0f} s")
+
+
+def looks_like_a_face(frame: np.ndarray, centre: tuple[int, int]) -> bool:
+    """A smiley is mostly yellow: high red and green, low blue, around its centre."""
+    x, y = centre
+    patch = frame[max(0, y - 4):y + 5, max(0, x - 4):x + 5].reshape(-1, 3).astype(int)
+    if patch.size == 0:
+        return False
+    b, g, r = patch[:, 0], patch[:, 1], patch[:, 2]
+    return bool(((r > 150) & (g > 150) & (b < 110)).mean() > 0.3)
