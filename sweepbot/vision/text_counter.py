@@ -3,7 +3,10 @@
 The profile's ``counter`` entry says where the text is relative to the board's top-left corner and holds
 one small mask per character seen (``#`` ink, ``.`` background), so a person can read and edit it::
 
-    "counter": {"kind": "text", "box": [-10, 330, 260, 24], "glyphs": {"9": [".##.", "#..#", ...], ...}}
+    "counter": {"kind": "text", "anchor": "bottom-left", "box": [-10, 30, 260, 24],
+                "glyphs": {"9": [".##.", "#..#", ...], ...}}
+
+``box`` is x, y, w, h from the board corner ``anchor`` (the text below a board moves with its bottom edge).
 
 Glyphs are dark (or light) connected shapes against the text's background; each is matched to the glyph
 masks by overlap; the first ``number / number`` in the text is flags / total.
@@ -132,7 +135,7 @@ def text_of(items: list[Glyph], known: dict[str, list[np.ndarray]]) -> str:
 
 def read_text_counter(image: np.ndarray, geometry: Geometry, spec: dict[str, Any]) -> tuple[int, int] | None:
     """``(flags, total)`` from the text at the profile's box, or None when it cannot be read."""
-    bx, by, _, _ = geometry.bbox
+    bx, by = _corner(geometry, spec.get("anchor", "top-left"))
     dx, dy, w, h = spec["box"]
     x0, y0 = max(0, bx + dx), max(0, by + dy)
     region = image[y0 : by + dy + h, x0 : bx + dx + w]
@@ -142,6 +145,14 @@ def read_text_counter(image: np.ndarray, geometry: Geometry, spec: dict[str, Any
         if match:
             return int(match.group(1)), int(match.group(2))
     return None
+
+
+ANCHORS = ("top-left", "bottom-left", "top-right", "bottom-right")
+
+
+def _corner(geometry: Geometry, anchor: str) -> tuple[int, int]:
+    x, y, w, h = geometry.bbox
+    return x + (w if anchor.endswith("right") else 0), y + (h if anchor.startswith("bottom") else 0)
 
 
 def _is_slash(g: Glyph) -> bool:
@@ -167,13 +178,12 @@ def _search_area(image: np.ndarray, geometry: Geometry) -> tuple[int, int, np.nd
 
 def learn_text_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]]) -> dict[str, Any]:
     """A ``flags / total`` text near the board that matches every sample's board, or {} if there is none."""
-    found: list[tuple[tuple[int, int, int, int], dict[str, np.ndarray]]] = []
+    found: list[tuple[str, tuple[int, int, int, int], dict[str, np.ndarray]]] = []
     for image, geo, board in samples:
         if board.mines is None:
             continue
         want_left, want_right = str(flags_placed(board.grid)), str(board.mines)
         x0, y0, area = _search_area(image, geo)
-        bx, by, _, _ = geo.bbox
         for line in _text_lines(glyphs(area)):
             for i, g in enumerate(line):
                 if not _is_slash(g):
@@ -202,21 +212,27 @@ def learn_text_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]]) ->
                 else:
                     top = min(q.y for q in line)
                     height = max(q.y + q.h for q in line) - top
-                    box = (x0 + line[0].x - bx - 40, y0 + top - by - 4,
-                           line[-1].x + line[-1].w - line[0].x + 200, height + 8)
-                    found.append((box, masks))
+                    for anchor in ANCHORS:
+                        bx, by = _corner(geo, anchor)
+                        box = (x0 + line[0].x - bx - 40, y0 + top - by - 4,
+                               line[-1].x + line[-1].w - line[0].x + 200, height + 8)
+                        found.append((anchor, box, masks))
     # try the places where the text was found, most often found first; keep the first that reads every sample
-    places = Counter((round(b[0] / 20), round(b[1] / 6)) for b, _ in found)
-    for (kx, ky), _ in places.most_common():
-        chosen = [(b, m) for b, m in found if (round(b[0] / 20), round(b[1] / 6)) == (kx, ky)]
-        spec = _spec_from(chosen)
+    def place(item: tuple[str, tuple[int, int, int, int], dict[str, np.ndarray]]) -> tuple[str, int, int]:
+        anchor, box, _ = item
+        return anchor, round(box[0] / 20), round(box[1] / 6)
+
+    places = Counter(place(item) for item in found)
+    for key, _ in places.most_common():
+        chosen = [(box, masks) for anchor, box, masks in found if place((anchor, box, masks)) == key]
+        spec = _spec_from(key[0], chosen)
         if all(read_text_counter(image, geo, spec) == (flags_placed(board.grid), board.mines)
                for image, geo, board in samples if board.mines is not None):
             return spec
     return {}
 
 
-def _spec_from(chosen: list[tuple[tuple[int, int, int, int], dict[str, np.ndarray]]]) -> dict[str, Any]:
+def _spec_from(anchor: str, chosen: list[tuple[tuple[int, int, int, int], dict[str, np.ndarray]]]) -> dict[str, Any]:
     x0 = min(b[0] for b, _ in chosen)
     y0 = min(b[1] for b, _ in chosen)
     box = (x0, y0, max(b[0] + b[2] for b, _ in chosen) - x0, max(b[1] + b[3] for b, _ in chosen) - y0)
@@ -226,5 +242,5 @@ def _spec_from(chosen: list[tuple[tuple[int, int, int, int], dict[str, np.ndarra
             variants = glyph_masks.setdefault(ch, [])
             if not any(_overlap(mask, v) >= 0.95 for v in variants):
                 variants.append(mask)
-    return {"kind": "text", "box": [int(v) for v in box],
+    return {"kind": "text", "anchor": anchor, "box": [int(v) for v in box],
             "glyphs": {ch: [_mask_text(m) for m in ms] for ch, ms in sorted(glyph_masks.items())}}
