@@ -15,6 +15,9 @@
     make_profiles.py draft --looks /tmp/looks --labels labels.json
         Draft boards ``<client>__<name>.board`` in the looks folder, to be checked by eye before use.
 
+    make_profiles.py sheet IMAGE... --out /tmp/sheets
+        Each board enlarged with its expected characters in the cells' corners, to check by eye.
+
 The profiles are the same files ``sweepbot calibrate`` will make: templates as PNG plus ``profile.json``.
 """
 
@@ -31,6 +34,7 @@ import cv2
 import numpy as np
 
 from sweepbot.board import Board
+from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import align, cell_windows, classify
 from sweepbot.vision.counter import learn_counter
@@ -204,6 +208,23 @@ def cmd_draft(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sheet(args: argparse.Namespace) -> int:
+    """Enlarged boards with each cell's expected character drawn in its corner, to check by eye."""
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for png in args.images:
+        png = Path(png)
+        board_file = Path(args.board) if args.board else png.with_suffix(".board")
+        board = Board.parse(board_file.read_text())
+        image = load_image(png)
+        geometry = locate(image)
+        sheet = zoomed_sheet(image, geometry, board)
+        target = out / f"{png.parent.name}__{png.stem}.png"
+        cv2.imwrite(str(target), sheet)
+        print(target)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -222,6 +243,11 @@ def main() -> int:
     d.add_argument("--looks", required=True)
     d.add_argument("--labels", required=True)
     d.set_defaults(run=cmd_draft)
+    sh = sub.add_parser("sheet")
+    sh.add_argument("images", nargs="+")
+    sh.add_argument("--board", help="board file (default: beside the image)")
+    sh.add_argument("--out", required=True)
+    sh.set_defaults(run=cmd_sheet)
     args = parser.parse_args()
     return int(args.run(args))
 

@@ -42,3 +42,17 @@ def annotate(image: np.ndarray, geometry: Geometry, board: Board | None = None,
         cv2.line(out, (x, y), (x + cw - 1, y + chh - 1), (0, 0, 255), 2)
         cv2.line(out, (x + cw - 1, y), (x, y + chh - 1), (0, 0, 255), 2)
     return out
+
+
+def zoomed_sheet(
+    image: np.ndarray, geometry: Geometry, board: Board, min_pitch: int = 40, margin: int = 4
+) -> np.ndarray:
+    """The board alone, enlarged (nearest neighbour) so each cell is at least ``min_pitch`` px, annotated:
+    the image to check a board by eye."""
+    x, y, w, h = geometry.bbox
+    x0, y0 = max(0, x - margin), max(0, y - margin)
+    part = image[y0 : y + h + margin, x0 : x + w + margin]
+    factor = max(1, int(np.ceil(min_pitch / min(geometry.pitch))))
+    big = cv2.resize(part, None, fx=factor, fy=factor, interpolation=cv2.INTER_NEAREST)
+    geo = Geometry(tuple((v - x0) * factor for v in geometry.xs), tuple((v - y0) * factor for v in geometry.ys))
+    return annotate(big, geo, board)
