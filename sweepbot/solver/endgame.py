@@ -7,6 +7,7 @@ loses the layouts where it is a mine and splits the rest by the number it shows;
 
 from __future__ import annotations
 
+import time
 from functools import cache
 
 from sweepbot.board import FLAG, Cell, neighbours
@@ -14,6 +15,11 @@ from sweepbot.solver.analysis import Analysis
 
 MAX_LAYOUTS = 60
 MAX_CELLS = 40
+TIME_LIMIT = 0.15  # seconds for the whole search; past it the search gives up and other strategies decide
+
+
+class _OutOfTime(Exception):
+    pass
 
 
 def list_layouts(analysis: Analysis, limit: int) -> list[frozenset[Cell]] | None:
@@ -65,8 +71,17 @@ def list_layouts(analysis: Analysis, limit: int) -> list[frozenset[Cell]] | None
     return found
 
 
-def endgame_move(analysis: Analysis) -> tuple[Cell, float] | None:
-    """The cell that wins the most layouts, with its win chance; None when too many layouts remain."""
+def endgame_move(analysis: Analysis, time_limit: float = TIME_LIMIT) -> tuple[Cell, float] | None:
+    """The cell that wins the most layouts, with its win chance; None when too many layouts remain or the
+    search does not finish within ``time_limit`` seconds."""
+    deadline = time.monotonic() + time_limit
+    try:
+        return _search(analysis, deadline)
+    except _OutOfTime:
+        return None
+
+
+def _search(analysis: Analysis, deadline: float) -> tuple[Cell, float] | None:
     if not analysis.weight or analysis.weight > MAX_LAYOUTS:
         return None
     layouts = list_layouts(analysis, MAX_LAYOUTS)
@@ -89,6 +104,8 @@ def endgame_move(analysis: Analysis) -> tuple[Cell, float] | None:
     def wins(state: frozenset[int]) -> int:
         if len(state) == 1:
             return 1
+        if time.monotonic() > deadline:
+            raise _OutOfTime
         best = 0
         for cell in cells:
             won = split_wins(cell, state)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from itertools import product
 
@@ -22,6 +23,7 @@ TIE = 1e-9
 SECONDARY_MARGIN = 0.1  # candidates at most this much riskier than the safest cell
 SECONDARY_CANDIDATES = 12
 OFF_FRONTIER_CANDIDATES = 3
+SECONDARY_TIME_LIMIT = 0.3  # seconds; past it the best candidate so far is taken
 DEAD_CHECKS = 20  # cells looked at, safest first, for one that is not dead
 
 OutcomeCache = dict[Cell, list[Outcome]]
@@ -127,10 +129,13 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
     best_cell: Cell | None = None
     dead_cell: Cell | None = None
     best_score = -1.0
+    deadline = time.monotonic() + SECONDARY_TIME_LIMIT
     for cell in shortlist(analysis):
         survive = 1 - analysis.probabilities[cell]
         if survive <= best_score:
             break  # candidates come safest first: no later one can score more
+        if best_cell is not None and time.monotonic() > deadline:
+            break  # out of time: the best so far
         found = cached_outcomes(analysis, cell, cache)
         if avoid_dead and is_dead(analysis, cell, cache):
             dead_cell = dead_cell or cell
