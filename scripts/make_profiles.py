@@ -162,6 +162,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_looks(args: argparse.Namespace) -> int:
     fixtures = load_fixtures(Path(args.fixtures), args.client, need_board=False)
+    if args.pitch:
+        fixtures = [f for f in fixtures if round(f.geometry.pitch[0]) == args.pitch]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     crop = crop_for([f.geometry for f in fixtures])
@@ -238,6 +240,7 @@ def main() -> int:
     lk.add_argument("--client", required=True)
     lk.add_argument("--out", required=True)
     lk.add_argument("--threshold", type=float, default=12.0)
+    lk.add_argument("--pitch", type=int, help="only fixtures with this cell size (px)")
     lk.set_defaults(run=cmd_looks)
     d = sub.add_parser("draft")
     d.add_argument("--looks", required=True)
