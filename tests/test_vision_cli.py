@@ -73,3 +73,14 @@ def test_board_no_profile_fits(tmp_path: Path, pitch: int) -> None:
     cv2.imwrite(str(path), img)
     proc = run_read(str(path))
     assert proc.returncode != 0 and "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_vision_never_imports_pyautogui() -> None:
+    code = (
+        "import sys, pkgutil, importlib, sweepbot.vision as v\n"
+        "for m in pkgutil.iter_modules(v.__path__): importlib.import_module('sweepbot.vision.' + m.name)\n"
+        "import sweepbot.cli.read_cmd\n"
+        "assert 'pyautogui' not in sys.modules\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
