@@ -11,9 +11,9 @@ from sweepbot.errors import SweepbotError
 
 
 def _commands() -> list[ModuleType]:
-    from sweepbot.cli import bench_cmd, play_cmd, read_cmd, replay_cmd, solve_cmd
+    from sweepbot.cli import bench_cmd, demo_cmd, play_cmd, read_cmd, replay_cmd, solve_cmd
 
-    return [solve_cmd, bench_cmd, read_cmd, play_cmd, replay_cmd]
+    return [solve_cmd, bench_cmd, read_cmd, play_cmd, replay_cmd, demo_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:

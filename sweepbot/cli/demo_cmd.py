@@ -1,0 +1,58 @@
+"""``sweepbot demo``: the main job in one command. Starts a virtual screen (Xvfb) and a real client on it, lets ``sweepbot play`` play a few games there, and leaves the recording, an
+animated GIF and the summary in an output folder."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from sweepbot.errors import SweepbotError
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "demo", help="start a real client on a virtual screen and let the bot play it",
+        description=__doc__)
+    parser.add_argument("--client", default="xdemineur",
+                        help="xdemineur, sgt-mines, ace-minesweeper or gnome-mines (default xdemineur)")
+    parser.add_argument("--level", help="the client's level name or COLSxROWS/MINES (default: its own)")
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--out", default="out", help="folder for the recording, GIF and summary (default out/)")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from sweepbot.desktop.clients import launch_client
+    from sweepbot.desktop.display import VirtualDisplay
+    from sweepbot.desktop.errors import DesktopError
+    from sweepbot.play.movie import make_gif
+
+    folder = Path(args.out) / f"{args.client}-{time.strftime('%Y%m%d-%H%M%S')}"
+    record = folder / "recording"
+    try:
+        with VirtualDisplay() as display, launch_client(display, args.client, args.level) as client:
+            print(f"{args.client} {client.size} on virtual display {display.name}", file=sys.stderr)
+            env = dict(display.env)
+            command = [sys.executable, "-m", "sweepbot", "play", "--games", str(args.games), "--record",
+                       str(record), "--json"]
+            result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+            sys.stderr.write(result.stderr)
+    except DesktopError as err:
+        raise SweepbotError(f"could not start {args.client} on a virtual screen: {err}") from None
+    try:
+        summary = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        why = result.stderr.strip().splitlines()[-1:] or ["no message"]
+        raise SweepbotError(f"sweepbot play stopped without a summary (exit {result.returncode}): {why[0]}") from None
+    summary["client"] = args.client
+    if (record / "session.jsonl").exists():
+        summary["gif"] = str(make_gif(record, folder / "games.gif"))
+    summary["recording"] = str(record)
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(summary) if args.json else "\n".join(f"{k}: {v}" for k, v in summary.items()))
+    return 0 if result.returncode == 0 else 1
