@@ -1,5 +1,6 @@
-"""``sweepbot demo``: the main job in one command. Starts a virtual screen (Xvfb) and a real client on it, lets ``sweepbot play`` play a few games there, and leaves the recording, an
-animated GIF and the summary in an output folder."""
+"""``sweepbot demo``: the main job in one command. Starts a virtual screen (Xvfb) and a real client on
+it, lets ``sweepbot play`` play a few games there, and leaves the recording, an animated GIF and the
+summary in an output folder."""
 
 from __future__ import annotations
 
