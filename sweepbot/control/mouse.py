@@ -6,7 +6,9 @@ the board just read, maps it to input coordinates and notices when the user move
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import tempfile
 from typing import Any, Protocol
 
@@ -35,7 +37,8 @@ class PyAutoGuiDevice:
             raise ControlError("no display: DISPLAY is not set")
         ensure_xauthority()
         try:
-            import pyautogui
+            with contextlib.redirect_stdout(sys.stderr):  # python-xlib prints its warnings on stdout
+                import pyautogui
         except Exception as err:  # pyautogui raises several kinds when no display can be opened
             raise ControlError(f"cannot open the display for input: {err}") from None
         pyautogui.PAUSE = 0

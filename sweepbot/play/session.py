@@ -19,6 +19,7 @@ class SessionSummary:
     losses: int = 0
     errors: int = 0
     clicks: int = 0
+    refused_clicks: int = 0  # clicks the board guard refused (always 0 unless something is wrong)
     seconds: float = 0.0
     three_bv_per_second: list[float] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
@@ -41,7 +42,7 @@ class SessionSummary:
         rates = self.three_bv_per_second
         return {
             "games": self.games, "wins": self.wins, "losses": self.losses, "errors": self.errors,
-            "clicks": self.clicks, "seconds": round(self.seconds, 3),
+            "clicks": self.clicks, "refused_clicks": self.refused_clicks, "seconds": round(self.seconds, 3),
             "three_bv_per_second": round(sum(rates) / len(rates), 3) if rates else None,
             "messages": self.messages,
         }
@@ -73,4 +74,5 @@ def play_session(player: Player, games: int, new_game: Callable[[GameReport], No
         if number + 1 < games:
             new_game(report)
     summary.seconds = time.monotonic() - start
+    summary.refused_clicks = player.mouse.refused if player.mouse else 0
     return summary
