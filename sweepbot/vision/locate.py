@@ -8,7 +8,6 @@ cell steps apart in a row or a column, and keeps the largest lattice they form. 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 
 import cv2
@@ -56,8 +55,25 @@ def flat_mask(image: np.ndarray, step: int = FLAT_STEP) -> np.ndarray:
 
 
 def find_patches(image: np.ndarray, step: int = FLAT_STEP) -> Patches:
-    """Connected flat areas whose bounding box could be a cell's face or ground."""
+    """Connected flat areas whose bounding box could be a cell's face or ground.
+
+    Twice: on the flat mask as it is, and with gaps of up to 4 px in edges closed along rows and columns,
+    so that cells bounded by dotted lines (ace-minesweeper's revealed cells) are patches too.
+    """
     mask = flat_mask(image, step)
+    edges = 1 - mask
+    closed = cv2.max(cv2.morphologyEx(edges, cv2.MORPH_CLOSE, _ROW_KERNEL),
+                     cv2.morphologyEx(edges, cv2.MORPH_CLOSE, _COL_KERNEL))
+    first, second = _patches_of(mask), _patches_of(1 - closed)
+    return Patches(*(np.concatenate([a, b]) for a, b in zip(
+        (first.cx, first.cy, first.w, first.h), (second.cx, second.cy, second.w, second.h), strict=True)))
+
+
+_ROW_KERNEL = np.ones((1, 5), np.uint8)
+_COL_KERNEL = np.ones((5, 1), np.uint8)
+
+
+def _patches_of(mask: np.ndarray) -> Patches:
     _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     x, y, w, h, area = (stats[:, i] for i in range(5))
     keep = (
@@ -68,41 +84,44 @@ def find_patches(image: np.ndarray, step: int = FLAT_STEP) -> Patches:
     return Patches(x + (w - 1) / 2, y + (h - 1) / 2, w, h)
 
 
-def _mode_step(values: list[float]) -> float | None:
-    if len(values) < MIN_CELLS // 2:
-        return None
-    arr = np.asarray(values)
-    hist = np.bincount(np.round(arr).astype(int))
-    # Fractional pitches split between two neighbouring integers: take the best pair of bins.
-    pair = hist[:-1] + hist[1:] if len(hist) > 1 else hist
-    k = int(np.argmax(pair))
-    near = arr[(arr >= k - 0.5) & (arr <= k + 1.5)]
-    return float(np.median(near)) if len(near) else None
+def _pairs(along: np.ndarray, across: np.ndarray, lo: float, hi: float, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """All (i, j) with ``along[j] - along[i]`` in ``[lo, hi]`` and ``|across[j] - across[i]| <= tol``."""
+    order = np.argsort(along, kind="stable")
+    sorted_along = along[order]
+    start = np.searchsorted(sorted_along, along + lo, side="left")
+    stop = np.searchsorted(sorted_along, along + hi, side="right")
+    counts = np.maximum(stop - start, 0)
+    total = int(counts.sum())
+    if total == 0:
+        empty = np.zeros(0, np.int64)
+        return empty, empty
+    i = np.repeat(np.arange(len(along)), counts)
+    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    j = order[np.repeat(start, counts) + offsets]
+    keep = np.abs(across[j] - across[i]) <= tol
+    return i[keep], j[keep]
 
 
-def _links(p: Patches, px: float, py: float) -> list[tuple[int, int, int, int]]:
-    """Pairs of patches one or two steps apart along a row or column: (i, j, dcol, drow)."""
-    tol_x, tol_y = max(1.6, 0.07 * px), max(1.6, 0.07 * py)
-    order = np.argsort(p.cx, kind="stable")
-    cx, cy = p.cx, p.cy
-    cell: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for i in order:
-        cell[(int(cx[i] // px), int(cy[i] // py))].append(int(i))
-    links: list[tuple[int, int, int, int]] = []
-    for (gx, gy), members in cell.items():
-        for i in members:
-            for dgx in range(0, 4):
-                for dgy in range(0, 4):
-                    for j in cell.get((gx + dgx, gy + dgy), ()):
-                        if j == i:
-                            continue
-                        dx, dy = cx[j] - cx[i], cy[j] - cy[i]
-                        for k in (1, 2):
-                            if abs(dy) <= tol_y and abs(dx - k * px) <= tol_x * k:
-                                links.append((i, j, k, 0))
-                            elif abs(dx) <= tol_x and abs(dy - k * py) <= tol_y * k:
-                                links.append((i, j, 0, k))
-    return links
+def _step_candidates(along: np.ndarray, across: np.ndarray, size: np.ndarray, count: int = 3) -> list[float]:
+    """The most common steps between patches in a line whose sizes suit the step (a cell's face fills at
+    least 45% of the pitch), best first; fractional steps spread over two integers, so bins go in pairs."""
+    i, j = _pairs(along, across, MIN_PATCH, MAX_PATCH * 1.1, 2.0)
+    d = along[j] - along[i]
+    ok = (size[i] >= 0.45 * d) & (size[i] <= 1.05 * d) & (size[j] >= 0.45 * d) & (size[j] <= 1.05 * d)
+    d = d[ok]
+    if len(d) < MIN_CELLS // 2:
+        return []
+    hist = np.bincount(np.round(d).astype(int))
+    pair = np.concatenate([hist[:-1] + hist[1:], [0]])
+    out: list[float] = []
+    for _ in range(count):
+        k = int(np.argmax(pair))
+        if pair[k] < MIN_CELLS // 2:
+            break
+        near = d[(d >= k - 0.5) & (d <= k + 1.5)]
+        out.append(float(np.median(near)))
+        pair[max(0, k - 2) : k + 3] = 0
+    return out
 
 
 @dataclass(frozen=True)
@@ -118,34 +137,66 @@ class Lattice:
         return len(self.members)
 
 
-def _lattices(n: int, links: list[tuple[int, int, int, int]]) -> list[Lattice]:
-    adj: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    for i, j, dc, dr in links:
-        adj[i].append((j, dc, dr))
-        adj[j].append((i, -dc, -dr))
-    seen: dict[int, tuple[int, int]] = {}
+def _components(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Connected components of a graph on n nodes as a label per node (label propagation)."""
+    labels = np.arange(n)
+    while True:
+        new = labels.copy()
+        np.minimum.at(new, i, labels[j])
+        np.minimum.at(new, j, labels[i])
+        new = new[new]
+        if np.array_equal(new, labels):
+            return labels
+        labels = new
+
+
+def _lattices(p: Patches, px: float, py: float) -> list[Lattice]:
+    """Patches linked one or two steps apart along rows and columns, grouped into lattices, largest first."""
+    tol_x, tol_y = max(1.6, 0.07 * px), max(1.6, 0.07 * py)
+    links_i: list[np.ndarray] = []
+    links_j: list[np.ndarray] = []
+    for k in (1, 2):
+        for along, across, step, tol, tol_across in ((p.cx, p.cy, px, tol_x, tol_y), (p.cy, p.cx, py, tol_y, tol_x)):
+            i, j = _pairs(along, across, k * step - k * tol, k * step + k * tol, tol_across)
+            links_i.append(i)
+            links_j.append(j)
+    i, j = np.concatenate(links_i), np.concatenate(links_j)
+    if len(i) == 0:
+        return []
+    labels = _components(len(p.cx), i, j)
+    linked = np.zeros(len(p.cx), bool)
+    linked[i] = True
+    linked[j] = True
+    counts = np.bincount(labels[linked], minlength=len(p.cx))
     out: list[Lattice] = []
-    for start in adj:
-        if start in seen:
-            continue
-        seen[start] = (0, 0)
-        stack = [start]
-        comp = [start]
-        while stack:
-            i = stack.pop()
-            ci, ri = seen[i]
-            for j, dc, dr in adj[i]:
-                if j not in seen:
-                    seen[j] = (ci + dc, ri + dr)
-                    stack.append(j)
-                    comp.append(j)
-        pos = np.array([seen[i] for i in comp])
-        members = np.array(comp)
-        cols = pos[:, 0] - pos[:, 0].min()
-        rows = pos[:, 1] - pos[:, 1].min()
-        out.append(Lattice(members, rows, cols))
-    out.sort(key=lambda lat: -lat.size)
+    for label in np.argsort(-counts)[:3]:
+        if counts[label] < 2:
+            break
+        members = np.nonzero((labels == label) & linked)[0]
+        ref = members[np.argmin(p.cx[members] + p.cy[members])]
+        cols = np.round((p.cx[members] - p.cx[ref]) / px).astype(int)
+        rows = np.round((p.cy[members] - p.cy[ref]) / py).astype(int)
+        out.append(Lattice(members, rows - rows.min(), cols - cols.min()))
     return out
+
+
+def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, float] | None:
+    """Try the likeliest pitches; keep the one whose largest lattice covers the most area."""
+    best: tuple[float, Patches, list[Lattice], float, float] | None = None
+    for px in _step_candidates(patches.cx, patches.cy, patches.w):
+        pys = [py for py in _step_candidates(patches.cy, patches.cx, patches.h) if 0.75 * px <= py <= 1.33 * px]
+        for py in pys[:1] or [px]:
+            keep = ((patches.w >= 0.45 * px) & (patches.h >= 0.45 * py)
+                    & (patches.w <= 1.05 * px) & (patches.h <= 1.05 * py))
+            sub = Patches(patches.cx[keep], patches.cy[keep], patches.w[keep], patches.h[keep])
+            lattices = [_trim(lat) for lat in _lattices(sub, px, py)]
+            lattices.sort(key=lambda lat: -lat.size)
+            if not lattices:
+                continue
+            area = lattices[0].size * px * py
+            if best is None or area > best[0]:
+                best = (area, sub, lattices, px, py)
+    return None if best is None else best[1:]
 
 
 def _centres(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
@@ -181,15 +232,10 @@ def locate(image: np.ndarray, step: int = FLAT_STEP) -> Geometry:
     patches = find_patches(image, step)
     if len(patches.cx) < MIN_CELLS:
         raise LocateError("no board found: nothing on the image looks like a grid of cells")
-    px, py = _pitch(patches)
-    if px is None or py is None:
+    found = _board_lattices(patches)
+    if found is None or found[1][0].size < MIN_CELLS:
         raise LocateError("no board found: no regular grid of cells on the image")
-    # patches much smaller than a cell are glyph parts, not cells
-    keep = (patches.w >= 0.45 * px) & (patches.h >= 0.45 * py) & (patches.w <= 1.05 * px) & (patches.h <= 1.05 * py)
-    patches = Patches(patches.cx[keep], patches.cy[keep], patches.w[keep], patches.h[keep])
-    lattices = _lattices(len(patches.cx), _links(patches, px, py))
-    if not lattices or lattices[0].size < MIN_CELLS:
-        raise LocateError("no board found: no regular grid of cells on the image")
+    patches, lattices, _, _ = found
     best = lattices[0]
     rows, cols = int(best.rows.max()) + 1, int(best.cols.max()) + 1
     if rows < 2 or cols < 2:
@@ -209,33 +255,24 @@ def locate(image: np.ndarray, step: int = FLAT_STEP) -> Geometry:
     return Geometry(_edges(xc, pitch_x), _edges(yc, pitch_y))
 
 
-def _pitch(p: Patches) -> tuple[float | None, float | None]:
-    """The most common step between neighbouring patches along rows and along columns."""
-    right, down = _nearest_steps(p)
-    return _mode_step(right), _mode_step(down)
-
-
-def _nearest_steps(p: Patches) -> tuple[list[float], list[float]]:
-    """Nearest neighbour distances to the right (|dy| small) and below (|dx| small)."""
-    n = len(p.cx)
-    right: list[float] = []
-    down: list[float] = []
-    rows: dict[int, list[int]] = defaultdict(list)
-    cols: dict[int, list[int]] = defaultdict(list)
-    for i in range(n):
-        rows[round(p.cy[i] / 2)].append(i)
-        cols[round(p.cx[i] / 2)].append(i)
-    for groups, along, sizes, out in ((rows, p.cx, p.w, right), (cols, p.cy, p.h, down)):
-        for key, members in groups.items():
-            pool = members + groups.get(key - 1, []) + groups.get(key + 1, [])
-            if len(pool) < 2:
-                continue
-            idx = np.array(pool)
-            pos = along[idx]
-            order = np.argsort(pos)
-            pos = pos[order]
-            size = sizes[idx][order]
-            gaps = np.diff(pos)
-            ok = (gaps >= size[:-1] * 0.9) & (gaps <= MAX_PATCH * 1.2)
-            out.extend(gaps[ok].tolist())
-    return right, down
+def _trim(lat: Lattice) -> Lattice:
+    """Drop edge rows and columns with few patches: a button or a counter that happens to line up with the
+    board's columns, one step above it, is not a row of cells."""
+    members, rows, cols = lat.members, lat.rows, lat.cols
+    for _ in range(4):
+        changed = False
+        for index in (rows, cols):
+            counts = np.bincount(index)
+            typical = float(np.median(counts))
+            for edge in (0, len(counts) - 1):
+                if len(counts) > 2 and counts[edge] < 0.25 * typical:
+                    keep = index != edge
+                    members, rows, cols = members[keep], rows[keep], cols[keep]
+                    changed = True
+                    break
+            if changed:
+                break
+        if not changed:
+            break
+        rows, cols = rows - rows.min(), cols - cols.min()
+    return Lattice(members, rows, cols)
