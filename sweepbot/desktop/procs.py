@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 
 from sweepbot.desktop.errors import DesktopError
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux to send SIGTERM when the harness dies, even by SIGKILL."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
 
 
 def spawn(
@@ -22,7 +35,8 @@ def spawn(
 ) -> subprocess.Popen[bytes]:
     """Start ``argv`` in a new session (its own process group) with ``env``.
 
-    stderr goes to the file ``log`` when given (appended), else it is discarded.
+    stderr goes to the file ``log`` when given (appended), else it is discarded. On Linux the child gets
+    SIGTERM if the process that started it dies, so a killed harness leaves no X server behind.
     """
     try:
         with contextlib.ExitStack() as stack:
@@ -35,6 +49,7 @@ def spawn(
                 stderr=err,
                 cwd=cwd,
                 start_new_session=True,
+                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
             )
     except FileNotFoundError as exc:
         raise DesktopError(f"cannot run {argv[0]!r}: not installed (run scripts/install-clients)") from exc

@@ -1,5 +1,8 @@
 """gnome-mines: levels by flag, custom sizes through a GSettings keyfile, Ctrl+R (and its dialog) for new.
 
+A custom size is written to the keyfile (``GSETTINGS_BACKEND=keyfile`` under the private XDG_CONFIG_HOME)
+and started through the application's D-Bus actions ``custom-size`` and ``start-custom``.
+
 Its tiles are scaled to the window with fractional steps, so the grid is found in a screenshot of the fresh
 board (every tile covered) rather than computed.
 """
@@ -12,19 +15,25 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from sweepbot.desktop import xtools
+from sweepbot.desktop import procs, xtools
 from sweepbot.desktop.clients.base import ClientSpec, Grid, LaunchPlan, Size
 from sweepbot.desktop.errors import DesktopError
 
 if TYPE_CHECKING:
     from sweepbot.desktop.clients.launched import LaunchedClient
 
+APP_ID = "org.gnome.Mines"
 LEVEL_FLAGS = {"small": "--small", "medium": "--medium", "big": "--big"}
 #: GSettings `mode` for a custom size (0-2 are the three levels).
 CUSTOM_MODE = 3
 KEYFILE = "config/glib-2.0/settings/keyfile"
 #: A covered tile, BGR, in the default `bgcolors` theme.
 COVERED_BGR = (182, 189, 186)
+#: Window sizes (GSettings window-width/-height) that show the whole board with tiles of about 28-46 px;
+#: gnome-mines keeps its 600x400 default otherwise and clips big boards.
+WINDOW_SIZES = {"small": (600, 400), "medium": (760, 640), "big": (1100, 640)}
+#: The largest window a custom size gets (it must fit a 1280x1024 screen with the title bar).
+MAX_WINDOW = (1240, 960)
 #: How long a Ctrl+R waits for the "start a new game?" dialog before deciding there is none.
 DIALOG_WAIT = 1.0
 
@@ -37,6 +46,11 @@ def keyfile_text(size: Size | None, window: tuple[int, int] | None = None) -> st
     if window is not None:
         lines += [f"window-width={window[0]}", f"window-height={window[1]}"]
     return "\n".join(lines) + "\n"
+
+
+def custom_window(size: Size) -> tuple[int, int]:
+    """A window size for a custom board: about 34 px per tile plus the side panel, within MAX_WINDOW."""
+    return min(MAX_WINDOW[0], size.cols * 34 + 300), min(MAX_WINDOW[1], max(400, size.rows * 34 + 120))
 
 
 def find_tiles(image: np.ndarray, rows: int, cols: int) -> Grid:
@@ -75,6 +89,17 @@ def _cluster(values: list[int], expected: int) -> list[float]:
     return [min(g) for g in groups]
 
 
+def activate_action(client: LaunchedClient, action: str) -> None:
+    """Activate one of gnome-mines's GApplication actions (``new-game``, ``start-custom`` ...) over D-Bus."""
+    argv = [
+        "gdbus", "call", "--session", "--dest", APP_ID, "--object-path", "/" + APP_ID.replace(".", "/"),
+        "--method", "org.gtk.Actions.Activate", action, "[]", "{}",
+    ]  # fmt: skip
+    result = procs.run_quiet(argv, client.env)
+    if result.returncode != 0:
+        raise DesktopError(f"gnome-mines action {action!r} failed: {result.stderr.strip()}")
+
+
 class GnomeMines(ClientSpec):
     name = "gnome-mines"
     package = "gnome-mines"
@@ -97,8 +122,32 @@ class GnomeMines(ClientSpec):
             raise DesktopError("gnome-mines has neither seeds nor tile sizes")
         env = {"GSETTINGS_BACKEND": "keyfile"}
         if level in LEVEL_FLAGS:
-            return LaunchPlan([str(self.executable), LEVEL_FLAGS[level]], env, {KEYFILE: keyfile_text(None)})
-        return LaunchPlan([str(self.executable)], env, {KEYFILE: keyfile_text(size)})
+            keyfile = keyfile_text(None, WINDOW_SIZES[level])
+            return LaunchPlan([str(self.executable), LEVEL_FLAGS[level]], env, {KEYFILE: keyfile})
+        return LaunchPlan([str(self.executable)], env, {KEYFILE: keyfile_text(size, custom_window(size))})
+
+    def after_start(self, client: LaunchedClient) -> None:
+        if client.level in LEVEL_FLAGS:
+            return
+        # Without a level flag gnome-mines opens on its difficulty chooser; its custom page starts a game
+        # with the sizes read from GSettings, and both steps are actions on the session bus.
+        activate_action(client, "custom-size")
+        for _ in range(10):
+            # start-custom is ignored until the custom page is up: repeat it until the board shows.
+            activate_action(client, "start-custom")
+            try:
+                procs.wait_for(lambda: self._board_shown(client), 1.0, "gnome-mines's custom board", interval=0.1)
+            except DesktopError:
+                continue
+            return
+        raise DesktopError("gnome-mines did not start its custom game")
+
+    def _board_shown(self, client: LaunchedClient) -> bool:
+        try:
+            client.grid(refresh=True)
+        except DesktopError:
+            return False
+        return True
 
     def new_game(self, client: LaunchedClient) -> None:
         client.key("ctrl+r")
@@ -112,5 +161,6 @@ class GnomeMines(ClientSpec):
             time.sleep(0.05)
 
     def grid(self, client: LaunchedClient) -> Grid:
+        client.park_pointer()  # the tile under the pointer is drawn lighter
         image = client.screen.grab(client.window_geometry())
         return find_tiles(image, client.size.rows, client.size.cols)

@@ -250,6 +250,9 @@ def launch(
         target = Path(home) / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+    # Xvfb starts with the pointer in the middle of the screen, where boards are: move it away first.
+    width, height = display.size
+    xtools.move_pointer(env, width - 40, height - 40)
     window_timeout = min(timeout, WINDOW_TIMEOUT)
     for attempt in range(1, LAUNCH_ATTEMPTS + 1):
         proc = procs.spawn(plan.argv, env, cwd=home, log=os.path.join(home, "client.log"))
