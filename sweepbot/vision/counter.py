@@ -150,10 +150,13 @@ def learn_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]], client:
     known = [(img, geo, b.mines - flags_placed(b.grid)) for img, geo, b in samples if b.mines is not None]
     if not known:
         return {}
-    for img, geo, _ in known:
-        for cand in _displays(img, geo):
+    displays = [_displays(img, geo) for img, geo, _ in known]
+    for cands in displays:
+        for cand in cands:
             spec = {"kind": "seven-segment", **cand}
-            spec["digits"] = max(spec["digits"], 3)
+            # as many digits as the display ever showed lit at this place (leading zeros or blanks)
+            spec["digits"] = max(c["digits"] for cs in displays for c in cs
+                                 if abs(c["right"] - cand["right"]) <= 2 and abs(c["top"] - cand["top"]) <= 2)
             fake = Profile("probe", client, (0.0, 0.0), (0, 0, 1, 1), ("#",), np.zeros((1, 3), np.float32),
                            counter=spec)
             if all(read_counter(i, g, fake) == v for i, g, v in known):
