@@ -176,6 +176,7 @@ class Shot:
     state: str
     game_size: str
     cell_px: str
+    board: tuple[int, int, int, int]
     note: str
 
 
@@ -200,7 +201,8 @@ def capture(display: VirtualDisplay, scenario: Scenario, out: Path) -> list[Shot
             game.wait_settled()
             path = folder / f"{scenario.name}-{state}.png"
             game.screen.save_png(path)
-            shots.append(Shot(path, scenario, state, str(game.size), cell_px(game), note))
+            board = game.board_rect().as_tuple()
+            shots.append(Shot(path, scenario, state, str(game.size), cell_px(game), board, note))
             print(f"  {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}", flush=True)
 
         centre = (grid.rows // 2, grid.cols // 2)
@@ -278,7 +280,9 @@ sgt-mines boards are reproducible (seeded game ids); xdemineur, ace-minesweeper 
 own mines, so a re-run gives other boards from the same click rules. States: `fresh` as started, `first`
 after the first left click, `flags` after a few right clicks on covered cells next to the opened area,
 `lost` after seeded left clicks on covered cells until a mine went off. Cells are `(row, col)`.
-Cell px is the pitch between cells (xdemineur: 20 px cells plus a 1 px line).
+Cell px is the pitch between cells (xdemineur: 20 px cells plus a 1 px line; gnome-mines: fractional,
+its tiles sit on a 27-46 px grid with gaps). Board is the harness's own idea of the cells' bounding box on
+the screen (from the window geometry and the measured layout), a hint for checking, not ground truth.
 
 """
 
@@ -292,7 +296,8 @@ def readme_line(shot: Shot, out: Path) -> str:
     if s.tile_size is not None:
         extra.append(f"MINES_TILESIZE={s.tile_size}")
     how = "; ".join([*extra, shot.note])
-    return f"| `{rel}` | {s.client} | {shot.game_size} | {shot.cell_px} | {shot.state} | {how} |"
+    board = "{}, {}, {}, {}".format(*shot.board)
+    return f"| `{rel}` | {s.client} | {shot.game_size} | {shot.cell_px} | {board} | {shot.state} | {how} |"
 
 
 def write_readme(out: Path, shots: list[Shot]) -> None:
@@ -308,8 +313,8 @@ def write_readme(out: Path, shots: list[Shot]) -> None:
     for shot in shots:
         lines[shot.path.relative_to(out).as_posix()] = readme_line(shot, out)
     table = [
-        "| file | client | size (cols x rows / mines) | cell px | state | how |",
-        "|---|---|---|---|---|---|",
+        "| file | client | size (cols x rows / mines) | cell px | board x, y, w, h | state | how |",
+        "|---|---|---|---|---|---|---|",
         *(lines[key] for key in sorted(lines)),
     ]
     path.write_text(README_HEAD + README_BEGIN + "\n" + "\n".join(table) + "\n" + README_END + "\n")
