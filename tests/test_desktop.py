@@ -58,12 +58,36 @@ def test_display_starts_answers_and_stops_cleanly() -> None:
     assert not display_in_use(number)
 
 
+def test_exported_sets_and_restores_display(display: VirtualDisplay) -> None:
+    old = os.environ.get("DISPLAY")
+    with display.exported():
+        assert os.environ["DISPLAY"] == display.name
+        subprocess.run(["xdpyinfo"], capture_output=True, check=True)
+    assert os.environ.get("DISPLAY") == old
+
+
 def test_display_stops_everything_on_error() -> None:
     vd = VirtualDisplay(640, 480)
     with pytest.raises(RuntimeError), vd:
         pids = [p.pid for p in (vd._xvfb, vd._wm, vd._bus) if p is not None]
         raise RuntimeError("boom")
     assert not any(_alive(pid) for pid in pids)
+
+
+def test_gnome_mines_custom_size(display: VirtualDisplay) -> None:
+    with launch_client(display, "gnome-mines", "10x6/12") as game:
+        grid = game.grid()
+        assert (grid.rows, grid.cols) == (6, 10)
+        assert game.level == "10x6/12"
+
+
+def test_sgt_mines_seed_gives_the_same_board(display: VirtualDisplay) -> None:
+    boards = []
+    for _ in range(2):
+        with launch_client(display, "sgt-mines", "9x9/10", seed="12345") as game:
+            game.click_cell(4, 4)
+            boards.append(game.screen.grab(game.board_rect()))
+    assert np.array_equal(boards[0], boards[1])
 
 
 def test_two_displays_get_different_numbers() -> None:
@@ -107,6 +131,8 @@ def test_client_launches_paints_plays_and_closes(
         game.new_game()
         fresh = game.screen.grab(game.board_rect())
         assert float(fresh.std()) > 5.0
+        if name != "xdemineur":  # xdemineur opens a new random area by itself; the others start all covered
+            assert np.array_equal(fresh, before), "new_game did not bring back a covered board"
         pid = game.proc.pid
     finally:
         game.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -89,6 +91,28 @@ class VirtualDisplay:
     @property
     def size(self) -> tuple[int, int]:
         return self.width, self.height
+
+    @contextlib.contextmanager
+    def exported(self) -> Iterator[None]:
+        """Point this process at the display (``DISPLAY``, ``DBUS_SESSION_BUS_ADDRESS`` in ``os.environ``).
+
+        For code that reads ``DISPLAY`` itself, like pyautogui when it is imported (import it inside the
+        block, and only once per process: it keeps its first connection). The old values come back on exit.
+        """
+        keys = ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS")
+        saved = {key: os.environ.get(key) for key in keys}
+        env = self.env
+        try:
+            for key in keys:
+                if key in env:
+                    os.environ[key] = env[key]
+            yield
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
 
     def is_running(self) -> bool:
         return self._xvfb is not None and self._xvfb.poll() is None
