@@ -1,0 +1,121 @@
+"""Faults on the virtual screen while the bot plays a real client: the window moves, closes, is covered,
+or the user takes the mouse. The bot recovers or stops cleanly, and no click is refused or sent elsewhere.
+
+Each fault is applied once the recording shows the bot is mid-game; a game that ends before that is
+started again (a few attempts)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sweepbot.desktop.clients import LaunchedClient, get_spec, launch_client
+from sweepbot.desktop.display import VirtualDisplay
+
+LEVEL = "30x16/85"
+ATTEMPTS = 6
+
+
+
+def require_clients() -> None:
+    if shutil.which("Xvfb") is None or not get_spec("xdemineur").executable.exists():
+        pytest.fail("Xvfb or xdemineur is not installed: run scripts/install-clients")
+
+
+def steps(record: Path) -> list[dict[str, object]]:
+    path = record / "session.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def play_with_fault(tmp_path: Path, fault: Callable[[VirtualDisplay, LaunchedClient], None]
+                    ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, object]]] | None:
+    """Start the bot on a fresh xdemineur game, apply ``fault`` mid-game, return what the bot said and
+    recorded; None when every attempt's game ended before the fault could be applied."""
+    require_clients()
+    for attempt in range(ATTEMPTS):
+        record = tmp_path / f"attempt{attempt}"
+        with VirtualDisplay() as display, launch_client(display, "xdemineur", LEVEL) as client:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "sweepbot", "play", "--json", "--record", str(record)],
+                env=dict(display.env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )
+            deadline = time.monotonic() + 20
+            while len(steps(record)) < 2 and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.002)
+            if proc.poll() is not None:
+                proc.communicate()
+                continue  # the game ended first: try another
+            fault(display, client)
+            out, err = proc.communicate(timeout=60)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), steps(record)
+    return None
+
+
+def xdotool(display: VirtualDisplay, *args: str) -> None:
+    subprocess.run(["xdotool", *args], env=dict(display.env), check=True, timeout=10)
+
+
+def test_window_moved_mid_game_is_found_again(tmp_path: Path) -> None:
+    def move(display: VirtualDisplay, client: LaunchedClient) -> None:
+        xdotool(display, "windowmove", str(client.wid), "400", "300")
+
+    outcome = play_with_fault(tmp_path, move)
+    assert outcome is not None, "every game ended before the window could be moved"
+    result, recorded = outcome
+    summary = json.loads(result.stdout)
+    assert summary["refused_clicks"] == 0 and "Traceback" not in result.stderr
+    lefts = {step["x_edges"][0] for step in recorded}  # type: ignore[index]
+    if summary["errors"] == 0:
+        assert summary["wins"] + summary["losses"] == 1
+        assert len(lefts) >= 2 or len(recorded) <= 2, "the bot never read the board at its new place"
+    else:
+        assert "makes no sense" in summary["messages"][0]
+
+
+def test_window_closed_mid_game_stops_the_bot_cleanly(tmp_path: Path) -> None:
+    def close(display: VirtualDisplay, client: LaunchedClient) -> None:
+        client.proc.kill()
+
+    outcome = play_with_fault(tmp_path, close)
+    assert outcome is not None
+    result, _ = outcome
+    summary = json.loads(result.stdout)
+    assert result.returncode == 1 and summary["errors"] == 1 and summary["refused_clicks"] == 0
+    assert "Traceback" not in result.stderr and "makes no sense" in summary["messages"][0]
+
+
+def test_a_window_over_the_board_stops_the_bot_cleanly(tmp_path: Path) -> None:
+    def cover(display: VirtualDisplay, client: LaunchedClient) -> None:
+        rect = client.board_rect()
+        subprocess.Popen(["xmessage", "-geometry", f"{rect.w}x{rect.h}+{rect.x}+{rect.y}", "in the way"],
+                         env=dict(display.env))
+        time.sleep(0.3)
+
+    outcome = play_with_fault(tmp_path, cover)
+    assert outcome is not None
+    result, _ = outcome
+    assert "Traceback" not in result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["refused_clicks"] == 0
+    # covered before the bot's next read: it stops; covered too late: the game was already over
+    assert summary["errors"] == 1 or summary["wins"] + summary["losses"] == 1
+
+
+def test_the_user_moving_the_mouse_stops_the_bot_at_once(tmp_path: Path) -> None:
+    def grab_mouse(display: VirtualDisplay, client: LaunchedClient) -> None:
+        xdotool(display, "mousemove", "640", "900")
+
+    outcome = play_with_fault(tmp_path, grab_mouse)
+    assert outcome is not None
+    result, _recorded = outcome
+    assert result.returncode == 3, (result.stdout, result.stderr[-1500:])
+    assert "the mouse moved" in result.stderr and "Traceback" not in result.stderr
