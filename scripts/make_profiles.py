@@ -45,7 +45,8 @@ from sweepbot.vision.profile import Profile, make_profile, save_profile
 ROOT = Path(__file__).resolve().parent.parent
 #: Clients whose board sizes at a given cell size are fixed (ace's four levels): profiles remember them.
 FIXED_SIZES = {"ace-minesweeper"}
-VARIANT_RMS = 6.0
+VARIANT_RMS = 8.0
+MAX_VARIANTS = 6
 
 
 @dataclass
@@ -100,22 +101,21 @@ def templates_from(
     out: list[tuple[str, np.ndarray]] = []
     for ch in sorted(by_char):
         inst = np.concatenate(by_char[ch])
-        looks: list[np.ndarray] = []
-        remaining = inst
-        while len(remaining) and len(looks) < 4:
-            sample = remaining[:: max(1, len(remaining) // 300)]
-            med = np.median(sample, axis=0)
-            looks.append(med)
-            dist = np.sqrt(((remaining - med) ** 2).mean(axis=1))
-            far = remaining[dist > VARIANT_RMS]
-            if len(far) == len(remaining):
-                break
-            # the next variant is the median of the instances still far from every look so far
-            keep = np.ones(len(far), bool)
-            for look in looks:
-                keep &= np.sqrt(((far - look) ** 2).mean(axis=1)) > VARIANT_RMS
-            remaining = far[keep]
-        out += [(ch, np.clip(look, 0, 255).round().astype(np.uint8).reshape(h, w, 3)) for look in looks]
+        # group the instances by look (a number on a pink "too many flags" ground is another look of it)
+        leaders: list[np.ndarray] = []
+        groups: list[list[int]] = []
+        for k, v in enumerate(inst):
+            dist = [float(np.sqrt(((v - lead) ** 2).mean())) for lead in leaders]
+            if dist and min(dist) <= VARIANT_RMS:
+                groups[int(np.argmin(dist))].append(k)
+            else:
+                leaders.append(v)
+                groups.append([k])
+        order = sorted(range(len(groups)), key=lambda g: -len(groups[g]))[:MAX_VARIANTS]
+        for g in order:
+            members = inst[groups[g][:: max(1, len(groups[g]) // 300)]]
+            look = np.median(members, axis=0)
+            out.append((ch, np.clip(look, 0, 255).round().astype(np.uint8).reshape(h, w, 3)))
     return out
 
 
@@ -170,16 +170,23 @@ def cmd_looks(args: argparse.Namespace) -> int:
     _, _, w, h = crop
     looks: list[np.ndarray] = []
     assign: dict[str, list[list[int]]] = {}
+    ox, oy = crop[0], crop[1]
+    wide = (ox - 1, oy - 1, w + 2, h + 2)
     for f in fixtures:
-        win = cell_windows(f.image, f.geometry, crop)
+        # windows one pixel larger all round: a look matches at any of the 9 shifts (locating is +-1 px)
+        win = cell_windows(f.image, f.geometry, wide).reshape(-1, h + 2, w + 2, 3)
         ids: list[int] = []
         for v in win:
-            dists = [float(np.sqrt(((v - look) ** 2).mean())) for look in looks]
-            if dists and min(dists) <= args.threshold:
-                ids.append(int(np.argmin(dists)))
-            else:
-                looks.append(v)
-                ids.append(len(looks) - 1)
+            shifts = np.stack([v[dy : dy + h, dx : dx + w].ravel() for dy in range(3) for dx in range(3)])
+            if looks:
+                stack = np.stack(looks)
+                d = np.sqrt(((shifts[:, None, :] - stack[None, :, :]) ** 2).mean(axis=2)).min(axis=0)
+                k = int(np.argmin(d))
+                if d[k] <= args.threshold:
+                    ids.append(k)
+                    continue
+            looks.append(shifts[4])
+            ids.append(len(looks) - 1)
         assign[str(f.path)] = np.array(ids).reshape(f.geometry.rows, f.geometry.cols).tolist()
     scale = max(1, 48 // max(w, h))
     tiles = []

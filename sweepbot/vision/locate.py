@@ -217,6 +217,22 @@ def _centres(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
     return known
 
 
+def _grid_lines(patches: Patches, lat: Lattice, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cell centres along x and y. Patches of one kind (covered faces, say) sit at the same place in every
+    cell, but different kinds may not (a bevel is lopsided): fit straight lines through the most common
+    kind when it spans two rows and two columns, so that the grid does not depend on the mix of cells."""
+    m = lat.members
+    w, h = np.round(patches.w[m]).astype(int), np.round(patches.h[m]).astype(int)
+    keys, counts = np.unique(np.stack([w, h], axis=1), axis=0, return_counts=True)
+    kw, kh = keys[int(np.argmax(counts))]
+    same = (np.abs(w - kw) <= 1) & (np.abs(h - kh) <= 1)
+    if len(np.unique(lat.cols[same])) >= 2 and len(np.unique(lat.rows[same])) >= 2:
+        bx, ax = np.polyfit(lat.cols[same], patches.cx[m][same], 1)
+        by, ay = np.polyfit(lat.rows[same], patches.cy[m][same], 1)
+        return ax + bx * np.arange(cols), ay + by * np.arange(rows)
+    return _centres(lat.cols, patches.cx[m], cols), _centres(lat.rows, patches.cy[m], rows)
+
+
 def _edges(centres: np.ndarray, pitch: float) -> tuple[int, ...]:
     mids = (centres[:-1] + centres[1:]) / 2
     first = centres[0] - pitch / 2
@@ -247,9 +263,7 @@ def locate(image: np.ndarray, step: int = FLAT_STEP) -> Geometry:
                 f"two boards found ({rows}x{cols} and {int(other.rows.max()) + 1}x{int(other.cols.max()) + 1}"
                 " cells): show only one, or crop the image"
             )
-    m = best.members
-    xc = _centres(best.cols, patches.cx[m], cols)
-    yc = _centres(best.rows, patches.cy[m], rows)
+    xc, yc = _grid_lines(patches, best, rows, cols)
     pitch_x = (xc[-1] - xc[0]) / (cols - 1)
     pitch_y = (yc[-1] - yc[0]) / (rows - 1)
     return Geometry(_edges(xc, pitch_x), _edges(yc, pitch_y))
