@@ -80,14 +80,14 @@ def load_fixtures(root: Path, client: str | None = None, need_board: bool = True
 
 def crop_for(geometries: list[Geometry]) -> tuple[int, int, int, int]:
     """A window inside every cell, one pixel in from its edges (bevels tell covered from revealed)."""
-    min_w = min(int(np.diff(g.xs).min()) for g in geometries)
-    min_h = min(int(np.diff(g.ys).min()) for g in geometries)
+    min_w = min(round(g.pitch[0]) for g in geometries)
+    min_h = min(round(g.pitch[1]) for g in geometries)
     mx = my = 1
     return mx, my, min_w - 2 * mx, min_h - 2 * my
 
 
 def templates_from(
-    fixtures: list[Fixture], geometries: list[Geometry], crop: tuple[int, int, int, int]
+    fixtures: list[Fixture], geometries: list[Geometry], crop: tuple[int, int, int, int], variants: int = MAX_VARIANTS
 ) -> list[tuple[str, np.ndarray]]:
     """Per character, the median window, plus variants for instances far from it."""
     _, _, w, h = crop
@@ -111,7 +111,7 @@ def templates_from(
             else:
                 leaders.append(v)
                 groups.append([k])
-        order = sorted(range(len(groups)), key=lambda g: -len(groups[g]))[:MAX_VARIANTS]
+        order = sorted(range(len(groups)), key=lambda g: -len(groups[g]))[:variants]
         for g in order:
             members = inst[groups[g][:: max(1, len(groups[g]) // 300)]]
             look = np.median(members, axis=0)
@@ -125,10 +125,12 @@ def build_group(client: str, pitch: int, fixtures: list[Fixture], out_dir: Path)
     name = f"{client}-{pitch}px"
     mean_pitch = tuple(float(np.mean([g.pitch[i] for g in geometries])) for i in (0, 1))
     sizes = sorted({(f.geometry.rows, f.geometry.cols) for f in fixtures}) if client in FIXED_SIZES else []
-    profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop), sizes)
+    # align every fixture to one look per character first, so that shifted copies never become variants
+    profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop, 1), sizes)
     for _ in range(3):
         geometries = [align(f.image, g, profile) for f, g in zip(fixtures, geometries, strict=True)]
-        profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop), sizes)
+        profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop, 1), sizes)
+    profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop), sizes)
     counter = learn_counter(
         [(f.image, g, f.board) for f, g in zip(fixtures, geometries, strict=True) if f.board is not None], client
     )
