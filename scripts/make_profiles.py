@@ -45,6 +45,9 @@ from sweepbot.vision.profile import Profile, make_profile, save_profile
 ROOT = Path(__file__).resolve().parent.parent
 #: Clients whose board sizes at a given cell size are fixed (ace's four levels): profiles remember them.
 FIXED_SIZES = {"ace-minesweeper"}
+#: Clients drawn at fractional positions (gnome-mines) antialias tile edges differently from cell to cell:
+#: their windows keep further inside the tile, where the colour and the glyph are.
+INSETS = {"gnome-mines": 0.2}
 VARIANT_RMS = 8.0
 MAX_VARIANTS = 6
 
@@ -78,11 +81,12 @@ def load_fixtures(root: Path, client: str | None = None, need_board: bool = True
     return out
 
 
-def crop_for(geometries: list[Geometry]) -> tuple[int, int, int, int]:
-    """A window inside every cell, one pixel in from its edges (bevels tell covered from revealed)."""
+def crop_for(geometries: list[Geometry], inset: float = 0.1) -> tuple[int, int, int, int]:
+    """A window inside every cell, ``inset`` of a cell (at least a pixel) in from its edges: bevels still
+    tell covered from revealed, and gaps between tiles stay out."""
     min_w = min(round(g.pitch[0]) for g in geometries)
     min_h = min(round(g.pitch[1]) for g in geometries)
-    mx = my = 1
+    mx, my = max(1, round(inset * min_w)), max(1, round(inset * min_h))
     return mx, my, min_w - 2 * mx, min_h - 2 * my
 
 
@@ -121,7 +125,7 @@ def templates_from(
 
 def build_group(client: str, pitch: int, fixtures: list[Fixture], out_dir: Path) -> tuple[Profile, int]:
     geometries = [f.geometry for f in fixtures]
-    crop = crop_for(geometries)
+    crop = crop_for(geometries, INSETS.get(client, 0.1))
     name = f"{client}-{pitch}px"
     mean_pitch = tuple(float(np.mean([g.pitch[i] for g in geometries])) for i in (0, 1))
     sizes = sorted({(f.geometry.rows, f.geometry.cols) for f in fixtures}) if client in FIXED_SIZES else []

@@ -147,7 +147,8 @@ def read_screenshot(
     best: tuple[float, Geometry, Profile, CellScores] | None = None
     for p in direct:
         geo, scores = _attempt(image, found, p)
-        key = _rank(scores)
+        # rank on the residual before any brightness fit: a fit can make one grey square look like another
+        key = _rank(scores, classify(image, geo, p, levels=False))
         if best is None or key < best[0]:
             best = (key, geo, p, scores)
     if best is not None and best[3].accepted.all():
@@ -164,9 +165,9 @@ def read_screenshot(
     raise refuse(image, best[1], best[3], best[2])
 
 
-def _rank(scores: CellScores) -> float:
-    """Lower is better: refused cells first, then the mean residual."""
-    return float((~scores.accepted).sum()) * 1000.0 + float(scores.rms.mean())
+def _rank(scores: CellScores, raw: CellScores) -> float:
+    """Lower is better: refused cells first, then the mean residual as the screen shows it."""
+    return float((~scores.accepted).sum()) * 1000.0 + float(raw.rms.mean())
 
 
 def _read_scaled(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Reading | None:
