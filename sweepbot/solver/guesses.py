@@ -23,6 +23,7 @@ TIE = 1e-9
 SECONDARY_MARGIN = 0.1  # candidates at most this much riskier than the safest cell
 SECONDARY_CANDIDATES = 12
 OFF_FRONTIER_CANDIDATES = 3
+PROGRESS_BONUS = 0.0  # extra value of an outcome with a certain safe move next
 SECONDARY_TIME_LIMIT = 0.3  # seconds; past it the best candidate so far is taken
 DEAD_CHECKS = 20  # cells looked at, safest first, for one that is not dead
 
@@ -132,7 +133,7 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
     deadline = time.monotonic() + SECONDARY_TIME_LIMIT
     for cell in shortlist(analysis):
         survive = 1 - analysis.probabilities[cell]
-        if survive <= best_score:
+        if survive * (1 + PROGRESS_BONUS) <= best_score:
             break  # candidates come safest first: no later one can score more
         if best_cell is not None and time.monotonic() > deadline:
             break  # out of time: the best so far
@@ -140,10 +141,16 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
         if avoid_dead and is_dead(analysis, cell, cache):
             dead_cell = dead_cell or cell
             continue
-        score = sum(o.chance * next_safety(o.after) for o in found)
+        score = sum(o.chance * outcome_value(o.after) for o in found)
         if score > best_score + TIE:
             best_cell, best_score = cell, score
     return best_cell or dead_cell
+
+
+def outcome_value(after: Analysis) -> float:
+    """What surviving into ``after`` is worth: the safety of the next move, plus a bonus when that move
+    is certain (progress)."""
+    return next_safety(after) + (PROGRESS_BONUS if after.safe else 0.0)
 
 
 def next_safety(after: Analysis) -> float:
