@@ -50,8 +50,9 @@ class SimReader:
         if sub.shape != (self.rows, self.cols):
             raise SweepbotError("no board found")
         grid = tuple("".join(chr(v) for v in row) for row in sub)
-        state = ("playing", "won", "lost")[int(frame[0, 0, 1])]
-        board = Board(grid, self.mines, state)
+        if int(frame[0, 0, 1]) > 2:
+            raise SweepbotError("no board found")
+        board = Board(grid, self.mines, ("playing", "won", "lost")[int(frame[0, 0, 1])])
         return BoardView(board, tuple(float(MARGIN_X + c * CELL) for c in range(self.cols + 1)),
                        tuple(float(MARGIN_Y + r * CELL) for r in range(self.rows + 1)))
 

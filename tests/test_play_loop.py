@@ -155,3 +155,27 @@ def test_a_session_plays_several_games_and_sums_them_up() -> None:
     assert summary.wins >= 3 and len(summary.three_bv_per_second) == summary.wins
     assert all(rate > 0 for rate in summary.three_bv_per_second)
     assert set(summary.to_json()) >= {"games", "wins", "losses", "errors", "clicks", "seconds"}
+
+
+def test_a_win_hidden_by_a_congratulation_dialog_still_counts() -> None:
+    game, _, reader, _device, mouse = setup(8)
+
+    class DialogOnWin(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.state == "won":
+                image[:, :, :] = 200  # a dialog over everything: no board to read
+            return image
+
+    report = Player(DialogOnWin(game), reader, mouse, PlaySettings(first_click="opening", tries=2)).play_game()
+    assert game.state == "won" and report.result == "won"
+    assert report.final is not None and report.final.count("#?F") == 10
+
+
+def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
+    from sweepbot.play.loop import winning_board
+
+    board = Board(("1#", "##"), 1)
+    assert winning_board(board, [(1, 0), (1, 1)]) is not None
+    assert winning_board(board, [(1, 0)]) is None
+    assert winning_board(Board(("1#", "##")), [(1, 0), (1, 1)]) is None  # total unknown: no prediction

@@ -23,7 +23,9 @@ CLIENTS: dict[str, ClientRules] = {
     "xdemineur": ClientRules("none", face_above_board=41),
     "ace-minesweeper": ClientRules("none", new_game_keys=(("f2",),)),
     "sgt-mines": ClientRules("opening", new_game_keys=(("n",),)),
-    "gnome-mines": ClientRules("opening", new_game_keys=(("ctrl", "r"),), confirm_keys=(("tab",), ("enter",))),
+    # after a win gnome-mines may show its scores dialog: Escape closes it (and does nothing otherwise)
+    "gnome-mines": ClientRules("opening", new_game_keys=(("escape",), ("ctrl", "r")),
+                               confirm_keys=(("tab",), ("enter",))),
 }
 
 UNKNOWN = ClientRules("none")

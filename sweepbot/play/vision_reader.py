@@ -29,9 +29,10 @@ class VisionReader:
             except SweepbotError:
                 self.relocations += 1
         reading = read_screenshot(frame, profile=self.profile_name)
-        if reading.scale != 1.0:
-            raise SweepbotError(f"the board is drawn at {reading.scale:.2f}x its profile's size: calibrate this size")
-        self.geometry, self.profile = reading.geometry, reading.profile
+        if reading.scale == 1.0:
+            self.geometry, self.profile = reading.geometry, reading.profile
+        else:  # read through a resized copy: no fast path, every frame is read in full
+            self.geometry = self.profile = None
         return reading
 
 
