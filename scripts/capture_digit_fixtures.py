@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Capture candidate screenshots that show the rare tiles (digits 4-8, question marks) for the profiles.
+
+The fixtures of ``capture_fixtures.py`` (fresh, first click, flags, lost) seldom show a digit above 3, so
+the built-in profiles lack those templates. This script plays many quick games on a private virtual
+display and keeps the screens that show the most digits:
+
+    xdemineur        a dense board (``-m``), question marks set with two right clicks, then random left
+                     clicks until a mine goes off; the lost board shows every mine
+    ace-minesweeper  one of the four fixed levels, random left clicks until a mine goes off (every mine shown)
+    sgt-mines        a dense board at a tile size; random left clicks, each death undone (``u``) and its mine
+                     flagged, until every safe cell is open (the won board: every covered cell is a mine)
+
+    .venv/bin/python scripts/capture_digit_fixtures.py capture xdemineur 30x16/260 --games 60 --out /tmp/dg
+    .venv/bin/python scripts/capture_digit_fixtures.py capture ace-minesweeper 4 --games 200 --out /tmp/dg
+    .venv/bin/python scripts/capture_digit_fixtures.py capture sgt-mines 30x16/250 --tile 12 --out /tmp/dg
+    .venv/bin/python scripts/capture_digit_fixtures.py draft /tmp/dg/xdemineur-30x16/game-007.png \\
+        --client xdemineur --mines 260 --state lost --qmarks 3,4 5,6 --out tests/fixtures/xdemineur/digits-21-1
+
+Every candidate gets a ``.json`` beside it with the digits a draft board shows. ``draft`` writes the draft
+board (the profile's reading for the tiles it knows; every other cell named from the mines around it, or
+``?`` where a question mark was set) as ``.board`` next to a copy of the PNG: a draft, to be checked by eye
+cell by cell (``make_profiles.py sheet``) before its comment says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from capture_fixtures import (  # noqa: E402
+    Cell,
+    covered_cells,
+    covered_reference,
+    exploded_cell,
+    window_image,
+)
+
+from sweepbot.board import Board  # noqa: E402
+from sweepbot.desktop import CLIENTS, DesktopError, Grid, LaunchedClient, VirtualDisplay, launch_client  # noqa: E402
+from sweepbot.vision.capture import load_image  # noqa: E402
+from sweepbot.vision.cells import align, classify  # noqa: E402
+from sweepbot.vision.locate import locate  # noqa: E402
+from sweepbot.vision.profile import Profile, available_profiles  # noqa: E402
+
+DIGITS = "12345678"
+
+
+# -- drafting a board from a screenshot -------------------------------------------------------------------
+def profile_for(client: str, pitch: float) -> Profile:
+    for profile in available_profiles():
+        if profile.client == client and abs(profile.pitch[0] - pitch) < 1.5:
+            return profile
+    raise SystemExit(f"no built-in profile for {client} at {pitch:.1f} px")
+
+
+def draft_grid(image: np.ndarray, client: str, state: str, qmarks: set[Cell]) -> tuple[list[str], list[str]]:
+    """The draft board and a list of problems (cells that are neither known nor derivable).
+
+    ``state`` lost: the mines are the cells read as ``*``, ``!`` or ``F`` (xdemineur and ace show them all).
+    ``state`` won: every covered or flagged cell is a mine (sgt-mines at the end of a game).
+    """
+    geometry = locate(image)
+    profile = profile_for(client, geometry.pitch[0])
+    geometry = align(image, geometry, profile)
+    scores = classify(image, geometry, profile)
+    chars = scores.chars.copy()
+    known = scores.accepted.copy()
+    rows, cols = chars.shape
+    mine_chars = "*!F" if state == "lost" else "#F*!"
+    problems: list[str] = []
+    for r, c in qmarks:
+        if chars[r, c] not in "*!":
+            chars[r, c] = "?"
+            known[r, c] = True
+    # the clicked mine on its red ground may be refused by a profile that saw it only once: its best match
+    # still names it (there is one per lost board)
+    exploded = (chars == "!") & ~known
+    known |= exploded
+    mine = np.isin(chars, list(mine_chars)) & known
+
+    def around(r: int, c: int) -> int:
+        return int(mine[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2].sum()) - int(mine[r, c])
+
+    for r in range(rows):
+        for c in range(cols):
+            if known[r, c]:
+                if chars[r, c] in DIGITS and int(chars[r, c]) != around(r, c):
+                    problems.append(f"({r}, {c}) read {chars[r, c]} but {around(r, c)} mines around")
+                continue
+            n = around(r, c)
+            if n == 0:
+                problems.append(f"({r}, {c}) unknown tile with no mine around")
+                chars[r, c] = "#"
+            else:
+                chars[r, c] = str(n)
+    return ["".join(row) for row in chars], problems
+
+
+def digits_of(grid: list[str]) -> str:
+    return "".join(sorted(set("".join(grid)) & set(DIGITS + "?")))
+
+
+# -- playing ----------------------------------------------------------------------------------------------
+def settle(game: LaunchedClient) -> None:
+    game.park_pointer()
+    game.wait_settled(quiet=0.15)
+
+
+def play_to_loss(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: random.Random,
+                 skip: set[Cell]) -> int:
+    clicks = 0
+    while exploded_cell(window_image(game), grid) is None:
+        choices = sorted(covered_cells(window_image(game), grid, reference) - skip)
+        if not choices or clicks > grid.rows * grid.cols:
+            raise DesktopError(f"no mine went off after {clicks} clicks")
+        game.click_cell(*rng.choice(choices))
+        clicks += 1
+    return clicks
+
+
+def play_by_undo(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: random.Random) -> int:
+    """sgt-mines: open every safe cell, undoing (`u`) each death and flagging the mine it showed."""
+    mines: set[Cell] = set()
+    deaths = 0
+    while True:
+        image = window_image(game)
+        boom = exploded_cell(image, grid)
+        if boom is not None:
+            game.key("u")
+            game.wait_settled(quiet=0.1)
+            game.click_cell(*boom, button=3)
+            mines.add(boom)
+            deaths += 1
+            continue
+        choices = sorted(covered_cells(image, grid, reference) - mines)
+        if not choices:
+            return deaths
+        game.click_cell(*rng.choice(choices))
+
+
+def cmd_capture(args: argparse.Namespace) -> int:
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    client = args.client
+    tag = args.level.replace("/", "n") + (f"-t{args.tile}" if args.tile else "")
+    folder = Path(args.out) / f"{client}-{tag}"
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    if client == "sgt-mines":
+        CLIENTS["sgt-mines"].allow_guessing = True  # dense boards cannot be made guess-free
+    seen: dict[str, int] = {}
+    deadline = time.monotonic() + args.minutes * 60
+    with VirtualDisplay(1280, 1024) as display:
+        for k in range(args.games):
+            if time.monotonic() > deadline:
+                break
+            seed = str(rng.randrange(10**9)) if client == "sgt-mines" else None
+            try:
+                with launch_client(display, client, args.level, seed=seed, tile_size=args.tile) as game:
+                    grid = game.grid()
+                    for j in range(args.per_launch):
+                        if j:
+                            game.new_game()
+                        reference = covered_reference(window_image(game), grid, client)
+                        qmarks: set[Cell] = set()
+                        if client == "xdemineur" and args.qmarks:
+                            covered = sorted(covered_cells(window_image(game), grid, reference))
+                            qmarks = set(rng.sample(covered, min(args.qmarks, len(covered))))
+                            for cell in sorted(qmarks):
+                                game.click_cell(*cell, button=3, settle=False)
+                                game.click_cell(*cell, button=3)
+                        if client == "sgt-mines":
+                            game.click_cell(grid.rows // 2, grid.cols // 2)
+                            play_by_undo(game, grid, reference, rng)
+                            state = "won"
+                        else:
+                            play_to_loss(game, grid, reference, rng, qmarks)
+                            state = "lost"
+                        settle(game)
+                        name = f"game-{k:03d}-{j:02d}"
+                        png = folder / f"{name}.png"
+                        game.screen.save_png(png)
+                        grid_text, problems = draft_grid(load_image(png), client, state, qmarks)
+                        found = digits_of(grid_text)
+                        info = {"client": client, "level": args.level, "tile": args.tile, "seed": seed,
+                                "state": state, "qmarks": sorted(qmarks), "digits": found,
+                                "problems": problems, "board": grid_text}
+                        (folder / f"{name}.json").write_text(json.dumps(info, indent=1))
+                        for ch in found:
+                            seen[ch] = seen.get(ch, 0) + 1
+                        high = "".join(ch for ch in found if ch in "45678?")
+                        print(f"{name}: digits {found} {'HIGH ' + high if high else ''}"
+                              f"{' problems: ' + str(len(problems)) if problems else ''}", flush=True)
+            except DesktopError as exc:
+                print(f"game {k}: {exc}", file=sys.stderr, flush=True)
+    print("screens per digit:", dict(sorted(seen.items())))
+    return 0
+
+
+def cmd_draft(args: argparse.Namespace) -> int:
+    qmarks = {tuple(int(v) for v in q.split(",")) for q in args.qmarks}
+    png = Path(args.image)
+    grid_text, problems = draft_grid(load_image(png), args.client, args.state, qmarks)  # type: ignore[arg-type]
+    board = Board.parse("\n".join(grid_text))
+    target = Path(args.out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(png, target.with_suffix(".png"))
+    head = [f"mines: {args.mines}", f"state: {args.state}", f"client: {args.client}", ""]
+    head.append("; DRAFT: not yet checked by eye")
+    target.with_suffix(".board").write_text("\n".join(head + list(board.grid)) + "\n")
+    print(target.with_suffix(".board"), "digits", digits_of(grid_text))
+    for p in problems:
+        print("  problem:", p)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("capture", help="play games and keep candidate screenshots")
+    c.add_argument("client", choices=["xdemineur", "ace-minesweeper", "sgt-mines"])
+    c.add_argument("level", help="COLSxROWS/MINES, or ace's level key 1-4")
+    c.add_argument("--tile", type=int, help="sgt-mines tile size")
+    c.add_argument("--games", type=int, default=20, help="client launches")
+    c.add_argument("--per-launch", type=int, default=1, help="games per launch (new game in between)")
+    c.add_argument("--qmarks", type=int, default=0, help="xdemineur: question marks to set first")
+    c.add_argument("--minutes", type=float, default=10.0, help="stop after this long")
+    c.add_argument("--seed", default="digits")
+    c.add_argument("--out", default="/tmp/digit-candidates")
+    c.set_defaults(run=cmd_capture)
+    d = sub.add_parser("draft", help="copy a candidate to a fixture path with a draft .board")
+    d.add_argument("image")
+    d.add_argument("--client", required=True)
+    d.add_argument("--mines", type=int, required=True)
+    d.add_argument("--state", choices=["lost", "won"], required=True)
+    d.add_argument("--qmarks", nargs="*", default=[], help="cells R,C where a question mark was set")
+    d.add_argument("--out", required=True, help="fixture path without suffix")
+    d.set_defaults(run=cmd_draft)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
