@@ -103,17 +103,18 @@ class LaunchedClient:
         win = self.window_geometry()
         xtools.click(self.env, win.x + x, win.y + y, button)
 
-    def click_cell(self, row: int, col: int, button: int = 1, *, settle: bool = True) -> np.ndarray | None:
-        """Click a cell; with ``settle``, park the pointer and wait until the board stops changing.
-
-        Returns the settled board image (BGR) when ``settle`` is true.
+    def click_cell(
+        self, row: int, col: int, button: int = 1, *, settle: bool = True, quiet: float = 0.2
+    ) -> np.ndarray | None:
+        """Click a cell; with ``settle``, park the pointer and wait until the board has not changed for
+        ``quiet`` seconds. Returns the settled board image (BGR) when ``settle`` is true.
         """
         x, y = self.cell_center(row, col)
         xtools.click(self.env, x, y, button)
         if not settle:
             return None
         self.park_pointer()
-        return self.wait_settled()
+        return self.wait_settled(quiet=quiet)
 
     def key(self, *keys: str) -> None:
         """Send keys (xdotool names) to the game window, activating it first."""
