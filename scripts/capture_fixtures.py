@@ -19,7 +19,8 @@ rewritten with one line per fixture of this run's scenarios (lines of other scen
     .venv/bin/python scripts/capture_fixtures.py --only sgt-mines --only ace-minesweeper/level2
     .venv/bin/python scripts/capture_fixtures.py --list
 
-It never writes ``.board`` files: those are written by hand after checking each image by eye.
+It never writes ``.board`` files: those are written by hand after checking each image by eye, and a scenario
+whose PNGs already have them is skipped unless ``--force`` is given (a new capture would not match them).
 """
 
 from __future__ import annotations
@@ -307,6 +308,10 @@ Re-run (needs the packages of `scripts/install-clients`):
 
     .venv/bin/python scripts/capture_fixtures.py                       # all scenarios
     .venv/bin/python scripts/capture_fixtures.py --only sgt-mines/9x9  # one scenario (or a whole client)
+    .venv/bin/python scripts/capture_fixtures.py --out /tmp/shots      # somewhere else
+
+A scenario whose PNGs already have `.board` files is skipped unless `--force` is given: a new capture draws
+other mines (and shows another clock), so the checked boards would no longer match.
 
 sgt-mines boards are reproducible (seeded game ids); xdemineur, ace-minesweeper and gnome-mines draw their
 own mines, so a re-run gives other boards from the same click rules. States: `fresh` as started, `first`
@@ -358,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "fixtures", help="fixtures folder")
     parser.add_argument("--only", action="append", default=[], help="CLIENT or CLIENT/SCENARIO (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    parser.add_argument(
+        "--force", action="store_true", help="recapture scenarios whose PNGs already have checked .board files"
+    )
     args = parser.parse_args(argv)
 
     chosen = [s for s in SCENARIOS if not args.only or s.client in args.only or s.key in args.only]
@@ -376,6 +384,11 @@ def main(argv: list[str] | None = None) -> int:
     with VirtualDisplay(1280, 1024) as display:
         print(f"virtual display {display.name}", flush=True)
         for scenario in chosen:
+            checked = sorted((args.out / scenario.client).glob(f"{scenario.name}-*.board"))
+            if checked and not args.force:
+                # Those PNGs were checked by eye: a new capture would draw other mines (or another clock).
+                print(f"{scenario.key}: skipped, {len(checked)} .board files exist (--force recaptures)")
+                continue
             print(scenario.key, flush=True)
             try:
                 shots += capture(display, scenario, args.out)
