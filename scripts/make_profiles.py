@@ -46,8 +46,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Clients whose board sizes at a given cell size are fixed (ace's four levels): profiles remember them.
 FIXED_SIZES = {"ace-minesweeper"}
 #: Clients drawn at fractional positions (gnome-mines) antialias tile edges differently from cell to cell:
-#: their windows keep further inside the tile, where the colour and the glyph are.
-INSETS = {"gnome-mines": 0.2}
+#: their windows keep further inside the tile, where the colour and the glyph are. sgt-mines's covered and
+#: revealed cells differ mostly by a thin bevel: its windows keep it.
+INSETS = {"gnome-mines": 0.2, "sgt-mines": 0.05}
 VARIANT_RMS = 8.0
 MAX_VARIANTS = 6
 
@@ -134,6 +135,13 @@ def build_group(client: str, pitch: int, fixtures: list[Fixture], out_dir: Path)
     for _ in range(3):
         geometries = [align(f.image, g, profile) for f, g in zip(fixtures, geometries, strict=True)]
         profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop, 1), sizes)
+    # re-centre: move the window by the typical alignment shift, so that a located board needs none
+    dx = round(float(np.median(np.concatenate([np.subtract(g.xs, f.geometry.xs)
+                                                for f, g in zip(fixtures, geometries, strict=True)]))))
+    dy = round(float(np.median(np.concatenate([np.subtract(g.ys, f.geometry.ys)
+                                                for f, g in zip(fixtures, geometries, strict=True)]))))
+    crop = (crop[0] + dx, crop[1] + dy, crop[2], crop[3])
+    geometries = [g.shifted(-dx, -dy) for g in geometries]
     profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop), sizes)
     counter = learn_counter(
         [(f.image, g, f.board) for f, g in zip(fixtures, geometries, strict=True) if f.board is not None], client

@@ -227,10 +227,18 @@ def _grid_lines(patches: Patches, lat: Lattice, rows: int, cols: int) -> tuple[n
     kw, kh = keys[int(np.argmax(counts))]
     same = (np.abs(w - kw) <= 1) & (np.abs(h - kh) <= 1)
     if len(np.unique(lat.cols[same])) >= 2 and len(np.unique(lat.rows[same])) >= 2:
-        bx, ax = np.polyfit(lat.cols[same], patches.cx[m][same], 1)
-        by, ay = np.polyfit(lat.rows[same], patches.cy[m][same], 1)
-        return ax + bx * np.arange(cols), ay + by * np.arange(rows)
+        return (_line(lat.cols[same], patches.cx[m][same], cols), _line(lat.rows[same], patches.cy[m][same], rows))
     return _centres(lat.cols, patches.cx[m], cols), _centres(lat.rows, patches.cy[m], rows)
+
+
+def _line(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """Positions ``a + b * k`` fitted through the patches; a step within 0.06 px of a whole number is one
+    (most clients draw on whole pixels; a fit over a few columns is rarely that exact)."""
+    step, start = np.polyfit(index, values, 1)
+    if abs(step - round(step)) <= 0.06:
+        step = float(round(step))
+        start = float(np.median(values - step * index))
+    return start + step * np.arange(count)
 
 
 def _edges(centres: np.ndarray, pitch: float) -> tuple[int, ...]:

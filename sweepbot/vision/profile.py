@@ -78,6 +78,18 @@ class Profile:
         _, _, w, h = self.crop
         return self.stack[index].reshape(h, w, 3).round().astype(np.uint8)
 
+    def primary(self) -> Profile:
+        """The profile with only each character's first (most common) look: variants out of the way when
+        lining cells up with the templates."""
+        cached = self.__dict__.get("_primary")
+        if cached is None:
+            first = sorted({self.labels.index(ch) for ch in self.labels})
+            cached = self if len(first) == len(self.labels) else Profile(
+                self.name, self.client, self.pitch, self.crop, tuple(self.labels[i] for i in first),
+                self.stack[first], self.sizes, self.counter, self.folder)
+            object.__setattr__(self, "_primary", cached)
+        return cached
+
     def fits_size(self, rows: int, cols: int) -> bool:
         return not self.sizes or (rows, cols) in self.sizes
 

@@ -98,12 +98,14 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
     )
 
 
-def read_located(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS) -> Reading:
+def read_located(
+    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS, levels: bool = True
+) -> Reading:
     """Read a board whose geometry and profile are known (the game loop's per-frame call).
 
     Raises :class:`ReadError` naming every cell that matches no template well.
     """
-    scores = classify(image, geometry, profile, max_rms=max_rms)
+    scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms)
     if not scores.accepted.all():
         raise refuse(image, geometry, scores, profile)
     grid = scores.grid()
@@ -124,7 +126,12 @@ def _attempt(
     image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS
 ) -> tuple[Geometry, CellScores]:
     aligned = align(image, geometry, profile)
-    return aligned, classify(image, aligned, profile, max_rms=max_rms)
+    scores = classify(image, aligned, profile, max_rms=max_rms)
+    if not scores.accepted.all():  # a grid further off than one pass reaches
+        again = align(image, aligned, profile)
+        if again != aligned:
+            aligned, scores = again, classify(image, again, profile, max_rms=max_rms)
+    return aligned, scores
 
 
 def read_screenshot(
@@ -153,6 +160,9 @@ def read_screenshot(
             best = (key, geo, p, scores)
     if best is not None and best[3].accepted.all():
         return read_located(image, best[1], best[2])
+    if best is not None and (~best[3].accepted).mean() <= 0.05:
+        # a profile of this cell size reads nearly every cell: the rest are covered or new, not another scale
+        raise refuse(image, best[1], best[3], best[2])
     scaled = _read_scaled(image, found, candidates)
     if scaled is not None:
         return scaled
@@ -199,9 +209,10 @@ def _read_scaled(image: np.ndarray, found: Geometry, candidates: Sequence[Profil
             continue
         same_scale = [q for q in candidates if _pitch_fits(q, geo.pitch) and q.fits_size(geo.rows, geo.cols)]
         for q in same_scale:
-            aligned, scores = _attempt(small, geo, q, MAX_RMS_RESIZED)
+            aligned = align(small, geo, q)
+            scores = classify(small, aligned, q, levels=False, max_rms=MAX_RMS_RESIZED)
             if scores.accepted.all():
-                reading = read_located(small, aligned, q, MAX_RMS_RESIZED)
+                reading = read_located(small, aligned, q, MAX_RMS_RESIZED, levels=False)
                 back = aligned.scaled(1 / factor).shifted(x0, y0)
                 return Reading(reading.board, back, q, reading.scores, reading.mines_left, factor)
     return None
