@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from sweepbot.board import Board
-from sweepbot.control.mapping import Rect
 from sweepbot.errors import SweepbotError
 from sweepbot.game import Game
 from sweepbot.play.view import BoardView
+from sweepbot.rect import Rect
 
 CELL = 8
 MARGIN_X, MARGIN_Y = 40, 24

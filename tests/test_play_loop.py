@@ -9,13 +9,14 @@ import pytest
 
 from sweepbot.board import Board
 from sweepbot.control.errors import ControlError, OutsideBoardError, UserTookOver
-from sweepbot.control.mapping import Rect, ScreenMapping, mapping_for
+from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over
 from sweepbot.play.loop import Player, PlaySettings, ScreenStoppedMakingSense
 from sweepbot.play.record import Recorder, replay
 from sweepbot.play.view import BoardView
+from sweepbot.rect import Rect
 from tests.fakes import CELL, MARGIN_X, MARGIN_Y, SimDevice, SimReader, SimScreen
 
 

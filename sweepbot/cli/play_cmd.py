@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from sweepbot.control.mapping import Rect, mapping_for
+from sweepbot.control.mapping import mapping_for
 from sweepbot.errors import SweepbotError
 from sweepbot.game import FIRST_CLICK_RULES
 from sweepbot.play.clients import rules_for
@@ -21,6 +21,7 @@ from sweepbot.play.newgame import start_new_game
 from sweepbot.play.record import Recorder
 from sweepbot.play.session import play_session
 from sweepbot.play.vision_reader import VisionReader
+from sweepbot.rect import Rect
 from sweepbot.solver.strategy import parse_strategy
 
 

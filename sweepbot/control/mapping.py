@@ -12,17 +12,6 @@ from sweepbot.control.errors import ControlError
 
 
 @dataclass(frozen=True)
-class Rect:
-    x: int
-    y: int
-    w: int
-    h: int
-
-    def contains(self, x: float, y: float) -> bool:
-        return self.x <= x < self.x + self.w and self.y <= y < self.y + self.h
-
-
-@dataclass(frozen=True)
 class ScreenMapping:
     """input = origin + capture / scale. ``origin`` is where the captured image's (0, 0) is in input
     space; ``scale`` is capture pixels per input unit."""

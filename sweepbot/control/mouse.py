@@ -13,7 +13,8 @@ import tempfile
 from typing import Any, Protocol
 
 from sweepbot.control.errors import ControlError, LimitReached, OutsideBoardError, UserTookOver
-from sweepbot.control.mapping import Rect, ScreenMapping
+from sweepbot.control.mapping import ScreenMapping
+from sweepbot.rect import Rect
 
 USER_MOVE_TOLERANCE = 3  # input units the pointer may drift before we call it the user's hand
 

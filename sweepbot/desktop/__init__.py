@@ -14,7 +14,7 @@ from sweepbot.desktop.display import VirtualDisplay
 from sweepbot.desktop.errors import DesktopError
 from sweepbot.desktop.install import describe_missing, ensure_installed, install_clients, missing_packages
 from sweepbot.desktop.screen import Screen
-from sweepbot.desktop.xtools import Rect
+from sweepbot.rect import Rect
 
 __all__ = [
     "CLIENTS",

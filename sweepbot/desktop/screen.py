@@ -11,7 +11,7 @@ import mss
 import numpy as np
 
 from sweepbot.desktop.errors import DesktopError
-from sweepbot.desktop.xtools import Rect
+from sweepbot.rect import Rect
 
 
 class Screen:

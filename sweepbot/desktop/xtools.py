@@ -8,32 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from sweepbot.desktop import procs
 from sweepbot.desktop.errors import DesktopError
+from sweepbot.rect import Rect
 
 Env = Mapping[str, str]
-
-
-@dataclass(frozen=True)
-class Rect:
-    """A screen rectangle in pixels: top-left corner ``(x, y)`` and size ``(w, h)``."""
-
-    x: int
-    y: int
-    w: int
-    h: int
-
-    @property
-    def center(self) -> tuple[int, int]:
-        return self.x + self.w // 2, self.y + self.h // 2
-
-    def as_tuple(self) -> tuple[int, int, int, int]:
-        return self.x, self.y, self.w, self.h
-
-    def contains(self, x: int, y: int) -> bool:
-        return self.x <= x < self.x + self.w and self.y <= y < self.y + self.h
 
 
 def _xdotool(env: Env, *args: str, timeout: float = 5.0) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sweepbot.control.mapping import Rect
+from sweepbot.rect import Rect
 
 
 @dataclass(frozen=True)

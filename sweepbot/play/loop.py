@@ -13,12 +13,12 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.control.errors import ControlError
-from sweepbot.control.mapping import Rect
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over
 from sweepbot.play.record import Recorder
 from sweepbot.play.view import BoardView, Grabber, Reader
+from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy

@@ -8,7 +8,7 @@ from typing import Protocol
 import numpy as np
 
 from sweepbot.board import Board, Cell
-from sweepbot.control.mapping import Rect
+from sweepbot.rect import Rect
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from sweepbot.desktop.clients.base import ClientSpec, Grid, Size
 from sweepbot.desktop.display import VirtualDisplay
 from sweepbot.desktop.errors import DesktopError
 from sweepbot.desktop.screen import Screen
-from sweepbot.desktop.xtools import Rect
+from sweepbot.rect import Rect
 
 #: Windows smaller than this are helpers (leader windows, tooltips), never a game's main window.
 _MIN_WINDOW = 60
