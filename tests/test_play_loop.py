@@ -137,6 +137,8 @@ def test_consistency_checks() -> None:
     assert game_over(Board(("1!", "##"))) == "lost"
     assert game_over(Board(("1#", "11"), 1)) == "won"
     assert game_over(Board(("1#", "#1"), 1)) is None
+    assert game_over(Board(("1F", "11"))) == "won"  # all mines flagged by the client, total unknown
+    assert game_over(Board(("1#", "11"))) is None
 
 
 def test_a_session_plays_several_games_and_sums_them_up() -> None:

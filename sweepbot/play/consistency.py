@@ -26,6 +26,8 @@ def game_over(board: Board) -> str | None:
         return board.state
     if board.count("!*X"):
         return "lost"
+    if board.count("#?") == 0:
+        return "won"  # nothing left covered: every mine is flagged (some clients flag them all on a win)
     if board.mines is not None and board.count("#?F") == board.mines and board.count("#?F") > 0:
         return "won"
     return None

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Play real clients on a virtual screen and print `sweepbot play --json` figures per client and level.
+
+    .venv/bin/python benchmarks/real_clients.py [--games N] [CLIENT:LEVEL[:MINES] ...]
+
+Each case starts Xvfb and the client (scripts/install-clients installs them), runs `sweepbot play --games N
+--json` against it and prints one JSON line: client, level, games, wins, win rate, seconds per game, 3BV/s of
+the wins, clicks, errors. MINES is passed as --mines for clients that show no mine counter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+
+from sweepbot.desktop.clients import launch_client
+from sweepbot.desktop.display import VirtualDisplay
+
+DEFAULT_CASES = [
+    "xdemineur:12x9/10", "xdemineur:intermediate", "xdemineur:expert",
+    "gnome-mines:small:10", "gnome-mines:medium:40", "gnome-mines:big:99",
+    "sgt-mines:beginner", "sgt-mines:intermediate", "sgt-mines:expert",
+    "ace-minesweeper:1", "ace-minesweeper:2", "ace-minesweeper:3", "ace-minesweeper:4",
+]
+
+
+def run_case(case: str, games: int) -> dict[str, object]:
+    client, level, *rest = case.split(":")
+    extra = ["--mines", rest[0]] if rest else []
+    with VirtualDisplay() as display, launch_client(display, client, level):
+        result = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json", *extra],
+                                env=dict(display.env), capture_output=True, text=True, check=False)
+    try:
+        summary: dict[str, object] = json.loads(result.stdout)
+    except json.JSONDecodeError:
+        return {"client": client, "level": level, "error": result.stderr.strip().splitlines()[-1:]}
+    finished = int(summary["wins"]) + int(summary["losses"])  # type: ignore[call-overload]
+    summary.update({
+        "client": client, "level": level,
+        "win_rate": round(int(summary["wins"]) / finished, 3) if finished else None,  # type: ignore[call-overload]
+        "seconds_per_game": round(float(summary["seconds"]) / max(1, int(summary["games"])), 2),  # type: ignore[arg-type,call-overload]
+    })
+    return summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("cases", nargs="*", default=DEFAULT_CASES)
+    args = parser.parse_args()
+    for case in args.cases:
+        print(json.dumps(run_case(case, args.games)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
