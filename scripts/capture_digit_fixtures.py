@@ -57,16 +57,56 @@ from sweepbot.vision.profile import Profile, available_profiles  # noqa: E402
 
 DIGITS = "12345678"
 
+#: ace-minesweeper seeds its own rand() from time() at start: with time() fixed by this preload every launch
+#: deals the same sequence of boards, so a board seen after a loss can be dealt again and played knowingly.
+FIXED_TIME_C = r"""
+#include <stdlib.h>
+#include <time.h>
+time_t time(time_t *t) {
+    const char *s = getenv("SWEEPBOT_FIXED_TIME");
+    time_t v = s ? (time_t)atol(s) : 0;
+    if (t) *t = v;
+    return v;
+}
+"""
+
+
+def fixed_time_library(folder: Path) -> Path:
+    import subprocess
+
+    src, lib = folder / "fixtime.c", folder / "fixtime.so"
+    if not lib.exists():
+        src.write_text(FIXED_TIME_C)
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", str(lib), str(src)], check=True)
+    return lib
+
+
+def seed_ace(lib: Path) -> None:
+    """Make launch_client(..., seed=S) start ace-minesweeper with time() fixed at S."""
+    from sweepbot.desktop.clients.base import LaunchPlan
+
+    spec = CLIENTS["ace-minesweeper"]
+    plain = type(spec).plan
+
+    def plan(level: str, size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:  # noqa: ANN001
+        base = plain(spec, level, size, seed=None, tile_size=tile_size)
+        if seed is None:
+            return base
+        return LaunchPlan(base.argv, {**base.env, "LD_PRELOAD": str(lib), "SWEEPBOT_FIXED_TIME": seed}, base.files)
+
+    spec.plan = plan  # type: ignore[method-assign]
+
 
 # -- drafting a board from a screenshot -------------------------------------------------------------------
 def profile_for(client: str, pitch: float) -> Profile:
     for profile in available_profiles():
-        if profile.client == client and abs(profile.pitch[0] - pitch) < 1.5:
+        if profile.client == client and abs(profile.pitch[0] - pitch) < 2.0:
             return profile
     raise SystemExit(f"no built-in profile for {client} at {pitch:.1f} px")
 
 
-def draft_grid(image: np.ndarray, client: str, state: str, qmarks: set[Cell]) -> tuple[list[str], list[str]]:
+def draft_grid(image: np.ndarray, client: str, state: str, qmarks: set[Cell],
+               known_mines: set[Cell] | None = None) -> tuple[list[str], list[str]]:
     """The draft board and a list of problems (cells that are neither known nor derivable).
 
     ``state`` lost: the mines are the cells read as ``*``, ``!`` or ``F`` (xdemineur and ace show them all).
@@ -90,6 +130,10 @@ def draft_grid(image: np.ndarray, client: str, state: str, qmarks: set[Cell]) ->
     exploded = (chars == "!") & ~known
     known |= exploded
     mine = np.isin(chars, list(mine_chars)) & known
+    if known_mines is not None:  # sgt-mines before its last safe cell: every mine was hit once and undone
+        mine = np.zeros_like(mine)
+        for r, c in known_mines:
+            mine[r, c] = True
 
     def around(r: int, c: int) -> int:
         return int(mine[max(0, r - 1) : r + 2, max(0, c - 1) : c + 2].sum()) - int(mine[r, c])
@@ -101,11 +145,10 @@ def draft_grid(image: np.ndarray, client: str, state: str, qmarks: set[Cell]) ->
                     problems.append(f"({r}, {c}) read {chars[r, c]} but {around(r, c)} mines around")
                 continue
             n = around(r, c)
-            if n == 0:
-                problems.append(f"({r}, {c}) unknown tile with no mine around")
-                chars[r, c] = "#"
-            else:
-                chars[r, c] = str(n)
+            if n == 0:  # a revealed 0 the profile has not seen (or no revealed cell at all: check by eye)
+                problems.append(f"({r}, {c}) unknown tile with no mine around: drafted as 0")
+            chars[r, c] = str(n) if n else "."
+
     return ["".join(row) for row in chars], problems
 
 
@@ -126,29 +169,46 @@ def play_to_loss(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: r
         choices = sorted(covered_cells(window_image(game), grid, reference) - skip)
         if not choices or clicks > grid.rows * grid.cols:
             raise DesktopError(f"no mine went off after {clicks} clicks")
-        game.click_cell(*rng.choice(choices))
+        before = game.screen.grab(game.board_rect())
+        after = game.click_cell(*rng.choice(choices))
         clicks += 1
+        if after is not None and np.array_equal(before, after):
+            break  # gnome-mines may draw the fatal mine on grey: the click that changes nothing lost
     return clicks
 
 
-def play_by_undo(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: random.Random) -> int:
-    """sgt-mines: open every safe cell, undoing (`u`) each death and flagging the mine it showed."""
+def play_by_undo(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: random.Random,
+                 flag: bool = True, before_last=None) -> int:  # noqa: ANN001
+    total = game.size.mines
+    snapshot: set[Cell] | None = None
+    last: Cell | None = None
+    """sgt-mines: open every safe cell, undoing (`u`) each death and (with ``flag``) flagging its mine."""
     mines: set[Cell] = set()
     deaths = 0
-    while True:
+    for _ in range(6 * grid.rows * grid.cols):
         image = window_image(game)
         boom = exploded_cell(image, grid)
         if boom is not None:
             game.key("u")
             game.wait_settled(quiet=0.1)
-            game.click_cell(*boom, button=3)
+            if flag:
+                game.click_cell(*boom, button=3)
             mines.add(boom)
             deaths += 1
             continue
         choices = sorted(covered_cells(image, grid, reference) - mines)
         if not choices:
+            if snapshot is not None and before_last is not None and last is not None:
+                before_last(snapshot - {last})  # the click that won was the one safe cell left
             return deaths
-        game.click_cell(*rng.choice(choices))
+        if before_last is not None and snapshot is None and len(choices) == total - len(mines) + 1:
+            # one safe cell left: the screen shows every number with the mines still covered
+            snapshot = covered_cells(image, grid, reference)
+            before_last(None)
+        last = rng.choice(choices)
+        game.click_cell(*last)
+    game.screen.save_png("/tmp/sgt-stuck.png")
+    raise DesktopError("sgt-mines: the game did not end (screen in /tmp/sgt-stuck.png)")
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
@@ -158,6 +218,11 @@ def cmd_capture(args: argparse.Namespace) -> int:
     folder = Path(args.out) / f"{client}-{tag}"
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
+    if client == "gnome-mines" and args.window:
+        from sweepbot.desktop.clients import gnome_mines
+
+        window = tuple(int(v) for v in args.window.split("x"))
+        gnome_mines.custom_window = lambda size: window  # the window size decides the tile size
     if client == "sgt-mines":
         CLIENTS["sgt-mines"].allow_guessing = True  # dense boards cannot be made guess-free
     seen: dict[str, int] = {}
@@ -171,6 +236,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
                 with launch_client(display, client, args.level, seed=seed, tile_size=args.tile) as game:
                     grid = game.grid()
                     for j in range(args.per_launch):
+                        if time.monotonic() > deadline:
+                            break
                         if j:
                             game.new_game()
                         reference = covered_reference(window_image(game), grid, client)
@@ -181,9 +248,25 @@ def cmd_capture(args: argparse.Namespace) -> int:
                             for cell in sorted(qmarks):
                                 game.click_cell(*cell, button=3, settle=False)
                                 game.click_cell(*cell, button=3)
+                        if client == "gnome-mines":  # the first click opens an area
+                            game.click_cell(grid.rows // 2, grid.cols // 2)
                         if client == "sgt-mines":
                             game.click_cell(grid.rows // 2, grid.cols // 2)
-                            play_by_undo(game, grid, reference, rng)
+                            def before_last(mines: set[Cell] | None, name: str = f"game-{k:03d}-{j:02d}",
+                                            seed: str | None = seed) -> None:
+                                png = folder / f"{name}-pre.png"
+                                if mines is None:  # take the screenshot now, draft it at the end
+                                    settle(game)
+                                    game.screen.save_png(png)
+                                    return
+                                text, problems = draft_grid(load_image(png), client, "playing", set(), mines)
+                                (folder / f"{name}-pre.json").write_text(json.dumps(
+                                    {"seed": seed, "state": "playing", "mines": sorted(mines), "digits":
+                                     digits_of(text), "problems": problems, "board": text}, indent=1))
+                                print(f"{name}-pre: digits {digits_of(text)} problems {problems}", flush=True)
+
+                            play_by_undo(game, grid, reference, rng, flag=not args.no_flags,
+                                         before_last=before_last if args.no_flags else None)
                             state = "won"
                         else:
                             play_to_loss(game, grid, reference, rng, qmarks)
@@ -192,7 +275,11 @@ def cmd_capture(args: argparse.Namespace) -> int:
                         name = f"game-{k:03d}-{j:02d}"
                         png = folder / f"{name}.png"
                         game.screen.save_png(png)
-                        grid_text, problems = draft_grid(load_image(png), client, state, qmarks)
+                        try:
+                            grid_text, problems = draft_grid(load_image(png), client, state, qmarks)
+                        except Exception as exc:  # noqa: BLE001 - a dense won sgt board may not locate
+                            print(f"{png}: not drafted: {exc}", flush=True)
+                            continue
                         found = digits_of(grid_text)
                         info = {"client": client, "level": args.level, "tile": args.tile, "seed": seed,
                                 "state": state, "qmarks": sorted(qmarks), "digits": found,
@@ -206,6 +293,97 @@ def cmd_capture(args: argparse.Namespace) -> int:
             except DesktopError as exc:
                 print(f"game {k}: {exc}", file=sys.stderr, flush=True)
     print("screens per digit:", dict(sorted(seen.items())))
+    return 0
+
+
+def mines_of(image: np.ndarray) -> np.ndarray:
+    """Where a lost ace/xdemineur board shows mines (read as `*` or `!`)."""
+    geometry = locate(image)
+    profile = profile_for_image(image, geometry)
+    geometry = align(image, geometry, profile)
+    scores = classify(image, geometry, profile)
+    return np.isin(scores.chars, ["*", "!"]) & (scores.accepted | (scores.chars == "!"))
+
+
+def profile_for_image(image: np.ndarray, geometry) -> Profile:  # noqa: ANN001
+    return profile_for("ace-minesweeper", geometry.pitch[0])
+
+
+def counts_of(mine: np.ndarray) -> np.ndarray:
+    rows, cols = mine.shape
+    pad = np.pad(mine.astype(int), 1)
+    total = sum(pad[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+    return np.where(mine, -1, total - mine)
+
+
+def cmd_ace(args: argparse.Namespace) -> int:
+    """Probe boards (seed, game) by losing them, then deal the best again and open the wanted digits."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    folder = Path(args.out) / f"ace-level{args.level}"
+    folder.mkdir(parents=True, exist_ok=True)
+    seed_ace(fixed_time_library(folder))
+    wanted = set(args.want)
+    rng = random.Random(f"ace{args.level}")
+    found: list[tuple[int, int, np.ndarray]] = []  # (seed, game index, counts)
+    deadline = time.monotonic() + args.minutes * 60
+    with VirtualDisplay(1280, 1024) as display:
+        seed = args.first_seed
+        while time.monotonic() < deadline:
+            with launch_client(display, "ace-minesweeper", args.level, seed=str(seed)) as game:
+                grid = game.grid()
+                for j in range(args.per_launch):
+                    if j:
+                        game.new_game()
+                    reference = covered_reference(window_image(game), grid, "ace-minesweeper")
+                    play_to_loss(game, grid, reference, rng, set())
+                    settle(game)
+                    png = folder / "probe.png"
+                    game.screen.save_png(png)
+                    counts = counts_of(mines_of(load_image(png)))
+                    have = {str(v) for v in np.unique(counts) if v > 0} & wanted
+                    found.append((seed, j, counts))
+                    if have:
+                        print(f"seed {seed} game {j}: {''.join(sorted(have))}", flush=True)
+            seed += 1
+        # greedy: boards that add the rarest wanted digits first
+        chosen: list[tuple[int, int, np.ndarray]] = []
+        need = set(wanted)
+        while need:
+            best = max(found, key=lambda f: (len({str(v) for v in np.unique(f[2])} & need),
+                                             max(int(f[2].max()), 0)))
+            gain = {str(v) for v in np.unique(best[2])} & need
+            if not gain:
+                break
+            chosen.append(best)
+            need -= gain
+        print("not found on any probed board:", "".join(sorted(need)) or "-", flush=True)
+        for k, (seed, j, counts) in enumerate(chosen[: args.keep], start=1):
+            with launch_client(display, "ace-minesweeper", args.level, seed=str(seed)) as game:
+                grid = game.grid()
+                for _ in range(j):
+                    game.new_game()
+                cells = [tuple(int(v) for v in rc) for rc in np.argwhere(counts >= args.min_digit)]
+                cells += [tuple(int(v) for v in rc) for rc in np.argwhere(np.isin(counts, [int(w) for w in wanted
+                                                                                          if w.isdigit()]))]
+                if args.zero and (counts == 0).any():  # one opening shows revealed 0s
+                    cells.append(tuple(int(v) for v in np.argwhere(counts == 0)[0]))
+                for cell in sorted(set(cells)):
+                    game.click_cell(*cell)
+                if exploded_cell(window_image(game), grid) is not None:
+                    print(f"seed {seed} game {j}: dealt differently (a mine went off)", file=sys.stderr)
+                    continue
+                mine = np.argwhere(counts < 0)
+                game.click_cell(*(int(v) for v in mine[len(mine) // 2]))
+                settle(game)
+                png = folder / f"seed{seed}-game{j}.png"
+                game.screen.save_png(png)
+                grid_text, problems = draft_grid(load_image(png), "ace-minesweeper", "lost", set())
+                ok = all(
+                    ch not in DIGITS or int(ch) == counts[r, c]
+                    for r, row in enumerate(grid_text) for c, ch in enumerate(row)
+                )
+                print(f"{png}: digits {digits_of(grid_text)}; matches the probe: {ok}; problems {problems}",
+                      flush=True)
     return 0
 
 
@@ -230,11 +408,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("capture", help="play games and keep candidate screenshots")
-    c.add_argument("client", choices=["xdemineur", "ace-minesweeper", "sgt-mines"])
+    c.add_argument("client", choices=["xdemineur", "ace-minesweeper", "sgt-mines", "gnome-mines"])
+    c.add_argument("--window", help="gnome-mines custom size: window WxH (as the level of that size uses)")
     c.add_argument("level", help="COLSxROWS/MINES, or ace's level key 1-4")
     c.add_argument("--tile", type=int, help="sgt-mines tile size")
     c.add_argument("--games", type=int, default=20, help="client launches")
     c.add_argument("--per-launch", type=int, default=1, help="games per launch (new game in between)")
+    c.add_argument("--no-flags", action="store_true", help="sgt-mines: remember the mines, do not flag them")
     c.add_argument("--qmarks", type=int, default=0, help="xdemineur: question marks to set first")
     c.add_argument("--minutes", type=float, default=10.0, help="stop after this long")
     c.add_argument("--seed", default="digits")
@@ -248,6 +428,17 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--qmarks", nargs="*", default=[], help="cells R,C where a question mark was set")
     d.add_argument("--out", required=True, help="fixture path without suffix")
     d.set_defaults(run=cmd_draft)
+    a = sub.add_parser("ace", help="ace-minesweeper: probe boards with a fixed seed, deal the best again")
+    a.add_argument("level", choices=["1", "2", "3", "4"])
+    a.add_argument("--want", default="345678", help="digits to look for")
+    a.add_argument("--min-digit", type=int, default=9, help="also open every cell with at least this count")
+    a.add_argument("--zero", action="store_true", help="also open one 0 (an opening)")
+    a.add_argument("--minutes", type=float, default=4.0, help="probing time")
+    a.add_argument("--per-launch", type=int, default=20)
+    a.add_argument("--first-seed", type=int, default=1000)
+    a.add_argument("--keep", type=int, default=3, help="boards to deal again")
+    a.add_argument("--out", default="/tmp/digit-candidates")
+    a.set_defaults(run=cmd_ace)
     args = parser.parse_args(argv)
     return int(args.run(args))
 
