@@ -52,15 +52,22 @@ def _apply_known(groups: set[Group], safe: set[Cell], mines: set[Cell]) -> set[G
     return out
 
 
+def _decide(cells: frozenset[Cell], low: int, high: int, safe: set[Cell], mines: set[Cell]) -> bool:
+    """Cells holding between ``low`` and ``high`` mines: all safe when at most 0, all mines when at least
+    as many as there are cells. Returns whether they were decided."""
+    if high == 0:
+        safe |= cells
+        return True
+    if low == len(cells):
+        mines |= cells
+        return True
+    return False
+
+
 def _decide_singles(groups: set[Group], safe: set[Cell], mines: set[Cell]) -> bool:
     found = False
     for cells, need in groups:
-        if need == 0:
-            safe |= cells
-            found = True
-        elif need == len(cells):
-            mines |= cells
-            found = True
+        found |= _decide(cells, need, need, safe, mines)
     if safe & mines:
         raise ContradictionError(f"cells {sorted(safe & mines)} would have to be both safe and mines")
     return found
@@ -100,20 +107,12 @@ def _decide_pair(first: Group, second: Group, safe: set[Cell], mines: set[Cell],
     for only, total in ((a_only, a), (b_only, b)):
         if not only:
             continue
-        if total - lo == 0:
-            safe |= only
-            found = True
-        elif total - hi == len(only):
-            mines |= only
+        if _decide(frozenset(only), total - hi, total - lo, safe, mines):
             found = True
         elif lo == hi:
             derived.add((frozenset(only), total - lo))
     if lo == hi and inter:
-        if hi == 0:
-            safe |= inter
-            found = True
-        elif lo == len(inter):
-            mines |= inter
+        if _decide(frozenset(inter), lo, hi, safe, mines):
             found = True
         elif a_only or b_only:
             derived.add((frozenset(inter), lo))
