@@ -2,25 +2,33 @@
 """Capture candidate screenshots that show the rare tiles (digits 4-8, question marks) for the profiles.
 
 The fixtures of ``capture_fixtures.py`` (fresh, first click, flags, lost) seldom show a digit above 3, so
-the built-in profiles lack those templates. This script plays many quick games on a private virtual
-display and keeps the screens that show the most digits:
+the built-in profiles lacked those templates. This script plays quick games on a private virtual display
+and keeps screens that show the rare digits, with a draft board whose numbers are known from the mines:
 
-    xdemineur        a dense board (``-m``), question marks set with two right clicks, then random left
-                     clicks until a mine goes off; the lost board shows every mine
-    ace-minesweeper  one of the four fixed levels, random left clicks until a mine goes off (every mine shown)
-    sgt-mines        a dense board at a tile size; random left clicks, each death undone (``u``) and its mine
-                     flagged, until every safe cell is open (the won board: every covered cell is a mine)
+    capture xdemineur  a dense board (``-m``), question marks set with two right clicks (``--qmarks``), then
+                       random left clicks until a mine goes off; the lost board shows every mine
+    capture sgt-mines  a dense board (``a``: guessing allowed) at a tile size; random left clicks, each death
+                       undone (``u``), until every safe cell is open. With flags (default) the won board shows
+                       every mine flagged; with ``--no-flags`` the screen is also taken when one safe cell is
+                       left (``-pre``), every mine still covered and known from its death (the 12 px locator
+                       cannot find a board that is nearly all flags)
+    ace                ace-minesweeper's density is fixed and low, so digits above 4 are rare: its rand() is
+                       seeded from time(), which a small LD_PRELOAD library fixes (built with gcc); probe games
+                       (seed, game) are lost at random to see their mines, the boards with the wanted digits
+                       are dealt again, exactly those cells opened and a mine clicked: a lost board
 
-    .venv/bin/python scripts/capture_digit_fixtures.py capture xdemineur 30x16/260 --games 60 --out /tmp/dg
-    .venv/bin/python scripts/capture_digit_fixtures.py capture ace-minesweeper 4 --games 200 --out /tmp/dg
-    .venv/bin/python scripts/capture_digit_fixtures.py capture sgt-mines 30x16/250 --tile 12 --out /tmp/dg
-    .venv/bin/python scripts/capture_digit_fixtures.py draft /tmp/dg/xdemineur-30x16/game-007.png \\
-        --client xdemineur --mines 260 --state lost --qmarks 3,4 5,6 --out tests/fixtures/xdemineur/digits-21-1
+    .venv/bin/python scripts/capture_digit_fixtures.py capture xdemineur 30x16/300 --per-launch 15 --qmarks 2
+    .venv/bin/python scripts/capture_digit_fixtures.py capture sgt-mines 16x12/120 --tile 20
+    .venv/bin/python scripts/capture_digit_fixtures.py capture sgt-mines 16x12/125 --tile 12 --no-flags
+    .venv/bin/python scripts/capture_digit_fixtures.py ace 3 --want 45678 --minutes 5
+    .venv/bin/python scripts/capture_digit_fixtures.py draft /tmp/digit-candidates/xdemineur-30x16n300/game-000-10.png \
+        --client xdemineur --mines 300 --state lost --qmarks 8,24 --out tests/fixtures/xdemineur/digits-21-2
 
-Every candidate gets a ``.json`` beside it with the digits a draft board shows. ``draft`` writes the draft
-board (the profile's reading for the tiles it knows; every other cell named from the mines around it, or
-``?`` where a question mark was set) as ``.board`` next to a copy of the PNG: a draft, to be checked by eye
-cell by cell (``make_profiles.py sheet``) before its comment says so.
+Candidates go under ``--out`` (default /tmp/digit-candidates), each with a ``.json`` holding its draft board
+and the digits it shows. ``draft`` copies a candidate to a fixture path and writes its draft ``.board``: the
+profile's reading for the tiles it knows, every other cell named from the mines around it (``?`` where a
+question mark was set). A draft is marked so and must be checked by eye, cell by cell (``make_profiles.py
+sheet``), before its comment says it was.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +58,15 @@ from capture_fixtures import (  # noqa: E402
 )
 
 from sweepbot.board import Board  # noqa: E402
-from sweepbot.desktop import CLIENTS, DesktopError, Grid, LaunchedClient, VirtualDisplay, launch_client  # noqa: E402
+from sweepbot.desktop import (  # noqa: E402
+    CLIENTS,
+    DesktopError,
+    Grid,
+    LaunchedClient,
+    Size,
+    VirtualDisplay,
+    launch_client,
+)
 from sweepbot.vision.capture import load_image  # noqa: E402
 from sweepbot.vision.cells import align, classify  # noqa: E402
 from sweepbot.vision.locate import locate  # noqa: E402
@@ -88,7 +105,7 @@ def seed_ace(lib: Path) -> None:
     spec = CLIENTS["ace-minesweeper"]
     plain = type(spec).plan
 
-    def plan(level: str, size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:  # noqa: ANN001
+    def plan(level: str, size: Size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:
         base = plain(spec, level, size, seed=None, tile_size=tile_size)
         if seed is None:
             return base
@@ -105,8 +122,9 @@ def profile_for(client: str, pitch: float) -> Profile:
     raise SystemExit(f"no built-in profile for {client} at {pitch:.1f} px")
 
 
-def draft_grid(image: np.ndarray, client: str, state: str, qmarks: set[Cell],
-               known_mines: set[Cell] | None = None) -> tuple[list[str], list[str]]:
+def draft_grid(
+    image: np.ndarray, client: str, state: str, qmarks: set[Cell], known_mines: set[Cell] | None = None
+) -> tuple[list[str], list[str]]:
     """The draft board and a list of problems (cells that are neither known nor derivable).
 
     ``state`` lost: the mines are the cells read as ``*``, ``!`` or ``F`` (xdemineur and ace show them all).
@@ -162,8 +180,7 @@ def settle(game: LaunchedClient) -> None:
     game.wait_settled(quiet=0.15)
 
 
-def play_to_loss(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: random.Random,
-                 skip: set[Cell]) -> int:
+def play_to_loss(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: random.Random, skip: set[Cell]) -> int:
     clicks = 0
     while exploded_cell(window_image(game), grid) is None:
         choices = sorted(covered_cells(window_image(game), grid, reference) - skip)
@@ -173,12 +190,18 @@ def play_to_loss(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: r
         after = game.click_cell(*rng.choice(choices))
         clicks += 1
         if after is not None and np.array_equal(before, after):
-            break  # gnome-mines may draw the fatal mine on grey: the click that changes nothing lost
+            break  # a mine drawn without a red ground: the click that changes nothing lost
     return clicks
 
 
-def play_by_undo(game: LaunchedClient, grid: Grid, reference: np.ndarray, rng: random.Random,
-                 flag: bool = True, before_last=None) -> int:  # noqa: ANN001
+def play_by_undo(
+    game: LaunchedClient,
+    grid: Grid,
+    reference: np.ndarray,
+    rng: random.Random,
+    flag: bool = True,
+    before_last: Callable[[set[Cell] | None], None] | None = None,
+) -> int:
     total = game.size.mines
     snapshot: set[Cell] | None = None
     last: Cell | None = None
@@ -218,11 +241,6 @@ def cmd_capture(args: argparse.Namespace) -> int:
     folder = Path(args.out) / f"{client}-{tag}"
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
-    if client == "gnome-mines" and args.window:
-        from sweepbot.desktop.clients import gnome_mines
-
-        window = tuple(int(v) for v in args.window.split("x"))
-        gnome_mines.custom_window = lambda size: window  # the window size decides the tile size
     if client == "sgt-mines":
         CLIENTS["sgt-mines"].allow_guessing = True  # dense boards cannot be made guess-free
     seen: dict[str, int] = {}
@@ -248,25 +266,41 @@ def cmd_capture(args: argparse.Namespace) -> int:
                             for cell in sorted(qmarks):
                                 game.click_cell(*cell, button=3, settle=False)
                                 game.click_cell(*cell, button=3)
-                        if client == "gnome-mines":  # the first click opens an area
-                            game.click_cell(grid.rows // 2, grid.cols // 2)
                         if client == "sgt-mines":
                             game.click_cell(grid.rows // 2, grid.cols // 2)
-                            def before_last(mines: set[Cell] | None, name: str = f"game-{k:03d}-{j:02d}",
-                                            seed: str | None = seed) -> None:
+
+                            def before_last(
+                                mines: set[Cell] | None, name: str = f"game-{k:03d}-{j:02d}", seed: str | None = seed
+                            ) -> None:
                                 png = folder / f"{name}-pre.png"
                                 if mines is None:  # take the screenshot now, draft it at the end
                                     settle(game)
                                     game.screen.save_png(png)
                                     return
                                 text, problems = draft_grid(load_image(png), client, "playing", set(), mines)
-                                (folder / f"{name}-pre.json").write_text(json.dumps(
-                                    {"seed": seed, "state": "playing", "mines": sorted(mines), "digits":
-                                     digits_of(text), "problems": problems, "board": text}, indent=1))
+                                (folder / f"{name}-pre.json").write_text(
+                                    json.dumps(
+                                        {
+                                            "seed": seed,
+                                            "state": "playing",
+                                            "mines": sorted(mines),
+                                            "digits": digits_of(text),
+                                            "problems": problems,
+                                            "board": text,
+                                        },
+                                        indent=1,
+                                    )
+                                )
                                 print(f"{name}-pre: digits {digits_of(text)} problems {problems}", flush=True)
 
-                            play_by_undo(game, grid, reference, rng, flag=not args.no_flags,
-                                         before_last=before_last if args.no_flags else None)
+                            play_by_undo(
+                                game,
+                                grid,
+                                reference,
+                                rng,
+                                flag=not args.no_flags,
+                                before_last=before_last if args.no_flags else None,
+                            )
                             state = "won"
                         else:
                             play_to_loss(game, grid, reference, rng, qmarks)
@@ -277,19 +311,30 @@ def cmd_capture(args: argparse.Namespace) -> int:
                         game.screen.save_png(png)
                         try:
                             grid_text, problems = draft_grid(load_image(png), client, state, qmarks)
-                        except Exception as exc:  # noqa: BLE001 - a dense won sgt board may not locate
+                        except Exception as exc:  # a dense won sgt board may not locate
                             print(f"{png}: not drafted: {exc}", flush=True)
                             continue
                         found = digits_of(grid_text)
-                        info = {"client": client, "level": args.level, "tile": args.tile, "seed": seed,
-                                "state": state, "qmarks": sorted(qmarks), "digits": found,
-                                "problems": problems, "board": grid_text}
+                        info = {
+                            "client": client,
+                            "level": args.level,
+                            "tile": args.tile,
+                            "seed": seed,
+                            "state": state,
+                            "qmarks": sorted(qmarks),
+                            "digits": found,
+                            "problems": problems,
+                            "board": grid_text,
+                        }
                         (folder / f"{name}.json").write_text(json.dumps(info, indent=1))
                         for ch in found:
                             seen[ch] = seen.get(ch, 0) + 1
                         high = "".join(ch for ch in found if ch in "45678?")
-                        print(f"{name}: digits {found} {'HIGH ' + high if high else ''}"
-                              f"{' problems: ' + str(len(problems)) if problems else ''}", flush=True)
+                        print(
+                            f"{name}: digits {found} {'HIGH ' + high if high else ''}"
+                            f"{' problems: ' + str(len(problems)) if problems else ''}",
+                            flush=True,
+                        )
             except DesktopError as exc:
                 print(f"game {k}: {exc}", file=sys.stderr, flush=True)
     print("screens per digit:", dict(sorted(seen.items())))
@@ -297,16 +342,12 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def mines_of(image: np.ndarray) -> np.ndarray:
-    """Where a lost ace/xdemineur board shows mines (read as `*` or `!`)."""
+    """Where a lost ace-minesweeper board shows mines (read as `*` or `!`)."""
     geometry = locate(image)
-    profile = profile_for_image(image, geometry)
+    profile = profile_for("ace-minesweeper", geometry.pitch[0])
     geometry = align(image, geometry, profile)
     scores = classify(image, geometry, profile)
     return np.isin(scores.chars, ["*", "!"]) & (scores.accepted | (scores.chars == "!"))
-
-
-def profile_for_image(image: np.ndarray, geometry) -> Profile:  # noqa: ANN001
-    return profile_for("ace-minesweeper", geometry.pitch[0])
 
 
 def counts_of(mine: np.ndarray) -> np.ndarray:
@@ -349,22 +390,23 @@ def cmd_ace(args: argparse.Namespace) -> int:
         chosen: list[tuple[int, int, np.ndarray]] = []
         need = set(wanted)
         while need:
-            best = max(found, key=lambda f: (len({str(v) for v in np.unique(f[2])} & need),
-                                             max(int(f[2].max()), 0)))
+            best = max(found, key=lambda f: (len({str(v) for v in np.unique(f[2])} & need), max(int(f[2].max()), 0)))
             gain = {str(v) for v in np.unique(best[2])} & need
             if not gain:
                 break
             chosen.append(best)
             need -= gain
         print("not found on any probed board:", "".join(sorted(need)) or "-", flush=True)
-        for k, (seed, j, counts) in enumerate(chosen[: args.keep], start=1):
+        for seed, j, counts in chosen[: args.keep]:
             with launch_client(display, "ace-minesweeper", args.level, seed=str(seed)) as game:
                 grid = game.grid()
                 for _ in range(j):
                     game.new_game()
                 cells = [tuple(int(v) for v in rc) for rc in np.argwhere(counts >= args.min_digit)]
-                cells += [tuple(int(v) for v in rc) for rc in np.argwhere(np.isin(counts, [int(w) for w in wanted
-                                                                                          if w.isdigit()]))]
+                cells += [
+                    tuple(int(v) for v in rc)
+                    for rc in np.argwhere(np.isin(counts, [int(w) for w in wanted if w.isdigit()]))
+                ]
                 if args.zero and (counts == 0).any():  # one opening shows revealed 0s
                     cells.append(tuple(int(v) for v in np.argwhere(counts == 0)[0]))
                 for cell in sorted(set(cells)):
@@ -380,10 +422,10 @@ def cmd_ace(args: argparse.Namespace) -> int:
                 grid_text, problems = draft_grid(load_image(png), "ace-minesweeper", "lost", set())
                 ok = all(
                     ch not in DIGITS or int(ch) == counts[r, c]
-                    for r, row in enumerate(grid_text) for c, ch in enumerate(row)
+                    for r, row in enumerate(grid_text)
+                    for c, ch in enumerate(row)
                 )
-                print(f"{png}: digits {digits_of(grid_text)}; matches the probe: {ok}; problems {problems}",
-                      flush=True)
+                print(f"{png}: digits {digits_of(grid_text)}; matches the probe: {ok}; problems {problems}", flush=True)
     return 0
 
 
@@ -408,8 +450,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("capture", help="play games and keep candidate screenshots")
-    c.add_argument("client", choices=["xdemineur", "ace-minesweeper", "sgt-mines", "gnome-mines"])
-    c.add_argument("--window", help="gnome-mines custom size: window WxH (as the level of that size uses)")
+    c.add_argument("client", choices=["xdemineur", "ace-minesweeper", "sgt-mines"])
     c.add_argument("level", help="COLSxROWS/MINES, or ace's level key 1-4")
     c.add_argument("--tile", type=int, help="sgt-mines tile size")
     c.add_argument("--games", type=int, default=20, help="client launches")
