@@ -25,6 +25,8 @@ MAX_RMS = 30.0
 #: On a board resized to the profile's cell size edges blur: a looser residual, the same margin.
 MAX_RMS_RESIZED = 40.0
 MIN_MARGIN = 0.5
+#: A mean residual above this makes :func:`classify` try a brightness fit even when every cell matched.
+LEVELS_RMS = 6.0
 #: The residual allowed when all cells look alike (see :func:`classify`).
 UNANCHORED_RMS = 6.0
 
@@ -227,11 +229,12 @@ def classify(
         scores = replace(scores, max_rms=UNANCHORED_RMS)
     if not scores.accepted.all():
         scores = _nudge(image, geometry, profile, scores)
-    if levels and not scores.accepted.all():
+    if levels and (not scores.accepted.all() or float(scores.rms.mean()) > LEVELS_RMS):
+        # the screen differs from the templates all over: perhaps brighter or darker
         adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
         if adjusted is not profile:
             fitted = score(win, adjusted, geometry.rows, geometry.cols, max_rms)
-            if _anchored(fitted):
+            if _anchored(fitted) and float(fitted.rms.mean()) < float(scores.rms.mean()) - 1.0:
                 return _nudge(image, geometry, adjusted, fitted)
     return scores
 

@@ -180,23 +180,71 @@ def _lattices(p: Patches, px: float, py: float) -> list[Lattice]:
     return out
 
 
+MERGE_GAP = 4
+
+
+def _merge(p: Patches, lattices: list[Lattice], px: float, py: float) -> list[Lattice]:
+    """Join lattices that are parts of one board: on the same grid and at most ``MERGE_GAP`` cells apart
+    (number cells spread over a board of revealed zeros, which show no edges of their own)."""
+    out = list(lattices)
+    merged = True
+    while merged and len(out) > 1:
+        merged = False
+        for a in range(len(out)):
+            for b in range(a + 1, len(out)):
+                joined = _join(p, out[a], out[b], px, py)
+                if joined is not None:
+                    out[a] = joined
+                    del out[b]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
+def _join(p: Patches, a: Lattice, b: Lattice, px: float, py: float) -> Lattice | None:
+    ra = a.members[np.argmin(a.rows * 10000 + a.cols)]  # a's cell (0, 0) or the first patch
+    x0 = p.cx[ra] - px * a.cols[np.argmin(a.rows * 10000 + a.cols)]
+    y0 = p.cy[ra] - py * a.rows[np.argmin(a.rows * 10000 + a.cols)]
+    fx = (p.cx[b.members] - x0) / px
+    fy = (p.cy[b.members] - y0) / py
+    tol_x, tol_y = max(1.6, 0.07 * px) / px, max(1.6, 0.07 * py) / py
+    if np.median(np.abs(fx - np.round(fx))) > tol_x or np.median(np.abs(fy - np.round(fy))) > tol_y:
+        return None
+    cols_b, rows_b = np.round(fx).astype(int), np.round(fy).astype(int)
+    gap_c = max(cols_b.min() - a.cols.max(), a.cols.min() - cols_b.max())
+    gap_r = max(rows_b.min() - a.rows.max(), a.rows.min() - rows_b.max())
+    if gap_c > MERGE_GAP or gap_r > MERGE_GAP:
+        return None
+    rows = np.concatenate([a.rows, rows_b])
+    cols = np.concatenate([a.cols, cols_b])
+    return Lattice(np.concatenate([a.members, b.members]), rows - rows.min(), cols - cols.min())
+
+
 def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, float] | None:
-    """Try the likeliest pitches; keep the one whose largest lattice covers the most area."""
-    best: tuple[float, Patches, list[Lattice], float, float] | None = None
+    """Try the likeliest pitches; keep the one whose largest lattice covers the most area (a cell's face
+    fills at least half its pitch, so twice the pitch does not fit every other cell)."""
+    results: list[tuple[float, Patches, list[Lattice], float, float, float]] = []
     for px in _step_candidates(patches.cx, patches.cy, patches.w):
         pys = [py for py in _step_candidates(patches.cy, patches.cx, patches.h) if 0.75 * px <= py <= 1.33 * px]
         for py in pys[:1] or [px]:
-            keep = ((patches.w >= 0.45 * px) & (patches.h >= 0.45 * py)
+            keep = ((patches.w >= 0.5 * px) & (patches.h >= 0.5 * py)
                     & (patches.w <= 1.05 * px) & (patches.h <= 1.05 * py))
             sub = Patches(patches.cx[keep], patches.cy[keep], patches.w[keep], patches.h[keep])
-            lattices = [_trim(lat) for lat in _lattices(sub, px, py)]
+            lattices = [_trim(lat) for lat in _merge(sub, _lattices(sub, px, py), px, py)]
             lattices.sort(key=lambda lat: -lat.size)
             if not lattices:
                 continue
-            area = lattices[0].size * px * py
-            if best is None or area > best[0]:
-                best = (area, sub, lattices, px, py)
-    return None if best is None else best[1:]
+            lat = lattices[0]
+            cells = len(np.unique(lat.rows * 100000 + lat.cols))
+            fill = cells / ((int(lat.rows.max()) + 1) * (int(lat.cols.max()) + 1))
+            results.append((cells * px * py, sub, lattices, px, py, fill))
+    if not results:
+        return None
+    results.sort(key=lambda r: -r[0])
+    best = results[0]
+    return best[1], best[2], best[3], best[4]
 
 
 def _centres(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:

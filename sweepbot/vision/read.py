@@ -159,6 +159,7 @@ def read_screenshot(
         if best is None or key < best[0]:
             best = (key, geo, p, scores)
     if best is not None and best[3].accepted.all():
+        _check_edges(image, best[1], best[2])
         return read_located(image, best[1], best[2])
     if best is not None and (~best[3].accepted).mean() <= 0.05:
         # a profile of this cell size reads nearly every cell: the rest are covered or new, not another scale
@@ -173,6 +174,34 @@ def read_screenshot(
             f"fits it (profile cell sizes: {sizes} px); calibrate one for this client or size"
         )
     raise refuse(image, best[1], best[3], best[2])
+
+
+def _outside_lines(geometry: Geometry) -> list[tuple[str, Geometry]]:
+    """One line of cells just beyond each side of the board."""
+    px, py = round(geometry.pitch[0]), round(geometry.pitch[1])
+    xs, ys = geometry.xs, geometry.ys
+    return [
+        ("top", Geometry(xs, (ys[0] - py, ys[0]))),
+        ("bottom", Geometry(xs, (ys[-1], ys[-1] + py))),
+        ("left", Geometry((xs[0] - px, xs[0]), ys)),
+        ("right", Geometry((xs[-1], xs[-1] + px), ys)),
+    ]
+
+
+def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> None:
+    """Refuse a board that seems to go on past a side: cells beyond it that read as covered cells, flags or
+    numbers mean the edge was missed (a washed-out bevel, say) and the board read would be the wrong size."""
+    for side, line in _outside_lines(geometry):
+        x, y, w, h = line.bbox
+        if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
+            continue
+        scores = classify(image, line, profile)
+        # revealed zeros are left out: some clients (ace-minesweeper) draw them in the window's own colour
+        if (scores.accepted & (scores.chars != ".")).mean() >= 0.6:
+            raise ReadError(
+                f"the board found ({geometry.rows}x{geometry.cols} cells) seems to go on past its {side} edge: "
+                "not read, to avoid reading a board of the wrong size"
+            )
 
 
 def _rank(scores: CellScores, raw: CellScores) -> float:
