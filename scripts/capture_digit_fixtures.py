@@ -140,7 +140,8 @@ def draft_grid(
     mine_chars = "*!F" if state == "lost" else "#F*!"
     problems: list[str] = []
     for r, c in qmarks:
-        if chars[r, c] not in "*!":
+        # xdemineur shows a mine under a question mark after a loss; gnome-mines keeps the mark
+        if chars[r, c] not in "*!" or client == "gnome-mines":
             chars[r, c] = "?"
             known[r, c] = True
     # the clicked mine on its red ground may be refused by a profile that saw it only once: its best match
@@ -241,6 +242,12 @@ def cmd_capture(args: argparse.Namespace) -> int:
     folder = Path(args.out) / f"{client}-{tag}"
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
+    if client == "gnome-mines":
+        from sweepbot.desktop.clients import gnome_mines
+
+        # a custom size gets the window of the level with the same board size: the same tile size
+        windows = {(8, 8): "small", (16, 16): "medium", (30, 16): "big"}
+        gnome_mines.custom_window = lambda size: gnome_mines.WINDOW_SIZES[windows[(size.cols, size.rows)]]
     if client == "sgt-mines":
         CLIENTS["sgt-mines"].allow_guessing = True  # dense boards cannot be made guess-free
     seen: dict[str, int] = {}
@@ -258,9 +265,12 @@ def cmd_capture(args: argparse.Namespace) -> int:
                             break
                         if j:
                             game.new_game()
+                        if client == "gnome-mines":
+                            # the first click opens an area; covered tiles are drawn lighter after it
+                            game.click_cell(grid.rows // 2, grid.cols // 2)
                         reference = covered_reference(window_image(game), grid, client)
                         qmarks: set[Cell] = set()
-                        if client == "xdemineur" and args.qmarks:
+                        if client in ("xdemineur", "gnome-mines") and args.qmarks:
                             covered = sorted(covered_cells(window_image(game), grid, reference))
                             qmarks = set(rng.sample(covered, min(args.qmarks, len(covered))))
                             for cell in sorted(qmarks):
@@ -450,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("capture", help="play games and keep candidate screenshots")
-    c.add_argument("client", choices=["xdemineur", "ace-minesweeper", "sgt-mines"])
+    c.add_argument("client", choices=["xdemineur", "ace-minesweeper", "sgt-mines", "gnome-mines"])
     c.add_argument("level", help="COLSxROWS/MINES, or ace's level key 1-4")
     c.add_argument("--tile", type=int, help="sgt-mines tile size")
     c.add_argument("--games", type=int, default=20, help="client launches")
