@@ -12,6 +12,7 @@ from sweepbot.play.clients import ClientRules, face_rect
 from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView, Grabber, Reader
 
+STILL_FOR = 0.05  # seconds between the two reads that must agree on the new board
 CONFIRM_AFTER = 0.6  # seconds without a new game before a confirmation dialog is answered
 
 
@@ -32,6 +33,7 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         mouse.click_new_game(*centre, allowed=allowed)
     start = time.monotonic()
     confirmed = False
+    candidate: BoardView | None = None
     while time.monotonic() - start < timeout:
         frame = screen.grab()
         try:
@@ -39,7 +41,12 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         except SweepbotError:
             view = None
         if view is not None and not game_over(view.board) and view.board.grid != last.board.grid:
-            return view
+            if candidate is not None and candidate.board.grid == view.board.grid:
+                return view  # the same new board twice in a row: the client has finished repainting
+            candidate = view
+            time.sleep(STILL_FOR)
+            continue
+        candidate = None
         if rules.confirm_keys and not confirmed and time.monotonic() - start > CONFIRM_AFTER:
             for combo in rules.confirm_keys:
                 mouse.press(list(combo))
