@@ -182,3 +182,41 @@ def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
     assert winning_board(board, [(1, 0), (1, 1)]) is not None
     assert winning_board(board, [(1, 0)]) is None
     assert winning_board(Board(("1#", "##")), [(1, 0), (1, 1)]) is None  # total unknown: no prediction
+
+
+def test_new_game_by_key_waits_for_the_fresh_board() -> None:
+    from sweepbot.play.clients import ClientRules
+    from sweepbot.play.newgame import start_new_game
+
+    _game, screen, reader, device, mouse = setup(9)
+    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    assert last is not None
+
+    def press(keys: list[str]) -> None:
+        if keys == ["n"]:
+            fresh = Game(LEVELS["beginner"], 99, "opening")
+            screen.game = device.game = fresh
+
+    device.press = press  # type: ignore[method-assign]
+    view = start_new_game(screen, reader, mouse, ClientRules("opening", new_game_keys=(("n",),)), last)
+    assert view.board.grid == ("#########",) * 9
+
+
+def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
+    from sweepbot.errors import SweepbotError
+    from sweepbot.play.clients import ClientRules, face_rect
+    from sweepbot.play.newgame import start_new_game
+
+    _game, screen, reader, device, mouse = setup(12)
+    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    assert last is not None
+    rules = ClientRules("none", face_above_board=12)
+    clicks = len(device.clicks)
+    with pytest.raises(SweepbotError, match="no new-game face"):  # nothing yellow there: no click
+        start_new_game(screen, reader, mouse, rules, last, timeout=0.2)
+    assert len(device.clicks) == clicks
+    allowed = face_rect(last.bbox, rules)
+    assert allowed is not None
+    with pytest.raises(OutsideBoardError):
+        mouse.click_new_game(allowed.x - 1, allowed.y, allowed)
+    assert len(device.clicks) == clicks
