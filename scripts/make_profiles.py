@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXED_SIZES = {"ace-minesweeper"}
 #: Clients drawn at fractional positions (gnome-mines) antialias tile edges differently from cell to cell:
 #: their windows keep further inside the tile, where the colour and the glyph are. sgt-mines's covered and
-#: revealed cells differ mostly by a thin bevel: its windows keep it.
+#: revealed cells differ mostly by a thin bevel: its windows keep close to the edge.
 INSETS = {"gnome-mines": 0.2, "sgt-mines": 0.05}
 VARIANT_RMS = 8.0
 MAX_VARIANTS = 6
@@ -87,7 +87,8 @@ def crop_for(geometries: list[Geometry], inset: float = 0.1) -> tuple[int, int, 
     tell covered from revealed, and gaps between tiles stay out."""
     min_w = min(round(g.pitch[0]) for g in geometries)
     min_h = min(round(g.pitch[1]) for g in geometries)
-    mx, my = max(1, round(inset * min_w)), max(1, round(inset * min_h))
+    least = 1 if inset > 0 else 0
+    mx, my = max(least, round(inset * min_w)), max(least, round(inset * min_h))
     return mx, my, min_w - 2 * mx, min_h - 2 * my
 
 

@@ -23,6 +23,8 @@ from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import Profile, available_profiles, select_profiles
 
 PITCH_TOLERANCE = 0.05
+#: Cells beyond the board count as cells only when they match this closely (see ``_check_edges``).
+EDGE_RMS = 12.0
 
 
 class ReadError(SweepbotError):
@@ -188,6 +190,13 @@ def _outside_lines(geometry: Geometry) -> list[tuple[str, Geometry]]:
     ]
 
 
+def _flat(profile: Profile, ch: str) -> bool:
+    """Whether a character's first template is a plain patch (no bevel or glyph in its window)."""
+    if ch not in profile.labels:
+        return True
+    return float(profile.stack[profile.labels.index(ch)].std()) < 8.0
+
+
 def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> None:
     """Refuse a board that seems to go on past a side: cells beyond it that read as covered cells, flags or
     numbers mean the edge was missed (a washed-out bevel, say) and the board read would be the wrong size."""
@@ -197,7 +206,10 @@ def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> Non
             continue
         scores = classify(image, line, profile)
         # revealed zeros are left out: some clients (ace-minesweeper) draw them in the window's own colour
-        if (scores.accepted & (scores.chars != ".")).mean() >= 0.6:
+        clear = scores.accepted & (scores.rms <= EDGE_RMS) & (scores.chars != ".")
+        if _flat(profile, COVERED):  # a plain covered tile looks like any plain window background
+            clear &= scores.chars != COVERED
+        if clear.mean() >= 0.6:
             raise ReadError(
                 f"the board found ({geometry.rows}x{geometry.cols} cells) seems to go on past its {side} edge: "
                 "not read, to avoid reading a board of the wrong size"
