@@ -112,7 +112,12 @@ def test_a_window_over_the_board_stops_the_bot_cleanly(tmp_path: Path) -> None:
 
 def test_the_user_moving_the_mouse_stops_the_bot_at_once(tmp_path: Path) -> None:
     def grab_mouse(display: VirtualDisplay, client: LaunchedClient) -> None:
-        xdotool(display, "mousemove", "640", "900")
+        # a hand on the mouse moves it along a path, not in one jump (one jump could land while the bot's
+        # own click is moving the pointer, and be overridden by it)
+        path: list[str] = []
+        for step in range(6):
+            path += ["mousemove", str(640 + 10 * step), str(900 - 10 * step), "sleep", "0.03"]
+        xdotool(display, *path)
 
     outcome = play_with_fault(tmp_path, grab_mouse)
     assert outcome is not None
