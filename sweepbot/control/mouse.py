@@ -110,6 +110,7 @@ class BoardInput:
         self.device.click(point[0], point[1], button)
         self.clicks += 1
         self._last = point
+        self.check_user()  # a hand that moved the mouse during the click
 
     def click_new_game(self, x: float, y: float, allowed: Rect) -> None:
         """The one click allowed off the board: a client's new-game face, inside ``allowed``."""
