@@ -48,9 +48,8 @@ class ScreenGrabber:
     """The live screen as the loop wants it: whole frames and board regions, in frame pixels."""
 
     def __init__(self) -> None:
-        from sweepbot.vision import Region, ScreenSource
+        from sweepbot.vision import ScreenSource
 
-        self._region = Region
         self.source = ScreenSource()
         whole = self.source.monitors()[0].region
         self.origin = (whole.x, whole.y)
@@ -58,8 +57,7 @@ class ScreenGrabber:
     def grab(self, region: Rect | None = None) -> np.ndarray:
         if region is None:
             return self.source.grab()
-        return self.source.grab(self._region(region.x + self.origin[0], region.y + self.origin[1],
-                                             region.w, region.h))
+        return self.source.grab(Rect(region.x + self.origin[0], region.y + self.origin[1], region.w, region.h))
 
 
 def check_session() -> None:

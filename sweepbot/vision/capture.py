@@ -15,33 +15,15 @@ import cv2
 import numpy as np
 
 from sweepbot.errors import SweepbotError
+from sweepbot.rect import Rect
 
 
 class CaptureError(SweepbotError):
     """A frame could not be grabbed or loaded."""
 
 
-@dataclass(frozen=True)
-class Region:
-    """A rectangle of the virtual screen: left, top, width, height (left/top may be negative)."""
-
-    x: int
-    y: int
-    w: int
-    h: int
-
-    @property
-    def right(self) -> int:
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> int:
-        return self.y + self.h
-
-    def intersect(self, other: Region) -> Region | None:
-        x0, y0 = max(self.x, other.x), max(self.y, other.y)
-        x1, y1 = min(self.right, other.right), min(self.bottom, other.bottom)
-        return Region(x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
+#: A rectangle of the virtual screen: left, top, width, height (left/top may be negative).
+Region = Rect
 
 
 @dataclass(frozen=True)
