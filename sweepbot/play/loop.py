@@ -78,7 +78,7 @@ class Player:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
                 break
             try:
-                frame, view, analysis = self.look(previous, report)
+                frame, view, analysis = self.look(previous, report, quiet=expected_win is not None)
             except ScreenStoppedMakingSense:
                 if previous is None or expected_win is None:
                     raise
@@ -106,7 +106,8 @@ class Player:
             report.clicks = self.mouse.clicks
         return report
 
-    def look(self, previous: BoardView | None, report: GameReport) -> tuple[np.ndarray, BoardView, Analysis | None]:
+    def look(self, previous: BoardView | None, report: GameReport,
+             quiet: bool = False) -> tuple[np.ndarray, BoardView, Analysis | None]:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again."""
         problems: list[str] = []
         frame = np.zeros((1, 1, 3), np.uint8)
@@ -135,7 +136,7 @@ class Player:
                 problems.append(f"the board read contradicts itself: {err}")
                 continue
             return frame, view, analysis
-        if self.recorder:
+        if self.recorder and not quiet:  # quiet: a win is expected, a covered board is no surprise
             self.recorder.diagnostic(frame, problems)
         raise ScreenStoppedMakingSense(
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}"

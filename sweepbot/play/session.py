@@ -72,7 +72,14 @@ def play_session(player: Player, games: int, new_game: Callable[[GameReport], No
         if report.result == "error":
             break
         if number + 1 < games:
-            new_game(report)
+            try:
+                new_game(report)
+            except ControlError:
+                raise
+            except SweepbotError as err:
+                summary.messages.append(f"could not start game {number + 2}: {err}")
+                summary.errors += 1
+                break
     summary.seconds = time.monotonic() - start
     summary.refused_clicks = player.mouse.refused if player.mouse else 0
     return summary
