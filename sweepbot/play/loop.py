@@ -82,8 +82,8 @@ class Player:
             except ScreenStoppedMakingSense:
                 if previous is None or expected_win is None:
                     raise
-                # the last clicks opened every safe cell: the client may cover its board with a
-                # congratulation; the game is won all the same
+                # the last clicks opened every cell left but the mines, and no lost board shows: the
+                # client covered its board with a congratulation; the game is won
                 report.result, report.final, report.final_view = "won", expected_win, replace(
                     previous, board=expected_win)
                 break
@@ -95,7 +95,8 @@ class Player:
                 break
             assert analysis is not None
             cells = self.act(frame, view, analysis, report)
-            expected_win = winning_board(view.board, cells) if analysis.safe else None
+            opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
+            expected_win = winning_board(view.board, cells) if opening else None
             if self.settings.dry_run:
                 report.planned = cells
                 break
@@ -187,8 +188,9 @@ class Player:
 
 
 def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:
-    """The board after opening ``opened`` (safe cells) if that wins the game, else None. Opened cells are
-    shown as 0: only which cells stay covered (the mines) matters for what follows."""
+    """The board after opening ``opened`` if, should they be safe, that wins the game; else None. Opened
+    cells are shown as 0: only which cells stay covered (the mines) matters for what follows. (Had one
+    been a mine, the client would show the lost board, which reads as lost.)"""
     if board.mines is None:
         return None
     covered = board.count("#?F") - len(set(opened))
