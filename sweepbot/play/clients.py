@@ -17,6 +17,7 @@ class ClientRules:
     new_game_keys: tuple[tuple[str, ...], ...] = ()  # key combinations pressed in turn
     face_above_board: int | None = None  # the face's centre: this many pixels above the board, centred
     confirm_keys: tuple[tuple[str, ...], ...] = ()  # pressed if a confirmation dialog holds the new game back
+    key_gap: float = 0.0  # seconds between key combinations (a dialog closing takes that long)
 
 
 CLIENTS: dict[str, ClientRules] = {
@@ -25,7 +26,7 @@ CLIENTS: dict[str, ClientRules] = {
     "sgt-mines": ClientRules("opening", new_game_keys=(("n",),)),
     # after a win gnome-mines may show its scores dialog: Escape closes it (and does nothing otherwise)
     "gnome-mines": ClientRules("opening", new_game_keys=(("escape",), ("ctrl", "r")),
-                               confirm_keys=(("tab",), ("enter",))),
+                               confirm_keys=(("tab",), ("enter",)), key_gap=0.4),
 }
 
 UNKNOWN = ClientRules("none")

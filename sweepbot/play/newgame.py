@@ -20,8 +20,7 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
                    timeout: float = 5.0) -> BoardView:
     """Press the client's new-game keys or click its face, and wait for a board that is not over."""
     if rules.new_game_keys:
-        for combo in rules.new_game_keys:
-            mouse.press(list(combo))
+        press_keys(mouse, rules.new_game_keys, rules.key_gap)
     else:
         allowed = face_rect(last.bbox, rules)
         if allowed is None:
@@ -48,11 +47,19 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
             continue
         candidate = None
         if rules.confirm_keys and not confirmed and time.monotonic() - start > CONFIRM_AFTER:
-            for combo in rules.confirm_keys:
-                mouse.press(list(combo))
+            # a dialog held the new game back (a confirmation, or a scores dialog that took the keys):
+            # answer it, then ask for the new game once more
+            press_keys(mouse, rules.confirm_keys + rules.new_game_keys, rules.key_gap)
             confirmed = True
         time.sleep(0.02)
     raise SweepbotError(f"no new game appeared within {timeout:.0f} s")
+
+
+def press_keys(mouse: BoardInput, combos: tuple[tuple[str, ...], ...], gap: float) -> None:
+    for i, combo in enumerate(combos):
+        if i and gap:
+            time.sleep(gap)
+        mouse.press(list(combo))
 
 
 def looks_like_a_face(frame: np.ndarray, centre: tuple[int, int]) -> bool:
