@@ -13,7 +13,7 @@ from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView, Grabber, Reader
 
 STILL_FOR = 0.05  # seconds between the two reads that must agree on the new board
-CONFIRM_AFTER = 0.6  # seconds without a new game before a confirmation dialog is answered
+CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
 
 
 def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
@@ -30,8 +30,7 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         if not looks_like_a_face(grabbed, centre):
             raise SweepbotError(f"no new-game face where it should be ({centre}): not clicking")
         mouse.click_new_game(*centre, allowed=allowed)
-    start = time.monotonic()
-    confirmed = False
+    start = asked = time.monotonic()
     candidate: BoardView | None = None
     while time.monotonic() - start < timeout:
         frame = screen.grab()
@@ -46,11 +45,11 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
             time.sleep(STILL_FOR)
             continue
         candidate = None
-        if rules.confirm_keys and not confirmed and time.monotonic() - start > CONFIRM_AFTER:
-            # a dialog held the new game back (a confirmation, or a scores dialog that took the keys):
-            # answer it, then ask for the new game once more
+        if rules.new_game_keys and time.monotonic() - asked > CONFIRM_AFTER:
+            # a dialog held the new game back (a confirmation, or a scores dialog that opened late and
+            # took the keys): answer it, then ask for the new game again
             press_keys(mouse, rules.confirm_keys + rules.new_game_keys, rules.key_gap)
-            confirmed = True
+            asked = time.monotonic()
         time.sleep(0.02)
     raise SweepbotError(f"no new game appeared within {timeout:.0f} s")
 
