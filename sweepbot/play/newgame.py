@@ -19,6 +19,7 @@ CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed ag
 def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
                    timeout: float = 5.0) -> BoardView:
     """Press the client's new-game keys or click its face, and wait for a board that is not over."""
+    wait_still(screen)  # a client may open a dialog a moment after the game ends: let it show first
     if rules.new_game_keys:
         press_keys(mouse, rules.new_game_keys, rules.key_gap)
     else:
@@ -52,6 +53,19 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
             asked = time.monotonic()
         time.sleep(0.02)
     raise SweepbotError(f"no new game appeared within {timeout:.0f} s")
+
+
+def wait_still(screen: Grabber, quiet: float = 0.5, timeout: float = 2.5) -> None:
+    """Wait until the whole screen has not changed for ``quiet`` seconds (at most ``timeout``)."""
+    start = still_since = time.monotonic()
+    last = screen.grab()
+    while time.monotonic() - start < timeout:
+        time.sleep(0.05)
+        now = screen.grab()
+        if now.shape != last.shape or not np.array_equal(now, last):
+            last, still_since = now, time.monotonic()
+        elif time.monotonic() - still_since >= quiet:
+            return
 
 
 def press_keys(mouse: BoardInput, combos: tuple[tuple[str, ...], ...], gap: float) -> None:
