@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from itertools import product
 
 from sweepbot.board import FLAG, Cell, neighbours
@@ -160,5 +159,3 @@ def next_safety(after: Analysis) -> float:
     choices = open_choices(after)
     return 1.0 - min(choices.values()) if choices else 1.0
 
-
-Guess = Callable[[Analysis], Cell | None]

@@ -1,12 +1,10 @@
-"""Choosing the move: every certain safe cell first, otherwise the covered cell least likely to be a mine."""
+"""A move, and the first move for each first-click rule (guesses: guesses.py; the choice: strategy.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from sweepbot.board import Cell
-
-ACTIONS = ("open", "flag", "chord")
 
 
 @dataclass(frozen=True)
