@@ -1,0 +1,90 @@
+"""Tile looks: every cell of every frame cut out and grouped with the cells that look the same.
+
+A look is a group of cell windows that differ by less than a threshold (after a shift of up to a pixel each
+way, since a located grid can be a pixel off). Naming (:mod:`sweepbot.calibration.naming`) then works on the
+look numbers alone, frame by frame, as plain integer grids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.geometry import Geometry
+
+#: RMS (0-255 per channel) under which two windows count as the same look.
+SAME_LOOK_RMS = 14.0
+#: How far (px) a cell's window may move to match a look: clients that draw at fractional positions put a
+#: glyph up to 2 px off the located grid.
+SHIFT = 2
+
+
+@dataclass(frozen=True)
+class Looks:
+    """The distinct looks of a set of frames: one mean window per look, and each frame's grid of look ids."""
+
+    images: np.ndarray  # L x h x w x 3 uint8, the first window seen of each look
+    grids: tuple[np.ndarray, ...]  # per frame, rows x cols int
+    counts: np.ndarray  # L: how many cells have each look
+
+    @property
+    def count(self) -> int:
+        return len(self.images)
+
+    def distance(self, a: int, b: int) -> float:
+        """RMS difference between two looks' first windows."""
+        d = self.images[a].astype(np.float32) - self.images[b].astype(np.float32)
+        return float(np.sqrt((d * d).mean()))
+
+
+def window_crop(geometries: Sequence[Geometry], inset: float) -> tuple[int, int, int, int]:
+    """A window inside every cell, ``inset`` of a cell (at least a pixel) in from its edges."""
+    min_w = min(round(g.pitch[0]) for g in geometries)
+    min_h = min(round(g.pitch[1]) for g in geometries)
+    least = 1 if inset > 0 else 0
+    mx, my = max(least, round(inset * min_w)), max(least, round(inset * min_h))
+    return mx, my, min_w - 2 * mx, min_h - 2 * my
+
+
+def collect_looks(
+    images: Sequence[np.ndarray],
+    geometries: Sequence[Geometry],
+    inset: float = 0.12,
+    threshold: float = SAME_LOOK_RMS,
+    reach: int = SHIFT,
+) -> Looks:
+    """Group every cell of every frame by look (cells are compared at every shift of up to ``reach`` px)."""
+    ox, oy, w, h = window_crop(geometries, inset)
+    reach = max(0, min(reach, ox, oy))
+    span = 2 * reach + 1
+    wide = (ox - reach, oy - reach, w + 2 * reach, h + 2 * reach)
+    leaders: list[np.ndarray] = []
+    grids: list[np.ndarray] = []
+    counts: list[int] = []
+    for image, geo in zip(images, geometries, strict=True):
+        windows = cell_windows(image, geo, wide).reshape(-1, h + 2 * reach, w + 2 * reach, 3)
+        # identical windows are common (covered cells): compare each distinct one once
+        flat = windows.reshape(len(windows), -1)
+        uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
+        ids = np.empty(len(uniq), int)
+        for u, v in enumerate(uniq.reshape(-1, h + 2 * reach, w + 2 * reach, 3)):
+            shifts = np.stack([v[dy : dy + h, dx : dx + w].ravel() for dy in range(span) for dx in range(span)])
+            if leaders:
+                stack = np.stack(leaders)
+                d = np.sqrt(((shifts[:, None, :] - stack[None, :, :]) ** 2).mean(axis=2)).min(axis=0)
+                k = int(np.argmin(d))
+                if d[k] <= threshold:
+                    ids[u] = k
+                    continue
+            leaders.append(shifts[len(shifts) // 2])
+            counts.append(0)
+            ids[u] = len(leaders) - 1
+        grid = ids[inverse.ravel()].reshape(geo.rows, geo.cols)
+        for k, n in zip(*np.unique(grid, return_counts=True), strict=True):
+            counts[int(k)] += int(n)
+        grids.append(grid)
+    looks = np.stack(leaders).reshape(-1, h, w, 3).clip(0, 255).astype(np.uint8)
+    return Looks(looks, tuple(grids), np.array(counts))
