@@ -70,8 +70,9 @@ def neighbour_count(mask: np.ndarray) -> np.ndarray:
     return np.asarray(total)
 
 
-def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3) -> Naming:
-    """Name every look the frames prove; see the module's steps."""
+def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, with_hints: bool = True) -> Naming:
+    """Name every look the frames prove; see the module's steps. With ``with_hints``, looks the frames do not
+    prove get a hint (``proved=False``): used only if the user confirms them."""
     grids = looks.grids
     names: Naming = {}
     from_facts(grids, facts, names)
@@ -90,6 +91,8 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3) -> 
     numbers(grids, names, mines, looks.count, complete, min_cells)
     distinct_numbers(looks, names)
     marks(grids, names, mines, complete)
+    if with_hints:
+        hints(looks, names, complete)
     return names
 
 
@@ -319,3 +322,34 @@ def bounds(looks: Looks, names: Naming) -> None:
                                 "its own look")
                 changed = True
                 break
+
+
+def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
+    """A likely name for each look no step proved, to show the user once: a number counted from one or two
+    cells at a loss, a wrong flag (seen only after a loss), a question mark (looks most like a flag)."""
+    grids = looks.grids
+    mines = [k for k, n in names.items() if n.char in "*!F" and n.proved]
+    lost = {i for i, g in enumerate(grids) if any(names.get(int(k), Name("", "")).char in "*!" for k in np.unique(g))}
+    shown = {i for i, g in enumerate(grids) if any(names.get(int(k), Name("", "")).char == "*" for k in np.unique(g))}
+    exact = _exact_counts(grids, names, looks.count, complete | shown)
+    taken = {n.char for n in names.values()}
+    for k in range(looks.count):
+        if k in names:
+            continue
+        frames = {i for i, g in enumerate(grids) if (g == k).any()}
+        matrix = exact.get(k)
+        nearest = min((j for j in names), key=lambda j: looks.distance(k, j), default=None)
+        near = names[nearest].char if nearest is not None else ""
+        if matrix is not None and mines and near not in "F?X":
+            values = matrix[mines].sum(axis=0)
+            value = int(values[0])
+            ch = "." if value == 0 else str(value)
+            if (values == value).all() and value <= 8 and ch not in taken:
+                names[k] = Name(ch, f"{len(values)} cell(s) with {value} mine(s) around them", proved=False)
+                continue
+        if near == "#":
+            names[k] = Name("?", "looks most like a covered cell, and is not one: a question mark", proved=False)
+        elif frames and frames <= lost:
+            names[k] = Name("X", "seen only after a loss, and no number: a wrong flag", proved=False)
+        elif near == "F":
+            names[k] = Name("?", "looks most like a flag, and is not one: a question mark", proved=False)

@@ -11,9 +11,18 @@ from sweepbot.errors import SweepbotError
 
 
 def _commands() -> list[ModuleType]:
-    from sweepbot.cli import bench_cmd, demo_cmd, play_cmd, read_cmd, replay_cmd, solve_cmd
+    from sweepbot.cli import (
+        bench_cmd,
+        calibrate_cmd,
+        demo_cmd,
+        play_cmd,
+        profiles_cmd,
+        read_cmd,
+        replay_cmd,
+        solve_cmd,
+    )
 
-    return [solve_cmd, bench_cmd, read_cmd, play_cmd, replay_cmd, demo_cmd]
+    return [solve_cmd, bench_cmd, read_cmd, play_cmd, replay_cmd, demo_cmd, calibrate_cmd, profiles_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:

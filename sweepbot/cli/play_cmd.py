@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     reader = VisionReader(args.profile)
     frame = screen.grab()
     view = reader.read(frame)  # refuses clearly when no board is on screen
-    rules = rules_for(view.client)
+    rules = rules_for(view.client, reader.profile.play if reader.profile else None)
     settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines,
                             strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run)
     recorder = Recorder(Path(args.record), args.strategy, settings.first_click) if args.record else None

@@ -7,6 +7,7 @@ so that click is only sent at a place fixed relative to the board just read, and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sweepbot.rect import Rect
 
@@ -32,8 +33,19 @@ CLIENTS: dict[str, ClientRules] = {
 UNKNOWN = ClientRules("none")
 
 
-def rules_for(client: str | None) -> ClientRules:
-    return CLIENTS.get(client or "", UNKNOWN)
+def rules_for(client: str | None, play: dict[str, Any] | None = None) -> ClientRules:
+    """A known client's rules, or those a calibrated profile stores under ``play``: ``first_click``,
+    ``new_game_keys`` (a list of key combinations), ``face_above_board`` (px)."""
+    known = CLIENTS.get(client or "", UNKNOWN)
+    if not play:
+        return known
+    return ClientRules(
+        str(play.get("first_click", known.first_click)),
+        tuple(tuple(str(k) for k in combo) for combo in play.get("new_game_keys", known.new_game_keys)),
+        play.get("face_above_board", known.face_above_board),
+        known.confirm_keys,
+        float(play.get("key_gap", known.key_gap)),
+    )
 
 
 def face_rect(board: Rect, rules: ClientRules, half: int = 10) -> Rect | None:

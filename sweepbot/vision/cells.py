@@ -43,7 +43,8 @@ class CellScores:
 
     @property
     def accepted(self) -> np.ndarray:
-        return (self.rms <= self.max_rms) & (self.margin >= MIN_MARGIN)
+        # a look calibration has not named ("~") is refused however well it matches
+        return (self.rms <= self.max_rms) & (self.margin >= MIN_MARGIN) & (self.chars != "~")
 
     def refused(self) -> list[tuple[int, int]]:
         rs, cs = np.nonzero(~self.accepted)

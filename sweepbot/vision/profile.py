@@ -12,13 +12,21 @@
       "counter": {...}                   optional: where the mines-left counter is, see sweepbot.vision.counter
     }
 
-Built-in profiles live in ``sweepbot/profiles/`` (made by ``scripts/make_profiles.py``); more folders can
-be given (the user's calibrated profiles).
+      "play": {...}                      optional: how the client starts a new game (see sweepbot.play.clients)
+    }
+
+A template named ``~`` is a look calibration could not name yet: a cell that matches it is refused.
+
+Built-in profiles live in ``sweepbot/profiles/`` (made by ``scripts/make_profiles.py`` with the calibration);
+the user's calibrated profiles live in :func:`user_profiles_dir` and win over a built-in of the same name.
+``SWEEPBOT_PROFILES`` moves the user's folder; ``SWEEPBOT_NO_BUILTIN=1`` hides the built-in profiles (to
+check that a calibration works on its own).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -27,6 +35,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from platformdirs import user_data_dir
 
 from sweepbot.board import CELL_CHARS
 from sweepbot.errors import SweepbotError
@@ -37,7 +46,10 @@ BUILTIN_DIR = Path(__file__).resolve().parent.parent / "profiles"
 FILE_NAMES = {
     "#": "covered", "F": "flag", "?": "question", ".": "zero", "*": "mine", "!": "exploded", "X": "wrong-flag",
     **{d: f"n{d}" for d in "12345678"},
+    "~": "unnamed",
 }
+#: The label of a look that calibration has not named (yet).
+UNNAMED = "~"
 
 
 class ProfileError(SweepbotError):
@@ -57,6 +69,7 @@ class Profile:
     sizes: tuple[tuple[int, int], ...] = ()
     counter: dict[str, Any] = field(default_factory=dict)
     folder: Path | None = None
+    play: dict[str, Any] = field(default_factory=dict)
     #: derived from ``stack``: squared norms, character codes, squared distances between templates
     norms: np.ndarray = field(init=False, repr=False, compare=False)
     codes: np.ndarray = field(init=False, repr=False, compare=False)
@@ -86,7 +99,7 @@ class Profile:
             first = sorted({self.labels.index(ch) for ch in self.labels})
             cached = self if len(first) == len(self.labels) else Profile(
                 self.name, self.client, self.pitch, self.crop, tuple(self.labels[i] for i in first),
-                self.stack[first], self.sizes, self.counter, self.folder)
+                self.stack[first], self.sizes, self.counter, self.folder, self.play)
             object.__setattr__(self, "_primary", cached)
         return cached
 
@@ -103,13 +116,14 @@ def make_profile(
     sizes: Iterable[tuple[int, int]] = (),
     counter: dict[str, Any] | None = None,
     folder: Path | None = None,
+    play: dict[str, Any] | None = None,
 ) -> Profile:
     """A profile from (character, BGR template) pairs, every template ``crop``'s size."""
     _, _, w, h = crop
     labels: list[str] = []
     rows: list[np.ndarray] = []
     for ch, img in templates:
-        if ch not in CELL_CHARS:
+        if ch not in CELL_CHARS and ch != UNNAMED:
             raise ProfileError(f"{name}: unknown cell character {ch!r}")
         if img.shape != (h, w, 3):
             raise ProfileError(f"{name}: template for {ch!r} is {img.shape[1]}x{img.shape[0]}, expected {w}x{h}")
@@ -119,7 +133,7 @@ def make_profile(
         raise ProfileError(f"{name}: no templates")
     return Profile(name, client, (float(pitch[0]), float(pitch[1])), tuple(crop),  # type: ignore[arg-type]
                    tuple(labels), np.stack(rows), tuple(tuple(s) for s in sizes),  # type: ignore[misc]
-                   dict(counter or {}), folder)
+                   dict(counter or {}), folder, dict(play or {}))
 
 
 def load_profile(folder: str | Path) -> Profile:
@@ -138,7 +152,7 @@ def load_profile(folder: str | Path) -> Profile:
                 templates.append((ch, img))
         return make_profile(
             spec.get("name", folder.name), spec["client"], tuple(spec["pitch"]), tuple(spec["crop"]),
-            templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder,
+            templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder, spec.get("play"),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise ProfileError(f"{folder}: malformed profile.json: {err!r}") from None
@@ -167,6 +181,8 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
     spec["templates"] = files
     if profile.counter:
         spec["counter"] = profile.counter
+    if profile.play:
+        spec["play"] = profile.play
     (folder / "profile.json").write_text(format_json(spec) + "\n", encoding="utf-8")
     return folder
 
@@ -194,6 +210,15 @@ def _builtin() -> tuple[Profile, ...]:
     return tuple(_load_dir(BUILTIN_DIR))
 
 
+def user_profiles_dir() -> Path:
+    """Where calibrated profiles are saved: the user's data folder (``SWEEPBOT_PROFILES`` overrides it)."""
+    return Path(os.environ.get("SWEEPBOT_PROFILES") or Path(user_data_dir("sweepbot")) / "profiles")
+
+
+def builtin_hidden() -> bool:
+    return os.environ.get("SWEEPBOT_NO_BUILTIN", "") not in ("", "0")
+
+
 def _load_dir(root: Path) -> list[Profile]:
     if not root.is_dir():
         return []
@@ -201,9 +226,10 @@ def _load_dir(root: Path) -> list[Profile]:
 
 
 def available_profiles(extra_dirs: Sequence[str | Path] = ()) -> list[Profile]:
-    """Built-in profiles plus every profile folder under ``extra_dirs`` (later ones win on a name clash)."""
-    by_name = {p.name: p for p in _builtin()}
-    for root in extra_dirs:
+    """Built-in profiles, the user's calibrated ones, and every profile folder under ``extra_dirs`` (later ones
+    win on a name clash)."""
+    by_name = {} if builtin_hidden() else {p.name: p for p in _builtin()}
+    for root in [user_profiles_dir(), *extra_dirs]:
         for p in _load_dir(Path(root)):
             by_name[p.name] = p
     return list(by_name.values())

@@ -1,0 +1,102 @@
+"""A profile from frames whose cells have names: templates cut from the named cells, lined up, checked.
+
+Every named cell's window is cut, the grid is lined up with the first templates (a located grid may be a
+pixel or two off), and each character keeps its most common look plus variants for the looks that differ
+(a number on another background, a tile drawn at a fractional position). Unnamed looks are kept as
+``~`` templates: a cell that matches one is refused, never read as its nearest named neighbour.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from sweepbot.calibration.looks import window_crop
+from sweepbot.vision.cells import align, cell_windows
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import UNNAMED, Profile, make_profile
+
+VARIANT_RMS = 8.0
+MAX_VARIANTS = 6
+
+
+@dataclass
+class LabelledFrame:
+    """A screenshot, its board's grid, and each cell's character ('' where the look has no name)."""
+
+    image: np.ndarray
+    geometry: Geometry
+    labels: np.ndarray  # rows x cols '<U1'
+
+
+def templates_from(
+    frames: Sequence[LabelledFrame], geometries: Sequence[Geometry], crop: tuple[int, int, int, int],
+    variants: int = MAX_VARIANTS,
+) -> list[tuple[str, np.ndarray]]:
+    """Per character, the median window of its most common look, plus up to ``variants`` - 1 other looks."""
+    _, _, w, h = crop
+    by_char: dict[str, list[np.ndarray]] = defaultdict(list)
+    for frame, geo in zip(frames, geometries, strict=True):
+        win = cell_windows(frame.image, geo, crop)
+        chars = frame.labels.ravel()
+        for ch in np.unique(chars):
+            if ch:
+                by_char[str(ch)].append(win[chars == ch])
+    out: list[tuple[str, np.ndarray]] = []
+    for ch in sorted(by_char):
+        inst = np.concatenate(by_char[ch])
+        leaders: list[np.ndarray] = []
+        groups: list[list[int]] = []
+        for k, v in enumerate(inst):
+            dist = [float(np.sqrt(((v - lead) ** 2).mean())) for lead in leaders]
+            if dist and min(dist) <= VARIANT_RMS:
+                groups[int(np.argmin(dist))].append(k)
+            else:
+                leaders.append(v)
+                groups.append([k])
+        order = sorted(range(len(groups)), key=lambda g: -len(groups[g]))[: variants if ch != UNNAMED else 24]
+        for g in order:
+            members = inst[groups[g][:: max(1, len(groups[g]) // 300)]]
+            look = np.median(members, axis=0)
+            out.append((ch, np.clip(look, 0, 255).round().astype(np.uint8).reshape(h, w, 3)))
+    return out
+
+
+def build_profile(
+    name: str,
+    client: str,
+    frames: Sequence[LabelledFrame],
+    inset: float,
+    sizes: Sequence[tuple[int, int]] = (),
+    extra: dict[str, Any] | None = None,
+) -> tuple[Profile, list[Geometry]]:
+    """The profile, and each frame's grid lined up with it."""
+    geometries = [f.geometry for f in frames]
+    crop = window_crop(geometries, inset)
+    pitch = (float(np.mean([g.pitch[0] for g in geometries])), float(np.mean([g.pitch[1] for g in geometries])))
+
+    def make(crop: tuple[int, int, int, int], geos: Sequence[Geometry], variants: int) -> Profile:
+        return make_profile(name, client, pitch, crop, templates_from(frames, geos, crop, variants), sizes)
+
+    # line every frame up with one look per character first, so that shifted copies never become variants
+    profile = make(crop, geometries, 1)
+    for _ in range(3):
+        geometries = [align(f.image, g, profile) for f, g in zip(frames, geometries, strict=True)]
+        profile = make(crop, geometries, 1)
+    # move the window by the typical shift, so that a freshly located board needs none
+    dx = round(float(np.median(np.concatenate([np.subtract(g.xs, f.geometry.xs)
+                                                for f, g in zip(frames, geometries, strict=True)]))))
+    dy = round(float(np.median(np.concatenate([np.subtract(g.ys, f.geometry.ys)
+                                                for f, g in zip(frames, geometries, strict=True)]))))
+    crop = (crop[0] + dx, crop[1] + dy, crop[2], crop[3])
+    geometries = [g.shifted(-dx, -dy) for g in geometries]
+    profile = make(crop, geometries, MAX_VARIANTS)
+    if extra:
+        profile = make_profile(name, client, pitch, crop,
+                               [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)], sizes,
+                               extra.get("counter"), play=extra.get("play"))
+    return profile, geometries

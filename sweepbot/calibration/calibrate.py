@@ -1,0 +1,159 @@
+"""Calibration from frames: locate, group by cell size, collect looks, name them, build and check a profile.
+
+The steps for each cell size, in order: :func:`locate_frames`, :func:`best_naming` (looks at a few window
+insets, the one that names the most cells wins), :func:`labelled` frames, :func:`mine_totals` (for the
+counter), :func:`build_profile`, :func:`check` (the new profile must read every named cell of every frame
+as named).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sweepbot.board import Board
+from sweepbot.calibration.build import LabelledFrame, build_profile
+from sweepbot.calibration.looks import Looks, collect_looks
+from sweepbot.calibration.naming import CalibrationError, Fact, Naming, name_looks
+from sweepbot.vision.cells import classify
+from sweepbot.vision.counter import learn_counter
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.profile import UNNAMED, Profile
+
+#: Window insets tried, as a fraction of the cell: a thin bevel tells covered from open on some clients,
+#: tile gaps drawn at fractional positions spoil the edge on others.
+INSETS = (0.05, 0.12, 0.2)
+
+
+@dataclass
+class Calibration:
+    """What calibrating one cell size gave: the profile, the looks with their names, and the check."""
+
+    profile: Profile
+    looks: Looks
+    names: Naming
+    inset: float
+    frames: list[LabelledFrame]
+    misread: int  # named cells the new profile does not read as named
+    frame_indices: list[int] = field(default_factory=list)
+
+    @property
+    def unnamed(self) -> list[int]:
+        return [k for k in range(self.looks.count) if k not in self.names]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile.name,
+            "cell": [round(p, 2) for p in self.profile.pitch],
+            "frames": len(self.frames),
+            "looks": self.looks.count,
+            "named": {str(k): {"char": n.char, "reason": n.reason, "proved": n.proved}
+                      for k, n in sorted(self.names.items())},
+            "unnamed": self.unnamed,
+            "chars": "".join(sorted({n.char for n in self.names.values()})),
+            "misread": self.misread,
+        }
+
+
+def locate_frames(images: Sequence[np.ndarray]) -> list[tuple[int, Geometry]]:
+    out = []
+    for i, image in enumerate(images):
+        try:
+            out.append((i, locate(image)))
+        except LocateError:
+            continue  # a frame with no board (a dialog over it): left out
+    if not out:
+        raise CalibrationError("no board found in any frame")
+    return out
+
+
+def best_naming(
+    images: Sequence[np.ndarray], geometries: Sequence[Geometry], facts: Sequence[Fact], min_cells: int
+) -> tuple[float, Looks, Naming]:
+    best: tuple[int, float, Looks, Naming] | None = None
+    for inset in INSETS:
+        looks = collect_looks(images, geometries, inset)
+        try:
+            names = name_looks(looks, facts, min_cells)
+        except CalibrationError:
+            continue
+        named = int(sum(looks.counts[k] for k in names))
+        if best is None or named > best[0]:
+            best = (named, inset, looks, names)
+    if best is None:
+        raise CalibrationError("no frame shows a new board (one look on most cells): start from a new game")
+    return best[1], best[2], best[3]
+
+
+def labelled(images: Sequence[np.ndarray], geometries: Sequence[Geometry], looks: Looks,
+             names: Naming) -> list[LabelledFrame]:
+    table = np.array([names[k].char if k in names else UNNAMED for k in range(looks.count)])
+    return [LabelledFrame(img, geo, table[grid])
+            for img, geo, grid in zip(images, geometries, looks.grids, strict=True)]
+
+
+def mine_totals(frames: Sequence[LabelledFrame]) -> list[int | None]:
+    """Each frame's mine total where the frames show it: a loss that shows every mine, or a win where every
+    mine is flagged; other frames of the same board size take that size's total when all such frames agree."""
+    own: list[int | None] = []
+    for f in frames:
+        chars = f.labels
+        shown = int(np.isin(chars, list("*!F")).sum())
+        covered = int(np.isin(chars, list("#?")).sum())
+        if "*" in chars or ("!" not in chars and covered == 0 and "F" in chars):
+            own.append(shown)
+        else:
+            own.append(None)
+    by_size: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for f, total in zip(frames, own, strict=True):
+        if total is not None:
+            by_size[f.labels.shape].add(total)
+    return [total if total is not None else (next(iter(by_size[f.labels.shape])) if len(by_size[f.labels.shape]) == 1
+                                             else None)
+            for f, total in zip(frames, own, strict=True)]
+
+
+def check(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry]) -> int:
+    bad = 0
+    for f, g in zip(frames, geometries, strict=True):
+        scores = classify(f.image, g, profile)
+        named = f.labels != UNNAMED
+        bad += int(((scores.chars != f.labels) & named).sum())
+    return bad
+
+
+def calibrate_frames(
+    images: Sequence[np.ndarray],
+    client: str,
+    facts: Sequence[Fact] = (),
+    play: dict[str, Any] | None = None,
+    min_cells: int = 3,
+) -> list[Calibration]:
+    """One calibration per cell size found in ``images`` (facts refer to indices into ``images``)."""
+    located = locate_frames(images)
+    groups: dict[int, list[tuple[int, Geometry]]] = defaultdict(list)
+    for i, geo in located:
+        groups[round(geo.pitch[0])].append((i, geo))
+    out = []
+    for pitch, members in sorted(groups.items()):
+        index = {i: n for n, (i, _) in enumerate(members)}
+        imgs = [images[i] for i, _ in members]
+        geos = [g for _, g in members]
+        own = [Fact(index[f.frame], f.row, f.col, f.char) for f in facts if f.frame in index]
+        inset, looks, names = best_naming(imgs, geos, own, min_cells)
+        frames = labelled(imgs, geos, looks, names)
+        totals = mine_totals(frames)
+        samples = [(f.image, f.geometry, Board(tuple("".join(r) for r in np.where(f.labels == UNNAMED, "#", f.labels)),
+                                               total))
+                   for f, total in zip(frames, totals, strict=True) if total is not None]
+        counter = learn_counter(samples, client) if samples else {}
+        profile, aligned = build_profile(f"{client}-{pitch}px", client, frames, inset,
+                                         extra={"counter": counter, "play": play or {}})
+        out.append(Calibration(profile, looks, names, inset, frames, check(profile, frames, aligned),
+                               [i for i, _ in members]))
+    return out

@@ -1,0 +1,160 @@
+"""Calibration: naming looks from what the game proves, and whole calibrations from recorded screenshots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sweepbot.board import Board
+from sweepbot.calibration.calibrate import calibrate_frames
+from sweepbot.calibration.looks import Looks
+from sweepbot.calibration.naming import Fact, name_looks, neighbour_count
+from sweepbot.cli import main
+from sweepbot.vision.capture import load_image
+from sweepbot.vision.read import read_screenshot
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CHARS = "#.12345678*!FX?"
+
+
+def game_frames(seed: int, rows: int = 16, cols: int = 30, mines: int = 99) -> list[np.ndarray]:
+    """Character grids of one game: new, part-way (with flags, one wrong), and lost with every mine shown."""
+    rng = np.random.default_rng(seed)
+    layout = np.zeros(rows * cols, bool)
+    layout[rng.choice(rows * cols, mines, replace=False)] = True
+    layout = layout.reshape(rows, cols)
+    counts = neighbour_count(layout)
+    number = np.array(["." if v == 0 else str(v) for v in counts.ravel()]).reshape(rows, cols)
+    # open every safe cell of the left half (as if played there), flag some mines and one safe cell
+    opened = ~layout & (np.arange(cols)[None, :] < cols // 2)
+    while True:  # as a client does: every cell around an open 0 is open too
+        grown = opened | (neighbour_count(opened & (counts == 0)) > 0)
+        if (grown == opened).all():
+            break
+        opened = grown
+    mid = np.where(opened, number, "#")
+    flagged = np.argwhere(layout & (np.arange(cols)[None, :] < cols // 2))[:4]
+    for r, c in flagged:
+        mid[r, c] = "F"
+    wrong = np.argwhere(~layout & ~opened)[0]
+    mid[tuple(wrong)] = "F"
+    lost = mid.copy()
+    lost[layout & (mid == "#")] = "*"
+    lost[tuple(wrong)] = "X"
+    hit = np.argwhere(layout & (mid == "#"))[-1]
+    lost[tuple(hit)] = "!"
+    return [np.full((rows, cols), "#"), mid, lost]
+
+
+def as_looks(char_grids: list[np.ndarray]) -> tuple[Looks, dict[int, str]]:
+    ids = {ch: i for i, ch in enumerate(CHARS)}
+    grids = tuple(np.vectorize(ids.__getitem__)(g) for g in char_grids)
+    counts = np.bincount(np.concatenate([g.ravel() for g in grids]), minlength=len(CHARS))
+    images = np.zeros((len(CHARS), 4, 4, 3), np.uint8)
+    for i in range(len(CHARS)):
+        images[i] = i * 16  # plainly different looks
+    return Looks(images, grids, counts), {i: ch for ch, i in ids.items()}
+
+
+def test_naming_proves_numbers_and_mines_from_lost_games() -> None:
+    frames = [g for seed in range(4) for g in game_frames(seed)]
+    looks, truth = as_looks(frames)
+    names = name_looks(looks, with_hints=False)
+    proved = {truth[k]: n.char for k, n in names.items()}
+    assert all(got == want for want, got in proved.items()), proved
+    # covered, empty, the common numbers, and the three mine marks are all proved
+    assert {"#", ".", "1", "2", "3", "*", "!", "F"} <= set(proved)
+
+
+def test_naming_never_names_what_it_cannot_prove() -> None:
+    # only new and part-way boards: no mine is shown, so only cells whose every neighbour is open or flagged
+    # can be counted, and nothing of a loss can be named
+    frames = [g for seed in range(3) for g in game_frames(seed)[:2]]
+    looks, truth = as_looks(frames)
+    names = name_looks(looks, with_hints=False)
+    assert all(truth[k] == n.char for k, n in names.items())
+    assert not {"*", "!", "X"} & {n.char for n in names.values()}
+    assert len(names) < len({ch for g in frames for ch in g.ravel()})
+
+
+def test_facts_name_what_was_seen_happen() -> None:
+    frames = game_frames(7)
+    looks, truth = as_looks(frames)
+    lost = frames[2]
+    r, c = np.argwhere(lost == "!")[0]
+    fr, fc = np.argwhere(lost == "X")[0]
+    facts = [Fact(0, 0, 0, "#"), Fact(2, int(r), int(c), "!"), Fact(2, int(fr), int(fc), "X")]
+    names = name_looks(looks, facts, min_cells=1, with_hints=False)
+    assert all(truth[k] == n.char for k, n in names.items())
+    assert {"#", "!", "X", "*"} <= {n.char for n in names.values()}
+
+
+def test_contradicting_facts_are_an_error() -> None:
+    looks, _ = as_looks(game_frames(1))
+    from sweepbot.calibration.naming import CalibrationError
+
+    with pytest.raises(CalibrationError):
+        name_looks(looks, [Fact(0, 0, 0, "#"), Fact(0, 0, 1, "F")])
+
+
+def _fixture_boards(client: str) -> tuple[list[Path], list[np.ndarray]]:
+    pngs = sorted((FIXTURES / client).glob("*.png"))
+    return pngs, [load_image(p) for p in pngs]
+
+
+def test_xdemineur_calibrated_from_scratch_reads_every_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
+    pngs, images = _fixture_boards("xdemineur")
+    cals = calibrate_frames(images, "xdemineur")
+    assert len(cals) == 1 and cals[0].misread == 0
+    cal = cals[0]
+    # every name the game proved is right: compare each look with the fixtures' expected boards
+    for frame_index, grid in zip(cal.frame_indices, cal.looks.grids, strict=True):
+        want = np.array([list(row) for row in Board.parse(pngs[frame_index].with_suffix(".board").read_text()).grid])
+        for k, name in cal.names.items():
+            cells = want[grid == k]
+            assert set(cells) <= {name.char}, (k, name, set(cells))
+    proved = {n.char for n in cal.names.values() if n.proved}
+    assert {"#", ".", "1", "2", "*", "!", "F"} <= proved
+    # with the hints confirmed (the user's one yes), every fixture reads exactly, counter included
+    for png, image in zip(pngs, images, strict=True):
+        want_board = Board.parse(png.with_suffix(".board").read_text())
+        reading = read_screenshot(image, profiles=[cal.profile])
+        assert reading.board.grid == want_board.grid, png.name
+        if want_board.mines is not None:
+            assert reading.board.mines == want_board.mines, png.name
+
+
+def test_calibrate_and_profiles_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SWEEPBOT_PROFILES", str(tmp_path / "profiles"))
+    monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
+    shots = [str(p) for p in sorted((FIXTURES / "xdemineur").glob("12x9-*.png"))]
+    # not confirmed (no terminal, no --yes): the hinted looks stay unnamed
+    assert main(["calibrate", *shots, "--client", "mine-clone", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)["profiles"][0]
+    assert out["profile"] == "mine-clone-21px" and not out["hints_accepted"]
+    assert all(v["proved"] for v in out["named"].values())
+    assert Path(out["sheet"]).is_file()
+    assert main(["profiles", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["profiles"]
+    assert [p["name"] for p in listed] == ["mine-clone-21px"] and listed[0]["source"] == "calibrated"
+    # the new profile is chosen by itself for a screenshot of that client
+    assert main(["read", shots[0], "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["profile"] == "mine-clone-21px"
+
+
+def test_calibrate_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "x.png"
+    bad.write_text("not an image")
+    assert main(["calibrate", str(bad), "--client", "x"]) == 2
+    assert "not an image" in capsys.readouterr().err
+    blank = tmp_path / "blank.png"
+    import cv2
+
+    cv2.imwrite(str(blank), np.full((200, 300, 3), 255, np.uint8))
+    assert main(["calibrate", str(blank), "--client", "x"]) == 2
+    assert main(["calibrate", str(blank), "--client", "../evil"]) == 2
