@@ -26,8 +26,11 @@ MINE = "*"
 EXPLODED = "!"
 WRONG_FLAG = "X"
 NUMBERS = "12345678"
+#: An open cell whose number was not read (a look a calibrated profile has not learnt yet): not a mine,
+#: no constraint. Only a reader makes it; it is learnt when the game ends.
+OPENED = "="
 
-CELL_CHARS = frozenset(COVERED + FLAG + QUESTION + ZERO + NUMBERS + MINE + EXPLODED + WRONG_FLAG)
+CELL_CHARS = frozenset(COVERED + FLAG + QUESTION + ZERO + NUMBERS + MINE + EXPLODED + WRONG_FLAG + OPENED)
 #: Cells that may still hide a mine the player has not proved: covered and question marks.
 UNKNOWN_CHARS = frozenset(COVERED + QUESTION)
 #: Cells showing a revealed count (0 included).

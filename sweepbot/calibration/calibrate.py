@@ -75,19 +75,25 @@ def locate_frames(images: Sequence[np.ndarray]) -> list[tuple[int, Geometry]]:
 def best_naming(
     images: Sequence[np.ndarray], geometries: Sequence[Geometry], facts: Sequence[Fact], min_cells: int
 ) -> tuple[float, Looks, Naming]:
-    best: tuple[int, float, Looks, Naming] | None = None
+    best: tuple[tuple[bool, int], float, Looks, Naming] | None = None
     for inset in INSETS:
         looks = collect_looks(images, geometries, inset)
         try:
             names = name_looks(looks, facts, min_cells)
         except CalibrationError:
             continue
-        named = int(sum(looks.counts[k] for k in names))
-        if best is None or named > best[0]:
-            best = (named, inset, looks, names)
+        # a new board drawn as one look (no covered cell split into variants) first, then the most cells named
+        key = (_new_board_share(looks) >= 0.95, int(sum(looks.counts[k] for k, n in names.items() if n.proved)))
+        if best is None or key > best[0]:
+            best = (key, inset, looks, names)
     if best is None:
         raise CalibrationError("no frame shows a new board (one look on most cells): start from a new game")
     return best[1], best[2], best[3]
+
+
+def _new_board_share(looks: Looks) -> float:
+    """The largest share of a frame that one look fills (a new board: every cell covered)."""
+    return max(float(np.bincount(g.ravel()).max()) / g.size for g in looks.grids)
 
 
 def labelled(images: Sequence[np.ndarray], geometries: Sequence[Geometry], looks: Looks,

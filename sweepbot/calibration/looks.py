@@ -64,25 +64,30 @@ def collect_looks(
     leaders: list[np.ndarray] = []
     grids: list[np.ndarray] = []
     counts: list[int] = []
+    seen: dict[bytes, int] = {}  # identical windows are common (covered cells, tiles at whole pixels)
+    stack = np.zeros((0, h * w * 3), np.float32)
     for image, geo in zip(images, geometries, strict=True):
-        windows = cell_windows(image, geo, wide).reshape(-1, h + 2 * reach, w + 2 * reach, 3)
-        # identical windows are common (covered cells): compare each distinct one once
-        flat = windows.reshape(len(windows), -1)
-        uniq, inverse = np.unique(flat, axis=0, return_inverse=True)
-        ids = np.empty(len(uniq), int)
-        for u, v in enumerate(uniq.reshape(-1, h + 2 * reach, w + 2 * reach, 3)):
-            shifts = np.stack([v[dy : dy + h, dx : dx + w].ravel() for dy in range(span) for dx in range(span)])
-            if leaders:
-                stack = np.stack(leaders)
-                d = np.sqrt(((shifts[:, None, :] - stack[None, :, :]) ** 2).mean(axis=2)).min(axis=0)
-                k = int(np.argmin(d))
-                if d[k] <= threshold:
-                    ids[u] = k
-                    continue
-            leaders.append(shifts[len(shifts) // 2])
-            counts.append(0)
-            ids[u] = len(leaders) - 1
-        grid = ids[inverse.ravel()].reshape(geo.rows, geo.cols)
+        windows = cell_windows(image, geo, wide).astype(np.uint8)
+        ids = np.empty(len(windows), int)
+        for i, raw in enumerate(windows):
+            key = raw.tobytes()
+            known = seen.get(key)
+            if known is None:
+                v = raw.reshape(h + 2 * reach, w + 2 * reach, 3).astype(np.float32)
+                shifts = np.stack([v[dy : dy + h, dx : dx + w].ravel() for dy in range(span) for dx in range(span)])
+                if len(stack):
+                    d = np.sqrt(((shifts[:, None, :] - stack[None, :, :]) ** 2).mean(axis=2)).min(axis=0)
+                    k = int(np.argmin(d))
+                    if d[k] <= threshold:
+                        known = k
+                if known is None:
+                    leaders.append(shifts[len(shifts) // 2])
+                    stack = np.stack(leaders)
+                    counts.append(0)
+                    known = len(leaders) - 1
+                seen[key] = known
+            ids[i] = known
+        grid = ids.reshape(geo.rows, geo.cols)
         for k, n in zip(*np.unique(grid, return_counts=True), strict=True):
             counts[int(k)] += int(n)
         grids.append(grid)

@@ -19,20 +19,33 @@ What none of the steps proves stays unnamed: it is never guessed (see :mod:`swee
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
+from sweepbot.board import Board
 from sweepbot.calibration.looks import Looks
 from sweepbot.errors import SweepbotError
+from sweepbot.solver.analysis import analyse
+from sweepbot.solver.problem import ContradictionError
 
 MARKS = "F!*"
 #: The most looks taken as mines (mine, exploded, flag, each perhaps drawn a few ways).
 MAX_MINE_LOOKS = 12
 #: A number look's counts must agree this often (a flag placed wrongly during play spoils a few).
 AGREEMENT = 0.9
+#: The share of a look's facts that may disagree with the rest (a misjudged click) before it is an error.
+FACT_DOUBT = 0.1
+#: Frames the solver checks per look when trying which numbers it can be (the checks are the slow part).
+MAX_TESTED_FRAMES = 24
+#: What taking a look as a mine costs per cell of it counted (see _score).
+MINE_COST = 1.5
+#: A frame shows every mine when this share of its numbers count right with covered cells taken as no mines
+#: (numbers around a mine look not found yet count wrong; in play, most numbers next to covered cells do).
+COMPLETE_AGREEMENT = 0.75
 #: Two looks closer than this (RMS) may be one tile drawn a little differently: the bounds step leaves them.
 VARIANT_RMS = 30.0
 
@@ -59,6 +72,9 @@ class Name:
 
 
 Naming = dict[int, Name]
+NO_NAME = Name("-", "no name")
+#: A fact's character for "this cell was opened and the game went on": a number or an empty cell.
+REVEALED = "="
 
 
 def neighbour_count(mask: np.ndarray) -> np.ndarray:
@@ -88,24 +104,33 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
         if found == complete:
             break
         complete = found
+    marks(grids, names, mines, complete, _in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells)
     distinct_numbers(looks, names)
-    marks(grids, names, mines, complete)
+    revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
+    revealed |= _next_to_empty(grids, _touching(grids, names), looks.count)
+    only_possible(grids, names, revealed, complete)
     if with_hints:
         hints(looks, names, complete)
     return names
 
 
 def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
+    """Each look takes the name its facts give it; a look given two names by nearly as many facts each is
+    an error (the board moved or changed while calibrating); a stray fact or two is outvoted."""
+    votes: dict[int, Counter[str]] = {}
     for f in facts:
         look = int(grids[f.frame][f.row, f.col])
-        known = names.get(look)
-        if known is not None and known.char != f.char:
+        votes.setdefault(look, Counter())[f.char] += 1
+    for look, counts in votes.items():
+        (char, n), *rest = counts.most_common()
+        against = sum(m for _, m in rest)
+        if against and against > FACT_DOUBT * (n + against):
             raise CalibrationError(
-                f"one look was seen as both {known.char!r} and {f.char!r} (frame {f.frame}, cell {f.row},{f.col}): "
-                "the board moved or changed while calibrating"
+                f"one look was seen as {dict(counts)}: the board moved or changed while calibrating"
             )
-        names[look] = Name(f.char, _FACT_REASONS.get(f.char, "seen in play"))
+        if char != REVEALED:
+            names[look] = Name(char, _FACT_REASONS.get(char, "seen in play"))
 
 
 _FACT_REASONS = {
@@ -141,12 +166,16 @@ def _exact_counts(
 ) -> dict[int, np.ndarray]:
     """For each look, over its cells whose mines are all in sight: how many neighbours have each look
     (an n_looks x cells matrix). A cell's mines are in sight when it has no covered neighbour, or, in a
-    frame shown at a loss (``complete``), always: there every mine is shown and covered cells are not mines."""
+    frame shown at a loss (``complete``), always: there every mine is shown and covered cells are not mines.
+    Flags count as mines only where the game vouches for them: at a loss, or at a win (no covered cell left);
+    during play a flag is the player's guess."""
     unknown = sorted(_unknown(names))
+    flags = [k for k, n in names.items() if n.char == "F"]
     per_look: dict[int, list[np.ndarray]] = {}
     for i, grid in enumerate(grids):
-        hidden = neighbour_count(np.isin(grid, unknown)) if unknown and i not in complete else np.zeros(grid.shape)
-        exact = (hidden == 0) & ~np.isin(grid, unknown)
+        doubt = unknown + flags if np.isin(grid, unknown).any() else unknown
+        hidden = neighbour_count(np.isin(grid, doubt)) if doubt and i not in complete else np.zeros(grid.shape)
+        exact = (hidden == 0) & ~np.isin(grid, doubt)
         if not exact.any():
             continue
         counts = np.stack([neighbour_count(grid == k) for k in range(n_looks)])  # L x rows x cols
@@ -169,7 +198,7 @@ def complete_frames(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[
         hidden = neighbour_count(np.isin(grid, unknown))
         tested = np.isin(grid, list(numbers))
         want = np.vectorize(lambda k: numbers.get(int(k), -1))(grid)
-        if (hidden[tested] > 0).any() and (count[tested] == want[tested]).mean() >= AGREEMENT:
+        if (hidden[tested] > 0).any() and (count[tested] == want[tested]).mean() >= COMPLETE_AGREEMENT:
             out.add(i)
     return out
 
@@ -191,13 +220,18 @@ def _touching(grids: Sequence[np.ndarray], names: Naming) -> set[int]:
     return out
 
 
-def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int], touching: set[int]) -> int:
+def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int], touching: set[int]) -> float:
+    """How well the counts agree when ``chosen`` are the mine looks: each look not taken as a mine scores its
+    agreeing cells less three times its disagreeing ones; each look taken as a mine costs 1.5 per counted
+    cell of its own, so that a look is taken only when it makes the counts around it agree, not to hide its
+    own disagreement (a wrong flag's cross)."""
     idx = list(chosen)
-    total = 0
+    total = 0.0
     for look, matrix in exact.items():
-        # every look is scored, also those taken as mines: taking a look as a mine must help the counts around
-        # it, not merely hide its own disagreeing counts
         if look in fixed:
+            continue
+        if look in idx:
+            total -= MINE_COST * matrix.shape[1]
             continue
         value, agree, differ = _agreement(matrix[idx].sum(axis=0) if idx else np.zeros(matrix.shape[1], int))
         if value > 8 or (value == 0 and look in touching):
@@ -240,6 +274,22 @@ def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complet
             break
         current, k = max(trials)
         chosen.append(k)
+    improved = True
+    while improved:  # a look taken early can be a poor stand-in for another: try swapping each one out
+        improved = False
+        for i, old in enumerate(chosen):
+            if old in given:
+                continue
+            for k in free:
+                if k in chosen:
+                    continue
+                trial = [*chosen[:i], k, *chosen[i + 1 :]]
+                score = _score(exact, trial, fixed, touching)
+                if score > current:
+                    chosen, current, improved = trial, score, True
+                    break
+            if improved:
+                break
     for look in list(chosen):
         if look in given:
             continue
@@ -279,77 +329,139 @@ def distinct_numbers(looks: Looks, names: Naming) -> None:
             del names[small]
 
 
-def marks(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], complete: set[int]) -> None:
+def _in_play(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], complete: set[int]) -> set[int]:
+    """Frames of a game still in play: some number next to a covered cell has fewer mine looks around it
+    than it shows, and the frame does not show every mine."""
+    unknown = sorted(_unknown(names))
+    values = {k: int(n.char) if n.char != "." else 0 for k, n in names.items() if n.char in ".12345678"}
+    out: set[int] = set()
+    for i, grid in enumerate(grids):
+        if i in complete or not values:
+            continue
+        tested = np.isin(grid, list(values)) & (neighbour_count(np.isin(grid, unknown)) > 0)
+        want = np.vectorize(lambda k: values.get(int(k), -1))(grid)
+        if (neighbour_count(np.isin(grid, list(mines)))[tested] < want[tested]).any():
+            out.add(i)
+    return out
+
+
+def marks(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], complete: set[int],
+          in_play: set[int]) -> None:
     """Tell the mine looks apart by the frames they appear in; what the frames do not settle stays unnamed."""
     open_ = [k for k in mines if k not in names]
     present = [{int(k): int(n) for k, n in zip(*np.unique(g, return_counts=True), strict=True)} for g in grids]
-    mine_set = set(mines)
-    once = {k for k in open_ if max(p.get(k, 0) for p in present) == 1}
     for k in open_:
         frames = [i for i, p in enumerate(present) if k in p]
-        alone = any(not (mine_set - {k}) & set(present[i]) for i in frames)
-        if alone and any(i not in complete for i in frames) and (k not in once or len(once) > 1):
-            names[k] = Name("F", "a mine look seen with no other, while mines were still hidden: a flag")
-        elif k in once and len(frames) >= 2:
-            names[k] = Name("!", "a mine look never more than once in a frame: the mine that was clicked")
-        elif k not in once:
-            names[k] = Name("*", "a mine look seen many at a time, with the exploded one: the mines shown at a loss")
+        most = max(present[i][k] for i in frames)
+        if any(i in in_play for i in frames):
+            names[k] = Name("F", "a mine look seen while the game was still on: a flag")
+        elif most == 1 and len(frames) >= 2:
+            names[k] = Name("!", "a mine look once in each frame after a loss: the mine that was clicked")
+        elif most >= 2:
+            names[k] = Name("*", "a mine look seen many at a time, after a loss: the mines shown")
 
 
-def bounds(looks: Looks, names: Naming) -> None:
-    """Name a look that can only be one number: every value up to the most it could be is taken."""
+def _frame_board(grid: np.ndarray, chars: np.ndarray, complete: bool) -> Board:
+    """A frame as a board the solver takes: shown mines become flags; unnamed looks, wrong flags and the
+    player's flags (during play they may be wrong) are covered cells, which only loosens the constraints."""
+    cells = chars[grid]
+    has_covered = bool(np.isin(cells, ["#", "?"]).any())
+    cells = np.where(np.isin(cells, ["*", "!"]), "F", cells)
+    if has_covered and not complete:
+        cells = np.where(cells == "F", "#", cells)
+    cells = np.where(np.isin(cells, ["X", "-"]), "#", cells)
+    return Board(tuple("".join(row) for row in cells))
+
+
+def _frames_with(grids: Sequence[np.ndarray], look: int, most: int = MAX_TESTED_FRAMES) -> list[int]:
+    """The frames showing ``look``, those with the most cells of it first, at most ``most`` of them."""
+    counts = [(int((g == look).sum()), i) for i, g in enumerate(grids)]
+    return [i for n, i in sorted(counts, reverse=True)[:most] if n]
+
+
+def _possible(board: Board) -> bool:
+    try:
+        analyse(board, time_limit=0.2)
+    except ContradictionError:
+        return False
+    return True
+
+
+def only_possible(grids: Sequence[np.ndarray], names: Naming, revealed: set[int], complete: set[int]) -> None:
+    """A look known to be an opened cell (next to an empty cell, or seen opened in play) whose cells can only
+    show one number for every frame to be a possible Minesweeper position is that number."""
     changed = True
     while changed:
         changed = False
-        taken = {n.char for n in names.values()}
-        non_mine = [k for k, n in names.items() if n.char in ".12345678X"]
-        for k in range(looks.count):
-            if k in names or any(looks.distance(k, j) < VARIANT_RMS for j, n in names.items()
-                                 if n.char in ".12345678"):
-                continue
-            most = 8
-            for grid in looks.grids:
-                where = grid == k
-                if where.any():
-                    # a mine can only be on a neighbour that shows no number
-                    maybe = neighbour_count(~np.isin(grid, non_mine))
-                    most = min(most, int(maybe[where].min()))
-            free = [v for v in range(most + 1) if ("." if v == 0 else str(v)) not in taken]
-            if len(free) == 1 and most > 0:
-                v = free[0]
-                names[k] = Name("." if v == 0 else str(v),
-                                f"at most {most} mine(s) around one of its cells, and every smaller number has "
-                                "its own look")
+        n_looks = int(max(int(g.max()) for g in grids)) + 1
+        table = np.array([names[k].char if k in names else "-" for k in range(n_looks)])
+        for look in sorted(revealed - set(names)):
+            frames = _frames_with(grids, look)
+            fits = []
+            for value in ".12345678":
+                trial = table.copy()
+                trial[look] = value
+                if all(_possible(_frame_board(grids[i], trial, i in complete)) for i in frames):
+                    fits.append(value)
+            if len(fits) == 1:
+                names[look] = Name(fits[0], "an opened cell, and no other number makes every frame a possible game")
                 changed = True
                 break
 
 
 def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
-    """A likely name for each look no step proved, to show the user once: a number counted from one or two
-    cells at a loss, a wrong flag (seen only after a loss), a question mark (looks most like a flag)."""
+    """A likely name for each look no step proved, to show the user once, in this order: a number counted
+    on a cell or two at a loss; the exploded mine (once in a frame that shows a loss and has none yet); a
+    flag (seen during play, when no flag is named); after a loss, a wrong flag (looks most like a mine or a
+    flag) or a question mark (looks most like a covered cell); the only number a look can be."""
     grids = looks.grids
     mines = [k for k, n in names.items() if n.char in "*!F" and n.proved]
-    lost = {i for i, g in enumerate(grids) if any(names.get(int(k), Name("", "")).char in "*!" for k in np.unique(g))}
-    shown = {i for i, g in enumerate(grids) if any(names.get(int(k), Name("", "")).char == "*" for k in np.unique(g))}
+    shown = {i for i, g in enumerate(grids) if any(names.get(int(k), NO_NAME).char == "*" for k in np.unique(g))}
     exact = _exact_counts(grids, names, looks.count, complete | shown)
-    taken = {n.char for n in names.values()}
-    for k in range(looks.count):
+    open_ = [k for k in range(looks.count) if k not in names]
+    present = [{int(k): int(n) for k, n in zip(*np.unique(g, return_counts=True), strict=True)} for g in grids]
+    frames_of = {k: {i for i, p in enumerate(present) if k in p} for k in open_}
+    tested = {k: _frames_with(grids, k) for k in open_}
+
+    def lost(i: int) -> bool:
+        return any(names.get(k, NO_NAME).char in "*!" for k in present[i])
+
+    def nearest(k: int) -> str:
+        j = min(names, key=lambda j: looks.distance(k, j))
+        return names[j].char
+
+    for k in open_:  # numbers counted at a loss
+        matrix = exact.get(k)
+        if matrix is None or not mines or nearest(k) in "F?X#":
+            continue
+        values = matrix[mines].sum(axis=0)
+        value = int(values[0])
+        ch = "." if value == 0 else str(value)
+        if (values == value).all() and value <= 8 and ch not in {n.char for n in names.values()}:
+            names[k] = Name(ch, f"{len(values)} cell(s) with {value} mine(s) around them", proved=False)
+    for k in sorted(open_, key=lambda k: -looks.counts[k]):
         if k in names:
             continue
-        frames = {i for i, g in enumerate(grids) if (g == k).any()}
-        matrix = exact.get(k)
-        nearest = min((j for j in names), key=lambda j: looks.distance(k, j), default=None)
-        near = names[nearest].char if nearest is not None else ""
-        if matrix is not None and mines and near not in "F?X":
-            values = matrix[mines].sum(axis=0)
-            value = int(values[0])
-            ch = "." if value == 0 else str(value)
-            if (values == value).all() and value <= 8 and ch not in taken:
-                names[k] = Name(ch, f"{len(values)} cell(s) with {value} mine(s) around them", proved=False)
-                continue
-        if near == "#":
-            names[k] = Name("?", "looks most like a covered cell, and is not one: a question mark", proved=False)
-        elif frames and frames <= lost:
-            names[k] = Name("X", "seen only after a loss, and no number: a wrong flag", proved=False)
-        elif near == "F":
-            names[k] = Name("?", "looks most like a flag, and is not one: a question mark", proved=False)
+        frames = frames_of[k]
+        once = all(present[i][k] == 1 for i in frames)
+        after_loss = all(lost(i) for i in frames)
+        if once and not any(names.get(j, NO_NAME).char == "!" for i in frames for j in present[i]):
+            names[k] = Name("!", "once in a frame, where no exploded mine is named: the mine clicked", proved=False)
+        elif not after_loss and not any(n.char == "F" for n in names.values()):
+            names[k] = Name("F", "seen during play, and no flag is named: a flag", proved=False)
+        elif after_loss and nearest(k) in "*!F":
+            names[k] = Name("X", "seen only after a loss, most like a mine or flag: a wrong flag", proved=False)
+        elif nearest(k) in "#F":
+            names[k] = Name("?", "most like a covered cell or a flag, and no number: a question mark", proved=False)
+    table = np.array([names[k].char if k in names else "-" for k in range(looks.count)])
+    for k in open_:  # the only number a look can be, if it is a number
+        if k in names:
+            continue
+        fits: list[str] = []
+        for digit in ".12345678":
+            trial = table.copy()
+            trial[k] = digit
+            if all(_possible(_frame_board(grids[i], trial, i in complete)) for i in tested[k]):
+                fits.append(digit)
+        if len(fits) == 1:
+            names[k] = Name(fits[0], "if it is a number, no other makes every frame a possible game", proved=False)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sweepbot.board import OPENED
+from sweepbot.calibration.learn import learn_opened, with_templates
 from sweepbot.errors import SweepbotError
+from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
+from sweepbot.vision.read import learning
 
 
 class VisionReader:
@@ -18,17 +22,29 @@ class VisionReader:
         self.geometry: Geometry | None = None
         self.profile: Profile | None = None
         self.relocations = 0
+        self.learnt: list[str] = []  # characters a calibrated profile learnt in play
 
     def read(self, frame: np.ndarray) -> BoardView:
         return to_view(self.read_vision(frame))
 
     def read_vision(self, frame: np.ndarray) -> Reading:
+        reading = self._read(frame)
+        over = game_over(reading.board)
+        if over and OPENED in "".join(reading.board.grid):
+            new = learn_opened(frame, reading.geometry, reading.profile, reading.board, won=over == "won")
+            if new:
+                self.profile = with_templates(reading.profile, new)
+                self.learnt += [ch for ch, _ in new]
+                reading = read_located(frame, reading.geometry, self.profile, opened_unknown=True)
+        return reading
+
+    def _read(self, frame: np.ndarray) -> Reading:
         if self.geometry is not None and self.profile is not None:
             try:
-                return read_located(frame, self.geometry, self.profile)
+                return read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile))
             except SweepbotError:
                 self.relocations += 1
-        reading = read_screenshot(frame, profile=self.profile_name)
+        reading = read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
         if reading.scale == 1.0:
             self.geometry, self.profile = reading.geometry, reading.profile
         else:  # read through a resized copy: no fast path, every frame is read in full

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -20,7 +20,7 @@ from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, align, c
 from sweepbot.vision.counter import flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
-from sweepbot.vision.profile import Profile, available_profiles, select_profiles
+from sweepbot.vision.profile import BUILTIN_DIR, Profile, available_profiles, select_profiles
 
 PITCH_TOLERANCE = 0.05
 #: Cells beyond the board count as cells only when they match this closely (see ``_check_edges``).
@@ -101,15 +101,20 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
 
 
 def read_located(
-    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS, levels: bool = True
+    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS, levels: bool = True,
+    opened_unknown: bool = False,
 ) -> Reading:
     """Read a board whose geometry and profile are known (the game loop's per-frame call).
 
-    Raises :class:`ReadError` naming every cell that matches no template well.
+    Raises :class:`ReadError` naming every cell that matches no template well. With ``opened_unknown`` (a
+    calibrated profile still learning), a few such cells that look most like an open cell (a number, the
+    empty cell, or a look calibration left unnamed) are read as ``=``: open, number not known.
     """
     scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms)
     if not scores.accepted.all():
-        raise refuse(image, geometry, scores, profile)
+        scores = _opened(scores, geometry) if opened_unknown else scores
+        if not scores.accepted.all():
+            raise refuse(image, geometry, scores, profile)
     grid = scores.grid()
     mines_left = read_counter(image, geometry, profile)
     flags = flags_placed(grid)
@@ -118,6 +123,26 @@ def read_located(
         total = None
     board = Board(grid, total, game_state(grid, total))
     return Reading(board, geometry, profile, scores, mines_left)
+
+
+#: The most cells read as ``=`` on one board (more means the profile does not fit, not a rare look).
+MAX_OPENED = 4
+
+
+def learning(profile: Profile) -> bool:
+    """A calibrated profile (not a built-in one) learns the looks it meets in play."""
+    return profile.folder is not None and profile.folder.parent != BUILTIN_DIR
+
+
+def _opened(scores: CellScores, geometry: Geometry) -> CellScores:
+    bad = scores.refused()
+    if len(bad) > MAX_OPENED or any(str(scores.chars[r, c]) not in ".12345678~" for r, c in bad):
+        return scores
+    chars = scores.chars.copy()
+    rms, margin = scores.rms.copy(), scores.margin.copy()
+    for r, c in bad:
+        chars[r, c], rms[r, c], margin[r, c] = "=", 0.0, 1.0
+    return replace(scores, chars=chars, rms=rms, margin=margin)
 
 
 def _pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
@@ -141,6 +166,7 @@ def read_screenshot(
     profile: str | None = None,
     profiles: Sequence[Profile] | None = None,
     geometry: Geometry | None = None,
+    opened_unknown: bool = False,
 ) -> Reading:
     """Locate the board (unless ``geometry`` is given), pick the best-fitting profile and read every cell.
 
@@ -160,9 +186,10 @@ def read_screenshot(
         key = _rank(scores, classify(image, geo, p, levels=False))
         if best is None or key < best[0]:
             best = (key, geo, p, scores)
-    if best is not None and best[3].accepted.all():
+    if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
+                                                        and _opened(best[3], best[1]).accepted.all())):
         _check_edges(image, best[1], best[2])
-        return read_located(image, best[1], best[2])
+        return read_located(image, best[1], best[2], opened_unknown=opened_unknown and learning(best[2]))
     if best is not None and (~best[3].accepted).mean() <= 0.05:
         # a profile of this cell size reads nearly every cell: the rest are covered or new, not another scale
         raise refuse(image, best[1], best[3], best[2])

@@ -1,0 +1,60 @@
+"""Learning in play: a look a calibrated profile could not name, read as ``=`` (open, number unknown), is
+named when the game ends on a board that shows every mine, by counting the mines around it, and its
+template joins the profile (saved, so the next game reads it)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.board import OPENED, Board
+from sweepbot.calibration.naming import neighbour_count
+from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import UNNAMED, Profile, make_profile, save_profile
+
+
+def mines_shown(board: Board, won: bool) -> np.ndarray | None:
+    """Where the mines are, if the board shows them all: a loss with mines shown, or a win with nothing
+    left covered but mines (every covered or flagged cell)."""
+    chars = np.array([list(row) for row in board.grid])
+    if (chars == "*").any():
+        return np.isin(chars, list("*!F"))
+    if not (chars == "!").any() and won:
+        return np.isin(chars, list("#?F"))
+    return None
+
+
+def learn_opened(image: np.ndarray, geometry: Geometry, profile: Profile, board: Board,
+                 won: bool) -> list[tuple[str, np.ndarray]]:
+    """The new (character, template) pairs this final board proves, one per ``=`` cell."""
+    chars = np.array([list(row) for row in board.grid])
+    mines = mines_shown(board, won)
+    if mines is None or not (chars == OPENED).any():
+        return []
+    counts = neighbour_count(mines)
+    windows = cell_windows(image, geometry, profile.crop)
+    _, _, w, h = profile.crop
+    out = []
+    for r, c in np.argwhere(chars == OPENED):
+        value = int(counts[r, c])
+        ch = "." if value == 0 else str(value)
+        out.append((ch, windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8)))
+    return out
+
+
+def with_templates(profile: Profile, new: list[tuple[str, np.ndarray]]) -> Profile:
+    """The profile with ``new`` templates added (an unnamed look they replace is dropped) and saved."""
+    templates = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
+    for ch, img in new:
+        # the unnamed template nearest this look was it: drop it, so that the look reads as its name
+        unnamed = [i for i, (c, _) in enumerate(templates) if c == UNNAMED]
+        if unnamed:
+            d = [float(np.abs(templates[i][1].astype(np.float32) - img.astype(np.float32)).mean()) for i in unnamed]
+            if min(d) < 12:
+                templates.pop(unnamed[int(np.argmin(d))])
+        templates.append((ch, img))
+    updated = make_profile(profile.name, profile.client, profile.pitch, profile.crop, templates, profile.sizes,
+                           profile.counter, profile.folder, profile.play)
+    if profile.folder is not None:
+        save_profile(updated, profile.folder)
+    return updated

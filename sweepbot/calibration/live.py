@@ -1,0 +1,414 @@
+"""Live calibration: play a few games on a client sweepbot cannot read yet, and record what the game proves.
+
+The steps of :meth:`LiveCalibration.run`: find the board (it must be a new game: one look everywhere),
+learn how the client marks cells (right-click once: a flag; twice: a question mark, if the client has
+them), then play games: click a cell, wait for the board to settle, and record what changed as facts (a
+cell that opened is a number or empty; at a loss the clicked cell is the exploded mine, cells that changed
+elsewhere are mines, and a flag that changed was wrong). A click that changes nothing means the game is
+over. After each game the looks are named again (:mod:`sweepbot.calibration.naming`) and the next game's
+moves are chosen by the solver on what can be read, so that later games go further (a win shows every
+mine as well). Between games the client's new-game key is found (tried in turn) or its face clicked.
+Every click is inside the board just located, except a face click, which is only sent where a face is.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sweepbot.board import Board
+from sweepbot.calibration.looks import collect_looks, window_crop
+from sweepbot.calibration.naming import REVEALED, CalibrationError, Fact, Naming, name_looks, neighbour_count
+from sweepbot.control.mouse import BoardInput
+from sweepbot.errors import SweepbotError
+from sweepbot.play.newgame import looks_like_a_face, wait_still
+from sweepbot.play.view import Grabber
+from sweepbot.rect import Rect
+from sweepbot.solver.analysis import analyse
+from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import locate
+
+#: Keys clients commonly use for a new game, tried in this order when no face shows above the board.
+#: Never Escape or Q: some clients quit on them (xdemineur quits on Escape).
+NEW_GAME_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = (
+    (("f2",),), (("n",),), (("ctrl", "n"),), (("ctrl", "r"),), (("space",),),
+)
+#: A cell counts as changed when its window moved this much (RMS, 0-255).
+CHANGED_RMS = 10.0
+#: A new game: one look (covered) on at least this share of the cells (xdemineur opens an area by itself).
+NEW_BOARD_SHARE = 0.5
+#: Pixels kept around the board in the session's frames: left, top, right, bottom (a counter may be in a
+#: side panel, a face above).
+KEEP_MARGIN = (80, 140, 340, 80)
+SETTLE_QUIET = 0.12
+SETTLE_TIMEOUT = 1.5
+
+
+@dataclass
+class LiveSession:
+    """What a live calibration saw: the frames, the facts, and how the client starts a new game."""
+
+    frames: list[np.ndarray] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    play: dict[str, Any] = field(default_factory=dict)
+    games: int = 0
+    wins: int = 0
+
+
+class LiveCalibration:
+    def __init__(self, screen: Grabber, mouse: BoardInput, games: int = 6, seed: int = 0,
+                 log: Callable[[str], None] = lambda _m: None, new_game_keys: Sequence[Sequence[str]] = ()) -> None:
+        self.screen = screen
+        self.mouse = mouse
+        self.games = games
+        self.rng = random.Random(seed)
+        self.log = log
+        self.session = LiveSession()
+        self.given_keys = tuple(tuple(k) for k in new_game_keys)
+        self.geometry: Geometry | None = None
+        self.names: Naming = {}
+        self.flags: set[tuple[int, int]] = set()
+        self.opened_looks: list[np.ndarray] = []
+        self.flag_look: np.ndarray | None = None
+        self._covered_look = np.zeros(0, np.float32)
+        self.ended = np.zeros((1, 1, 3), np.uint8)
+        self.last_click: tuple[int, int] | None = None
+
+    # -- the steps ------------------------------------------------------------------------------------
+    def run(self) -> LiveSession:
+        frame = self.find_board()
+        self.marks(frame)
+        while self.session.games < self.games:
+            self.play_game()
+            self.session.games += 1
+            self.rename()
+            if self.session.games < self.games:
+                self.new_game()
+        return self.session
+
+    def find_board(self) -> np.ndarray:
+        frame = self.screen.grab()
+        self.geometry = locate(frame)
+        x, y, w, h = self.geometry.bbox
+        self.mouse.set_board(Rect(x, y, w, h))
+        self.mouse.park(x + 2, y + h + 6)
+        frame = self.settled()
+        if not self.is_new(frame):
+            raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
+        return frame
+
+    def marks(self, frame: np.ndarray) -> None:
+        """Right-click a cell until it is covered again: the looks on the way are a flag and a question mark."""
+        self.record(frame, self.all_covered(frame))
+        cell = max(self.covered_cells(frame), key=lambda rc: (rc[0] + rc[1], rc))
+        covered = self.window(frame, cell)
+        seen: list[np.ndarray] = []
+        for step in range(3):
+            frame = self.click(cell, "right")
+            now = self.window(frame, cell)
+            if _rms(now, covered) < CHANGED_RMS:
+                break  # back to covered (or right-clicks do nothing)
+            if any(_rms(now, s) < CHANGED_RMS for s in seen):
+                continue
+            seen.append(now)
+            self.record(frame, {cell: "F" if step == 0 else "?"})
+        else:
+            raise CalibrationError("three right-clicks did not bring the cell back: the board does not answer")
+        self.log(f"marks: {'flag' if seen else 'none'}{', question mark' if len(seen) > 1 else ''}")
+
+    def play_game(self) -> None:
+        geo = self.require_geometry()
+        frame = self.screen.grab()
+        covered = self.covered_cells(frame)
+        if self.session.games == 0 and len(covered) > 10:
+            # two flags, somewhere: at the loss they show whether they were right or wrong
+            for cell in self.rng.sample(sorted(covered), 2):
+                frame = self.click(cell, "right")
+                self.flags.add(cell)
+                self.record(frame, {cell: "F"})
+        clicks = 0
+        while clicks < geo.rows * geo.cols:
+            choice = self.choose(frame)
+            if choice is None:
+                break
+            cell = choice
+            before = frame
+            frame = self.click(cell, "left")
+            clicks += 1
+            changed = self.changed(before, frame)
+            if not changed:
+                self.log(f"game {self.session.games + 1}: over after {clicks} clicks")
+                break
+            if self.loss(cell, changed, before, frame):
+                self.log(f"game {self.session.games + 1}: lost after {clicks} clicks")
+                break
+            if not self.covered_cells(frame) - self.flags:
+                self.session.wins += 1
+                self.log(f"game {self.session.games + 1}: won after {clicks} clicks")
+                break
+        self.flags.clear()
+
+    def loss(self, cell: tuple[int, int], changed: set[tuple[int, int]], before: np.ndarray,
+             frame: np.ndarray) -> bool:
+        """Record a click's facts; True if it lost the game."""
+        geo = self.require_geometry()
+        was_covered = self.covered_cells(before)
+        around = {(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                  if 0 <= cell[0] + dr < geo.rows and 0 <= cell[1] + dc < geo.cols} & was_covered - {cell} - self.flags
+        far = changed - _flood(cell, changed) - self.flags
+        # an opening spreads from an empty cell: every neighbour of the clicked cell opens, and nothing opens
+        # that the opening cannot reach; anything else is the mines shown at a loss (or flags put at a win)
+        if (len(changed) > 1 and not around <= changed) or far or (changed & self.flags):
+            if not self.new_look(frame, cell) and self.flag_look is not None and all(
+                    _rms(self.window(frame, c), self.flag_look) < CHANGED_RMS for c in changed - {cell}):
+                self.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
+                return False  # a win: the client flagged the mines left
+            facts = {cell: "!"}
+            for c in changed - {cell}:
+                facts[c] = "X" if c in self.flags else "*"
+            self.record(frame, facts)
+            return True
+        if len(changed) == 1 and self.new_look(frame, cell):
+            # one cell with a look not seen opened before: a number, or the exploded mine of a client that
+            # shows no other mine. Another click tells: after a loss nothing changes.
+            probe = self.choose(frame, avoid={cell})
+            if probe is not None:
+                after = self.click(probe, "left")
+                if not self.changed(frame, after):
+                    self.record(frame, {cell: "!"})
+                    return True
+                self.record(frame, {cell: REVEALED})
+                return self.loss(probe, self.changed(frame, after), frame, after)
+        self.record(frame, dict.fromkeys(changed - self.flags, REVEALED))
+        return False
+
+    def new_game(self) -> None:
+        wait_still(self.screen)
+        ended = self.screen.grab()
+        self.ended = ended
+        keys = (self.given_keys,) if self.given_keys else NEW_GAME_KEYS
+        known = self.session.play.get("new_game_keys")
+        if known is not None:
+            keys = (tuple(tuple(k) for k in known),)
+        elif self.session.play.get("face_above_board") is not None or (not self.given_keys and self.face_at(ended)):
+            keys = ()  # a face above the board: the client's own button, safer than keys that may do anything
+        for combo in keys:
+            for k in combo:
+                self.mouse.press(list(k))
+                time.sleep(0.3)
+            frame = self.settled()
+            if self.started(frame):
+                self.session.play["new_game_keys"] = [list(k) for k in combo]
+                self.record(frame, self.all_covered(frame))
+                return
+        self.click_face()
+        frame = self.settled()
+        if not self.started(frame):
+            raise CalibrationError("clicked the face, but no new game started: pass --new-game-keys")
+        self.record(frame, self.all_covered(frame))
+
+    def started(self, frame: np.ndarray) -> bool:
+        """A new game: the cell clicked last changed back since the game ended, and most cells are covered."""
+        changed = self.changed(self.ended, frame)
+        return bool(changed) and (self.last_click is None or self.last_click in changed) and self.is_new(frame)
+
+    def face_at(self, frame: np.ndarray) -> list[int]:
+        """How far above the board a yellow face is centred (every distance where the face is)."""
+        geo = self.require_geometry()
+        x, y, w, _ = geo.bbox
+        known = self.session.play.get("face_above_board")
+        if known is not None:
+            return [int(known)]
+        return [u for u in range(8, 160, 2) if looks_like_a_face(frame, (x + w // 2, y - u))]
+
+    def click_face(self) -> None:
+        """Click the yellow face centred above the board."""
+        geo = self.require_geometry()
+        frame = self.screen.grab()
+        x, y, w, _ = geo.bbox
+        cx = x + w // 2
+        ups = self.face_at(frame)
+        if ups:
+            up = ups[len(ups) // 2]  # the middle of the face
+            allowed = Rect(cx - 12, y - up - 12, 25, 25)
+            self.mouse.click_new_game(cx, y - up, allowed)
+            self.mouse.park(x + 2, y + geo.bbox[3] + 6)
+            self.session.play["face_above_board"] = up
+            return
+        raise CalibrationError("could not start a new game (no key worked, no face found): pass --new-game-keys")
+
+    # -- reading the board ----------------------------------------------------------------------------
+    def rename(self) -> None:
+        """Name the looks from everything so far (used to choose the next game's moves)."""
+        try:
+            looks = collect_looks(self.session.frames, [self.kept_geometry()] * len(self.session.frames))
+            self.names = name_looks(looks, self.session.facts, min_cells=1, with_hints=False)
+            self._looks = looks
+        except CalibrationError:
+            self.names = {}
+
+    def board_now(self, frame: np.ndarray) -> Board | None:
+        """The frame as a board from the names known so far (unknown looks count as covered), or None."""
+        looks = getattr(self, "_looks", None)
+        if looks is None or not self.names:
+            return None
+        geo = self.require_geometry()
+        crop = window_crop([geo], 0.12)
+        win = cell_windows(frame, geo, crop)
+        known = [(k, looks.images[k].reshape(-1).astype(np.float32)) for k in self.names
+                 if looks.images[k].shape[:2] == (crop[3], crop[2])]
+        if not known:
+            return None
+        stack = np.stack([v for _, v in known])
+        d = np.sqrt(((win[:, None, :] - stack[None, :, :]) ** 2).mean(axis=2))
+        best = d.argmin(axis=1)
+        chars = np.array([self.names[known[i][0]].char for i in best])
+        chars = np.where(d.min(axis=1) < 25, chars, "#")
+        chars = np.where(np.isin(chars, list(".12345678F?#")), chars, "#")
+        grid = tuple("".join(row) for row in chars.reshape(geo.rows, geo.cols))
+        return Board(grid)
+
+    def choose(self, frame: np.ndarray, avoid: set[tuple[int, int]] = frozenset()) -> tuple[int, int] | None:  # type: ignore[assignment]
+        covered = self.covered_cells(frame) - self.flags - set(avoid)
+        if not covered:
+            return None
+        board = self.board_now(frame)
+        if board is not None:
+            try:
+                analysis = analyse(board, None, 0.3)
+                safe = [c for c in analysis.safe if c in covered]
+                if safe:
+                    return safe[0]
+                probs = {c: p for c, p in analysis.probabilities.items() if c in covered}
+                if probs:
+                    return min(probs, key=lambda c: (probs[c], self.rng.random()))
+            except SweepbotError:
+                pass
+        return self.rng.choice(sorted(covered))
+
+    def covered_cells(self, frame: np.ndarray) -> set[tuple[int, int]]:
+        geo = self.require_geometry()
+        ref = self._covered_look
+        win = self.windows(frame)
+        d = np.sqrt(((win - ref[None, :]) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
+        return {(int(r), int(c)) for r, c in np.argwhere(d < CHANGED_RMS)}
+
+    def is_new(self, frame: np.ndarray) -> bool:
+        """One look on (nearly) every cell: a new game (some clients open a few cells by themselves)."""
+        win = self.windows(frame)
+        flat = [tuple(np.round(v / 16).astype(int)) for v in win]
+        top = max(set(flat), key=flat.count)
+        share = flat.count(top) / len(flat)
+        if share < NEW_BOARD_SHARE:
+            return False
+        self._covered_look = win[[i for i, v in enumerate(flat) if v == top]].mean(axis=0)
+        return True
+
+    def all_covered(self, frame: np.ndarray) -> dict[tuple[int, int], str]:
+        return dict.fromkeys(self.covered_cells(frame), "#")
+
+    def new_look(self, frame: np.ndarray, cell: tuple[int, int]) -> bool:
+        """True unless the cell looks like a cell seen opened before."""
+        now = self.window(frame, cell)
+        return not any(_rms(seen, now) < CHANGED_RMS for seen in self.opened_looks)
+
+    def changed(self, before: np.ndarray, after: np.ndarray) -> set[tuple[int, int]]:
+        geo = self.require_geometry()
+        d = np.sqrt(((self.windows(before) - self.windows(after)) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
+        return {(int(r), int(c)) for r, c in np.argwhere(d >= CHANGED_RMS)}
+
+    # -- input and frames -----------------------------------------------------------------------------
+    def click(self, cell: tuple[int, int], button: str) -> np.ndarray:
+        geo = self.require_geometry()
+        x, y, _, h = geo.bbox
+        self.mouse.click_cell(*geo.center(*cell), button=button)
+        if button == "left":
+            self.last_click = cell
+        self.mouse.park(x + 2, y + h + 6)
+        return self.settled()
+
+    def settled(self) -> np.ndarray:
+        """The screen once the board has held still for a moment."""
+        geo = self.require_geometry()
+        x, y, w, h = geo.bbox
+        region = Rect(x, y, w, h)
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        last = self.screen.grab(region)
+        still = time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            now = self.screen.grab(region)
+            if not np.array_equal(now, last):
+                last, still = now, time.monotonic()
+            elif time.monotonic() - still >= SETTLE_QUIET:
+                break
+        return self.screen.grab()
+
+    def record(self, frame: np.ndarray, facts: dict[tuple[int, int], str]) -> None:
+        kept = self.keep(frame)
+        if not self.session.frames or not np.array_equal(self.session.frames[-1], kept):
+            self.session.frames.append(kept)
+        index = len(self.session.frames) - 1
+        self.session.facts.extend(Fact(index, r, c, ch) for (r, c), ch in facts.items())
+        opened = [cell for cell, ch in facts.items() if ch == REVEALED]
+        if opened:
+            win = self.windows(frame)
+            geo = self.require_geometry()
+            for r, c in opened:
+                look = win[r * geo.cols + c]
+                if len(self.opened_looks) < 200 and not any(_rms(s, look) < CHANGED_RMS for s in self.opened_looks):
+                    self.opened_looks.append(look)
+        for (r, c), ch in facts.items():
+            if ch == "F" and self.flag_look is None:
+                self.flag_look = self.window(frame, (r, c))
+
+    def keep(self, frame: np.ndarray) -> np.ndarray:
+        """The part of the screen worth keeping: the board and room around it for a counter or a face."""
+        x, y, w, h = self.require_geometry().bbox
+        x0, y0 = max(0, x - KEEP_MARGIN[0]), max(0, y - KEEP_MARGIN[1])
+        return frame[y0 : y + h + KEEP_MARGIN[3], x0 : x + w + KEEP_MARGIN[2]].copy()
+
+    def windows(self, frame: np.ndarray) -> np.ndarray:
+        geo = self.require_geometry()
+        return cell_windows(frame, geo, window_crop([geo], 0.12))
+
+    def window(self, frame: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
+        geo = self.require_geometry()
+        return self.windows(frame)[cell[0] * geo.cols + cell[1]]
+
+    def kept_geometry(self) -> Geometry:
+        x, y, _, _ = self.require_geometry().bbox
+        return self.require_geometry().shifted(-max(0, x - KEEP_MARGIN[0]), -max(0, y - KEEP_MARGIN[1]))
+
+    def require_geometry(self) -> Geometry:
+        if self.geometry is None:
+            raise CalibrationError("no board located yet")
+        return self.geometry
+
+
+def _rms(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.sqrt(((a.astype(np.float32) - b.astype(np.float32)) ** 2).mean()))
+
+
+def _flood(cell: tuple[int, int], changed: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The changed cells reachable from ``cell`` through changed cells (an opening spreads that way)."""
+    out = {cell} & changed
+    todo = list(out)
+    while todo:
+        r, c = todo.pop()
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                n = (r + dr, c + dc)
+                if n in changed and n not in out:
+                    out.add(n)
+                    todo.append(n)
+    return out
+
+
+__all__ = ["LiveCalibration", "LiveSession", "neighbour_count"]
