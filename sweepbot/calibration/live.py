@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from sweepbot.board import Board
-from sweepbot.calibration.looks import collect_looks, window_crop
-from sweepbot.calibration.naming import REVEALED, CalibrationError, Fact, Naming, name_looks, neighbour_count
+from sweepbot.calibration.looks import window_crop
+from sweepbot.calibration.naming import REVEALED, CalibrationError, Fact, Naming, neighbour_count
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.newgame import looks_like_a_face, wait_still
@@ -47,6 +47,7 @@ NEW_BOARD_SHARE = 0.5
 #: side panel, a face above).
 KEEP_MARGIN = (80, 140, 340, 80)
 SETTLE_QUIET = 0.12
+FLASH_QUIET = 0.6
 SETTLE_TIMEOUT = 1.5
 
 
@@ -78,7 +79,8 @@ class LiveCalibration:
         self.flag_look: np.ndarray | None = None
         self._covered_look = np.zeros(0, np.float32)
         self.ended = np.zeros((1, 1, 3), np.uint8)
-        self.last_click: tuple[int, int] | None = None
+        self.exploded: tuple[int, int] | None = None
+        self.inset = 0.12
 
     # -- the steps ------------------------------------------------------------------------------------
     def run(self) -> LiveSession:
@@ -124,6 +126,7 @@ class LiveCalibration:
 
     def play_game(self) -> None:
         geo = self.require_geometry()
+        self.exploded = None
         frame = self.screen.grab()
         covered = self.covered_cells(frame)
         if self.session.games == 0 and len(covered) > 10:
@@ -169,6 +172,7 @@ class LiveCalibration:
                     _rms(self.window(frame, c), self.flag_look) < CHANGED_RMS for c in changed - {cell}):
                 self.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
                 return False  # a win: the client flagged the mines left
+            self.exploded = cell
             facts = {cell: "!"}
             for c in changed - {cell}:
                 facts[c] = "X" if c in self.flags else "*"
@@ -181,6 +185,7 @@ class LiveCalibration:
             if probe is not None:
                 after = self.click(probe, "left")
                 if not self.changed(frame, after):
+                    self.exploded = cell
                     self.record(frame, {cell: "!"})
                     return True
                 self.record(frame, {cell: REVEALED})
@@ -216,7 +221,7 @@ class LiveCalibration:
     def started(self, frame: np.ndarray) -> bool:
         """A new game: the cell clicked last changed back since the game ended, and most cells are covered."""
         changed = self.changed(self.ended, frame)
-        return bool(changed) and (self.last_click is None or self.last_click in changed) and self.is_new(frame)
+        return bool(changed) and (self.exploded is None or self.exploded in changed) and self.is_new(frame)
 
     def face_at(self, frame: np.ndarray) -> list[int]:
         """How far above the board a yellow face is centred (every distance where the face is)."""
@@ -246,10 +251,12 @@ class LiveCalibration:
     # -- reading the board ----------------------------------------------------------------------------
     def rename(self) -> None:
         """Name the looks from everything so far (used to choose the next game's moves)."""
+        from sweepbot.calibration.calibrate import best_naming
+
+        geos = [self.kept_geometry()] * len(self.session.frames)
         try:
-            looks = collect_looks(self.session.frames, [self.kept_geometry()] * len(self.session.frames))
-            self.names = name_looks(looks, self.session.facts, min_cells=1, with_hints=False)
-            self._looks = looks
+            self.inset, self._looks, names = best_naming(self.session.frames, geos, self.session.facts, 1)
+            self.names = {k: n for k, n in names.items() if n.proved}
         except CalibrationError:
             self.names = {}
 
@@ -259,7 +266,7 @@ class LiveCalibration:
         if looks is None or not self.names:
             return None
         geo = self.require_geometry()
-        crop = window_crop([geo], 0.12)
+        crop = window_crop([geo], self.inset)
         win = cell_windows(frame, geo, crop)
         known = [(k, looks.images[k].reshape(-1).astype(np.float32)) for k in self.names
                  if looks.images[k].shape[:2] == (crop[3], crop[2])]
@@ -328,27 +335,32 @@ class LiveCalibration:
         geo = self.require_geometry()
         x, y, _, h = geo.bbox
         self.mouse.click_cell(*geo.center(*cell), button=button)
-        if button == "left":
-            self.last_click = cell
         self.mouse.park(x + 2, y + h + 6)
         return self.settled()
 
-    def settled(self) -> np.ndarray:
-        """The screen once the board has held still for a moment."""
+    def settled(self, quiet: float = SETTLE_QUIET) -> np.ndarray:
+        """The screen once the board has held still for ``quiet`` seconds. A client that flashes its board
+        at the end of a game (sgt-mines) holds still between flashes: a change over most of the board is
+        waited out longer."""
         geo = self.require_geometry()
         x, y, w, h = geo.bbox
         region = Rect(x, y, w, h)
-        deadline = time.monotonic() + SETTLE_TIMEOUT
-        last = self.screen.grab(region)
+        start = self.screen.grab(region)
+        deadline = time.monotonic() + SETTLE_TIMEOUT + quiet
+        last = start
         still = time.monotonic()
         while time.monotonic() < deadline:
             time.sleep(0.02)
             now = self.screen.grab(region)
             if not np.array_equal(now, last):
                 last, still = now, time.monotonic()
-            elif time.monotonic() - still >= SETTLE_QUIET:
+            elif time.monotonic() - still >= quiet:
                 break
-        return self.screen.grab()
+        frame = self.screen.grab()
+        moved = (np.abs(last.astype(np.int16) - start.astype(np.int16)).max(axis=2) > 0).mean()
+        if quiet < FLASH_QUIET and moved > 0.5:
+            return self.settled(FLASH_QUIET)
+        return frame
 
     def record(self, frame: np.ndarray, facts: dict[tuple[int, int], str]) -> None:
         kept = self.keep(frame)
@@ -376,7 +388,7 @@ class LiveCalibration:
 
     def windows(self, frame: np.ndarray) -> np.ndarray:
         geo = self.require_geometry()
-        return cell_windows(frame, geo, window_crop([geo], 0.12))
+        return cell_windows(frame, geo, window_crop([geo], 0.05))
 
     def window(self, frame: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
         geo = self.require_geometry()

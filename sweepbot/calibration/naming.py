@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 import numpy as np
 
@@ -41,6 +41,8 @@ AGREEMENT = 0.9
 FACT_DOUBT = 0.1
 #: Frames the solver checks per look when trying which numbers it can be (the checks are the slow part).
 MAX_TESTED_FRAMES = 24
+#: The most joint number assignments tried for the opened looks not named yet.
+MAX_TRIALS = 400
 #: What taking a look as a mine costs per cell of it counted (see _score).
 MINE_COST = 1.5
 #: A frame shows every mine when this share of its numbers count right with covered cells taken as no mines
@@ -387,26 +389,56 @@ def _possible(board: Board) -> bool:
     return True
 
 
+def _candidates(grids: Sequence[np.ndarray], names: Naming, look: int, touching: set[int]) -> list[str]:
+    """The numbers a look can show: no more than the cells around it that may hide a mine (covered, flagged,
+    shown mines, unnamed), at least the mines shown around it, and not 0 if it is next to a covered cell."""
+    safe = [k for k, n in names.items() if n.char in ".12345678X"]
+    shown = [k for k, n in names.items() if n.char in "*!"]
+    most, least = 8, 0
+    for grid in grids:
+        where = grid == look
+        if where.any():
+            most = min(most, int(neighbour_count(~np.isin(grid, safe))[where].min()))
+            least = max(least, int(neighbour_count(np.isin(grid, shown))[where].max()))
+    low = max(least, 1 if look in touching else 0)
+    return ["." if v == 0 else str(v) for v in range(low, most + 1)]
+
+
 def only_possible(grids: Sequence[np.ndarray], names: Naming, revealed: set[int], complete: set[int]) -> None:
-    """A look known to be an opened cell (next to an empty cell, or seen opened in play) whose cells can only
-    show one number for every frame to be a possible Minesweeper position is that number."""
-    changed = True
-    while changed:
-        changed = False
-        n_looks = int(max(int(g.max()) for g in grids)) + 1
-        table = np.array([names[k].char if k in names else "-" for k in range(n_looks)])
-        for look in sorted(revealed - set(names)):
-            frames = _frames_with(grids, look)
-            fits = []
-            for value in ".12345678":
-                trial = table.copy()
-                trial[look] = value
-                if all(_possible(_frame_board(grids[i], trial, i in complete)) for i in frames):
-                    fits.append(value)
-            if len(fits) == 1:
-                names[look] = Name(fits[0], "an opened cell, and no other number makes every frame a possible game")
-                changed = True
-                break
+    """Looks known to be opened cells (next to an empty cell, or seen opened in play) take, together, every
+    assignment of numbers that makes every frame a possible Minesweeper position; a look with the same number
+    in all of them is that number."""
+    touching = _touching(grids, names)
+    open_ = sorted(revealed - set(names))
+    if not open_:
+        return
+    choices = {k: _candidates(grids, names, k, touching) for k in open_}
+    if any(not c for c in choices.values()):
+        return
+    # the looks with the fewest choices first, as many as keep the trials few
+    order = sorted(open_, key=lambda k: len(choices[k]))
+    chosen: list[int] = []
+    total = 1
+    for k in order:
+        if total * len(choices[k]) > MAX_TRIALS:
+            break
+        chosen.append(k)
+        total *= len(choices[k])
+    frames = sorted({i for k in chosen for i in _frames_with(grids, k, MAX_TESTED_FRAMES // 2)})
+    n_looks = int(max(int(g.max()) for g in grids)) + 1
+    table = np.array([names[k].char if k in names else "-" for k in range(n_looks)])
+    fits: list[tuple[str, ...]] = []
+    for combo in product(*(choices[k] for k in chosen)):
+        trial = table.copy()
+        trial[chosen] = combo
+        if all(_possible(_frame_board(grids[i], trial, i in complete)) for i in frames):
+            fits.append(combo)
+    if not fits:
+        return  # the frames contradict every choice: something else is wrong; name nothing
+    for j, k in enumerate(chosen):
+        values = {combo[j] for combo in fits}
+        if len(values) == 1:
+            names[k] = Name(values.pop(), "an opened cell, and no other number makes every frame a possible game")
 
 
 def hints(looks: Looks, names: Naming, complete: set[int]) -> None:

@@ -23,6 +23,8 @@ from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
 
+MAX_RETRY_PAUSE = 0.4
+
 
 class ScreenStoppedMakingSense(SweepbotError):
     """Reads kept failing or contradicting themselves: the bot stops rather than click blindly."""
@@ -33,7 +35,7 @@ class PlaySettings:
     first_click: str = "none"  # a real client's rule; "none" is the cautious default
     mines: int | None = None  # the total when the screen does not show it
     strategy: Strategy = FULL
-    tries: int = 4  # captures per step before giving up on a read that makes no sense
+    tries: int = 6  # captures per step before giving up on a read that makes no sense (about 1.2 s)
     settle_timeout: float = 2.0  # seconds to wait for the board to answer a click
     settle_quiet: float = 0.03  # seconds without change that count as "answered"
     poll: float = 0.004
@@ -114,7 +116,8 @@ class Player:
         frame = np.zeros((1, 1, 3), np.uint8)
         for attempt in range(self.settings.tries):
             if attempt:
-                time.sleep(self.settings.settle_quiet)
+                # longer each time: a client may flash its board at the end of a game (sgt-mines)
+                time.sleep(min(MAX_RETRY_PAUSE, self.settings.settle_quiet * 2 ** attempt))
             frame = self.screen.grab()
             report.reads += 1
             try:
