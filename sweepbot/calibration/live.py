@@ -23,7 +23,7 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.calibration.looks import window_crop
-from sweepbot.calibration.naming import REVEALED, CalibrationError, Fact, Naming, neighbour_count
+from sweepbot.calibration.naming import AT_LOSS, REVEALED, CalibrationError, Fact, Naming, neighbour_count
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.newgame import looks_like_a_face, wait_still
@@ -37,8 +37,12 @@ from sweepbot.vision.locate import locate
 #: Keys clients commonly use for a new game, tried in this order when no face shows above the board.
 #: Never Escape or Q: some clients quit on them (xdemineur quits on Escape).
 NEW_GAME_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = (
-    (("f2",),), (("n",),), (("ctrl", "n"),), (("ctrl", "r"),), (("space",),),
+    (("f2",),), (("n",),), (("ctrl", "r"),), (("ctrl", "n"),), (("space",),),
 )
+#: Answers to a "start a new game?" dialog, tried when a new-game key opened something.
+CONFIRM_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = ((("tab",), ("enter",)), (("enter",),))
+KEY_GAP = 0.3
+DIALOG_WAIT = 0.5
 #: A cell counts as changed when its window moved this much (RMS, 0-255).
 CHANGED_RMS = 10.0
 #: A new game: one look (covered) on at least this share of the cells (xdemineur opens an area by itself).
@@ -174,8 +178,10 @@ class LiveCalibration:
                 return False  # a win: the client flagged the mines left
             self.exploded = cell
             facts = {cell: "!"}
-            for c in changed - {cell}:
-                facts[c] = "X" if c in self.flags else "*"
+            for c in (changed - {cell}) & (was_covered | self.flags):
+                # a mine shown, or (some clients) a covered cell drawn darker: the counts tell them apart;
+                # open cells some clients dim at the end are no facts
+                facts[c] = "X" if c in self.flags else AT_LOSS
             self.record(frame, facts)
             return True
         if len(changed) == 1 and self.new_look(frame, cell):
@@ -203,17 +209,28 @@ class LiveCalibration:
             keys = (tuple(tuple(k) for k in known),)
         elif self.session.play.get("face_above_board") is not None or (not self.given_keys and self.face_at(ended)):
             keys = ()  # a face above the board: the client's own button, safer than keys that may do anything
+        confirm = tuple(tuple(k) for k in self.session.play.get("confirm_keys", ()))
         for combo in keys:
-            for k in combo:
-                self.mouse.press(list(k))
-                time.sleep(0.3)
-            frame = self.settled()
+            screen_before = self.screen.grab()
+            frame = self.press(combo)
+            if not self.started(frame) and confirm:
+                time.sleep(DIALOG_WAIT)
+                frame = self.press(confirm)
+            elif not self.started(frame) and not np.array_equal(self.screen.grab(), screen_before):
+                # something opened (a "start a new game?" dialog): answer it the usual ways
+                time.sleep(DIALOG_WAIT)
+                for answer in CONFIRM_KEYS:
+                    frame = self.press(answer)
+                    if self.started(frame):
+                        self.session.play["confirm_keys"] = [list(k) for k in answer]
+                        break
             if self.started(frame):
                 self.session.play["new_game_keys"] = [list(k) for k in combo]
                 self.record(frame, self.all_covered(frame))
                 return
+        before = self.screen.grab(self.board_region())
         self.click_face()
-        frame = self.settled()
+        frame = self.settled(before)
         if not self.started(frame):
             raise CalibrationError("clicked the face, but no new game started: pass --new-game-keys")
         self.record(frame, self.all_covered(frame))
@@ -221,7 +238,9 @@ class LiveCalibration:
     def started(self, frame: np.ndarray) -> bool:
         """A new game: the cell clicked last changed back since the game ended, and most cells are covered."""
         changed = self.changed(self.ended, frame)
-        return bool(changed) and (self.exploded is None or self.exploded in changed) and self.is_new(frame)
+        geo = self.require_geometry()
+        covered = len(self.covered_cells(frame)) >= NEW_BOARD_SHARE * geo.rows * geo.cols
+        return bool(changed) and (self.exploded is None or self.exploded in changed) and covered
 
     def face_at(self, frame: np.ndarray) -> list[int]:
         """How far above the board a yellow face is centred (every distance where the face is)."""
@@ -231,6 +250,13 @@ class LiveCalibration:
         if known is not None:
             return [int(known)]
         return [u for u in range(8, 160, 2) if looks_like_a_face(frame, (x + w // 2, y - u))]
+
+    def press(self, combos: tuple[tuple[str, ...], ...]) -> np.ndarray:
+        before = self.screen.grab(self.board_region())
+        for k in combos:
+            self.mouse.press(list(k))
+            time.sleep(KEY_GAP)
+        return self.settled(before)
 
     def click_face(self) -> None:
         """Click the yellow face centred above the board."""
@@ -334,32 +360,37 @@ class LiveCalibration:
     def click(self, cell: tuple[int, int], button: str) -> np.ndarray:
         geo = self.require_geometry()
         x, y, _, h = geo.bbox
+        before = self.screen.grab(self.board_region())
         self.mouse.click_cell(*geo.center(*cell), button=button)
         self.mouse.park(x + 2, y + h + 6)
-        return self.settled()
+        return self.settled(before)
 
-    def settled(self, quiet: float = SETTLE_QUIET) -> np.ndarray:
-        """The screen once the board has held still for ``quiet`` seconds. A client that flashes its board
-        at the end of a game (sgt-mines) holds still between flashes: a change over most of the board is
-        waited out longer."""
-        geo = self.require_geometry()
-        x, y, w, h = geo.bbox
-        region = Rect(x, y, w, h)
-        start = self.screen.grab(region)
-        deadline = time.monotonic() + SETTLE_TIMEOUT + quiet
-        last = start
+    def board_region(self) -> Rect:
+        x, y, w, h = self.require_geometry().bbox
+        return Rect(x, y, w, h)
+
+    def settled(self, before: np.ndarray | None = None, quiet: float = SETTLE_QUIET,
+                timeout: float = SETTLE_TIMEOUT) -> np.ndarray:
+        """The screen once the board has changed from ``before`` (if given; at most ``timeout`` s) and then
+        held still for ``quiet`` s. A client that flashes its board at the end of a game (sgt-mines) holds
+        still between flashes: a change over most of the board is waited out longer."""
+        region = self.board_region()
+        start = self.screen.grab(region) if before is None else before
+        deadline = time.monotonic() + timeout + quiet
+        last = self.screen.grab(region)
+        changed = before is None or not np.array_equal(last, before)
         still = time.monotonic()
         while time.monotonic() < deadline:
-            time.sleep(0.02)
+            time.sleep(0.01)
             now = self.screen.grab(region)
             if not np.array_equal(now, last):
-                last, still = now, time.monotonic()
-            elif time.monotonic() - still >= quiet:
+                last, still, changed = now, time.monotonic(), True
+            elif changed and time.monotonic() - still >= quiet:
                 break
         frame = self.screen.grab()
         moved = (np.abs(last.astype(np.int16) - start.astype(np.int16)).max(axis=2) > 0).mean()
         if quiet < FLASH_QUIET and moved > 0.5:
-            return self.settled(FLASH_QUIET)
+            return self.settled(None, FLASH_QUIET)
         return frame
 
     def record(self, frame: np.ndarray, facts: dict[tuple[int, int], str]) -> None:

@@ -77,6 +77,9 @@ Naming = dict[int, Name]
 NO_NAME = Name("-", "no name")
 #: A fact's character for "this cell was opened and the game went on": a number or an empty cell.
 REVEALED = "="
+#: A fact's character for "this covered cell changed when the game was lost": a mine shown, or a covered
+#: cell the client draws another way after a loss.
+AT_LOSS = "^"
 
 
 def neighbour_count(mask: np.ndarray) -> np.ndarray:
@@ -93,33 +96,38 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     prove get a hint (``proved=False``): used only if the user confirms them."""
     grids = looks.grids
     names: Naming = {}
-    from_facts(grids, facts, names)
+    at_loss = from_facts(grids, facts, names)
     if not any(n.char == "#" for n in names.values()):
         covered(grids, names)
     # first from cells with no covered neighbour; then again with the frames that turn out to show every mine
     complete: set[int] = set()
     for _ in range(3):
-        mines = mine_looks(grids, names, looks.count, complete)
+        mines = mine_looks(grids, names, looks.count, complete, at_loss)
         trial = dict(names)
         numbers(grids, trial, mines, looks.count, complete, min_cells)
         found = complete_frames(grids, trial, mines)
         if found == complete:
             break
         complete = found
+    for k in at_loss - set(names):
+        # changed at the loss: a mine if the counts take it as one, else a covered cell redrawn
+        names[k] = Name("*", _FACT_REASONS["*"]) if k in mines else Name(
+            "#", "a covered cell that changed at the loss, and the counts show it is no mine")
     marks(grids, names, mines, complete, _in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells)
     distinct_numbers(looks, names)
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
-    revealed |= _next_to_empty(grids, _touching(grids, names), looks.count)
+    revealed |= _next_to_empty(grids, _touching(grids, names), looks.count, set(names) | at_loss)
     only_possible(grids, names, revealed, complete)
     if with_hints:
         hints(looks, names, complete)
     return names
 
 
-def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
+def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> set[int]:
     """Each look takes the name its facts give it; a look given two names by nearly as many facts each is
-    an error (the board moved or changed while calibrating); a stray fact or two is outvoted."""
+    an error (the board moved or changed while calibrating); a stray fact or two is outvoted. Returns the
+    looks that changed at a loss (mines, or covered cells drawn another way): the counts name them later."""
     votes: dict[int, Counter[str]] = {}
     for f in facts:
         look = int(grids[f.frame][f.row, f.col])
@@ -131,8 +139,9 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
             raise CalibrationError(
                 f"one look was seen as {dict(counts)}: the board moved or changed while calibrating"
             )
-        if char != REVEALED:
+        if char not in (REVEALED, AT_LOSS):
             names[look] = Name(char, _FACT_REASONS.get(char, "seen in play"))
+    return {look for look, counts in votes.items() if counts.most_common(1)[0][0] == AT_LOSS}
 
 
 _FACT_REASONS = {
@@ -222,7 +231,8 @@ def _touching(grids: Sequence[np.ndarray], names: Naming) -> set[int]:
     return out
 
 
-def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int], touching: set[int]) -> float:
+def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int], touching: set[int],
+           no_number: set[int] = frozenset()) -> float:  # type: ignore[assignment]
     """How well the counts agree when ``chosen`` are the mine looks: each look not taken as a mine scores its
     agreeing cells less three times its disagreeing ones; each look taken as a mine costs 1.5 per counted
     cell of its own, so that a look is taken only when it makes the counts around it agree, not to hide its
@@ -235,6 +245,8 @@ def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int],
         if look in idx:
             total -= MINE_COST * matrix.shape[1]
             continue
+        if look in no_number:
+            continue  # covered before the loss: a mine or a covered cell, no number to agree
         value, agree, differ = _agreement(matrix[idx].sum(axis=0) if idx else np.zeros(matrix.shape[1], int))
         if value > 8 or (value == 0 and look in touching):
             total -= 3 * (agree + differ)
@@ -243,11 +255,13 @@ def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int],
     return total
 
 
-def _next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int) -> set[int]:
+def _next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int,
+                   not_empty: set[int] = frozenset()) -> set[int]:  # type: ignore[assignment]
     """Looks seen next to the empty cell: revealed cells, never mines. The empty cell is the commonest look
-    that is never next to a covered cell (a client opens every cell around a 0)."""
+    that is never next to a covered cell (a client opens every cell around a 0), among those not known to be
+    something else (``not_empty``: named, or changed at a loss)."""
     counts = np.bincount(np.concatenate([g.ravel() for g in grids]), minlength=n_looks)
-    never = [k for k in range(n_looks) if k not in touching and counts[k] > 0]
+    never = [k for k in range(n_looks) if k not in touching and k not in not_empty and counts[k] > 0]
     if not never:
         return set()
     empty = max(never, key=lambda k: counts[k])
@@ -258,20 +272,21 @@ def _next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int
     return out
 
 
-def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int]) -> list[int]:
+def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int],
+               not_empty: set[int] = frozenset()) -> list[int]:  # type: ignore[assignment]
     """The looks that stand for mines (mine, exploded, flag): the smallest set that makes the counts around
     fully revealed cells agree best; a look is kept only if the counts need it."""
     exact = _exact_counts(grids, names, n_looks, complete)
     touching = _touching(grids, names)
     given = [k for k, n in names.items() if n.char in MARKS]
     fixed = set(names)
-    revealed = _next_to_empty(grids, touching, n_looks)
+    revealed = _next_to_empty(grids, touching, n_looks, set(names) | not_empty)
     free = [k for k in range(n_looks) if k not in fixed and k not in revealed]
     chosen = list(given)
-    current = _score(exact, chosen, fixed, touching)
+    current = _score(exact, chosen, fixed, touching, not_empty)
     while len(chosen) < MAX_MINE_LOOKS + len(given):
         # add the look that helps the counts most (a mine drawn a few ways is several looks), while one helps
-        trials = [(_score(exact, [*chosen, k], fixed, touching), k) for k in free if k not in chosen]
+        trials = [(_score(exact, [*chosen, k], fixed, touching, not_empty), k) for k in free if k not in chosen]
         if not trials or max(trials)[0] <= current:
             break
         current, k = max(trials)
@@ -286,7 +301,7 @@ def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complet
                 if k in chosen:
                     continue
                 trial = [*chosen[:i], k, *chosen[i + 1 :]]
-                score = _score(exact, trial, fixed, touching)
+                score = _score(exact, trial, fixed, touching, not_empty)
                 if score > current:
                     chosen, current, improved = trial, score, True
                     break
@@ -296,7 +311,7 @@ def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complet
         if look in given:
             continue
         rest = [k for k in chosen if k != look]
-        if _score(exact, rest, fixed, touching) >= _score(exact, chosen, fixed, touching):
+        if _score(exact, rest, fixed, touching, not_empty) >= _score(exact, chosen, fixed, touching, not_empty):
             chosen = rest  # the counts do not need it: not proved a mine
     return chosen
 

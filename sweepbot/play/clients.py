@@ -35,7 +35,8 @@ UNKNOWN = ClientRules("none")
 
 def rules_for(client: str | None, play: dict[str, Any] | None = None) -> ClientRules:
     """A known client's rules, or those a calibrated profile stores under ``play``: ``first_click``,
-    ``new_game_keys`` (a list of key combinations), ``face_above_board`` (px)."""
+    ``new_game_keys`` (a list of key combinations), ``confirm_keys`` (to answer a "new game?" dialog),
+    ``face_above_board`` (px)."""
     known = CLIENTS.get(client or "", UNKNOWN)
     if not play:
         return known
@@ -43,8 +44,8 @@ def rules_for(client: str | None, play: dict[str, Any] | None = None) -> ClientR
         str(play.get("first_click", known.first_click)),
         tuple(tuple(str(k) for k in combo) for combo in play.get("new_game_keys", known.new_game_keys)),
         play.get("face_above_board", known.face_above_board),
-        known.confirm_keys,
-        float(play.get("key_gap", known.key_gap)),
+        tuple(tuple(str(k) for k in combo) for combo in play.get("confirm_keys", known.confirm_keys)),
+        float(play.get("key_gap", known.key_gap or (0.4 if play.get("confirm_keys") else 0.0))),
     )
 
 
