@@ -43,6 +43,12 @@ NEW_GAME_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = (
 CONFIRM_KEYS: tuple[tuple[tuple[str, ...], ...], ...] = ((("tab",), ("enter",)), (("enter",),))
 KEY_GAP = 0.3
 DIALOG_WAIT = 0.5
+DIALOG_QUIET = 1.0  # a scores dialog may open a moment after the game ends
+NEW_GAME_TRIES = 3
+#: A click that changes more than this share of the board ended the game.
+END_CHANGE = 0.5
+#: Pixels that must change after a game ended for a dialog to have opened (a clock changes fewer).
+DIALOG_PIXELS = 3000
 #: A cell counts as changed when its window moved this much (RMS, 0-255).
 CHANGED_RMS = 10.0
 #: A new game: one look (covered) on at least this share of the cells (xdemineur opens an area by itself).
@@ -84,6 +90,8 @@ class LiveCalibration:
         self._covered_look = np.zeros(0, np.float32)
         self.ended = np.zeros((1, 1, 3), np.uint8)
         self.exploded: tuple[int, int] | None = None
+        self.won_now = False
+        self.end_screen: np.ndarray | None = None
         self.inset = 0.12
 
     # -- the steps ------------------------------------------------------------------------------------
@@ -131,6 +139,7 @@ class LiveCalibration:
     def play_game(self) -> None:
         geo = self.require_geometry()
         self.exploded = None
+        self.won_now = False
         frame = self.screen.grab()
         covered = self.covered_cells(frame)
         if self.session.games == 0 and len(covered) > 10:
@@ -155,11 +164,12 @@ class LiveCalibration:
             if self.loss(cell, changed, before, frame):
                 self.log(f"game {self.session.games + 1}: lost after {clicks} clicks")
                 break
-            if not self.covered_cells(frame) - self.flags:
+            if self.won_now or not self.covered_cells(frame) - self.flags:
                 self.session.wins += 1
                 self.log(f"game {self.session.games + 1}: won after {clicks} clicks")
                 break
         self.flags.clear()
+        self.end_screen = self.screen.grab()
 
     def loss(self, cell: tuple[int, int], changed: set[tuple[int, int]], before: np.ndarray,
              frame: np.ndarray) -> bool:
@@ -168,10 +178,17 @@ class LiveCalibration:
         was_covered = self.covered_cells(before)
         around = {(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                   if 0 <= cell[0] + dr < geo.rows and 0 <= cell[1] + dc < geo.cols} & was_covered - {cell} - self.flags
-        far = changed - _flood(cell, changed) - self.flags
+        if (len(changed) > END_CHANGE * geo.rows * geo.cols and len(changed - was_covered) >= 3
+                and not self.new_look(frame, cell)):
+            # most of the board redrawn, the clicked cell opened: the game was won (a client dims its
+            # board, or flags the mines left); only the clicked cell is sure
+            self.record(frame, {cell: REVEALED})
+            self.won_now = True
+            return False
         # an opening spreads from an empty cell: every neighbour of the clicked cell opens, and nothing opens
         # that the opening cannot reach; anything else is the mines shown at a loss (or flags put at a win)
-        if (len(changed) > 1 and not around <= changed) or far or (changed & self.flags):
+        far = changed - _flood(cell, changed)  # a flagged cell may open with the rest (gnome-mines)
+        if (len(changed) > 1 and not around <= changed) or far:
             if not self.new_look(frame, cell) and self.flag_look is not None and all(
                     _rms(self.window(frame, c), self.flag_look) < CHANGED_RMS for c in changed - {cell}):
                 self.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
@@ -196,37 +213,33 @@ class LiveCalibration:
                     return True
                 self.record(frame, {cell: REVEALED})
                 return self.loss(probe, self.changed(frame, after), frame, after)
-        self.record(frame, dict.fromkeys(changed - self.flags, REVEALED))
+        self.record(frame, dict.fromkeys(changed, REVEALED))
+        self.flags -= changed
         return False
 
     def new_game(self) -> None:
-        wait_still(self.screen)
-        ended = self.screen.grab()
-        self.ended = ended
-        keys = (self.given_keys,) if self.given_keys else NEW_GAME_KEYS
+        """Start the next game: the key found before (answering its dialog as before), else each usual key
+        in turn, else the face above the board. A dialog that opened over the ended game (a scores dialog,
+        perhaps a moment late) is closed first, with Escape: only ever sent to such a window."""
+        self.close_dialog()
+        self.ended = self.screen.grab()
         known = self.session.play.get("new_game_keys")
         if known is not None:
-            keys = (tuple(tuple(k) for k in known),)
-        elif self.session.play.get("face_above_board") is not None or (not self.given_keys and self.face_at(ended)):
-            keys = ()  # a face above the board: the client's own button, safer than keys that may do anything
-        confirm = tuple(tuple(k) for k in self.session.play.get("confirm_keys", ()))
-        for combo in keys:
-            screen_before = self.screen.grab()
-            frame = self.press(combo)
-            if not self.started(frame) and confirm:
-                time.sleep(DIALOG_WAIT)
-                frame = self.press(confirm)
-            elif not self.started(frame) and not np.array_equal(self.screen.grab(), screen_before):
-                # something opened (a "start a new game?" dialog): answer it the usual ways
-                time.sleep(DIALOG_WAIT)
-                for answer in CONFIRM_KEYS:
-                    frame = self.press(answer)
-                    if self.started(frame):
-                        self.session.play["confirm_keys"] = [list(k) for k in answer]
-                        break
-            if self.started(frame):
-                self.session.play["new_game_keys"] = [list(k) for k in combo]
-                self.record(frame, self.all_covered(frame))
+            combo = tuple(tuple(k) for k in known)
+            confirm = tuple(tuple(k) for k in self.session.play.get("confirm_keys", ()))
+            for attempt in range(NEW_GAME_TRIES):
+                if self.try_keys(combo, confirm):
+                    return
+                if attempt == 0:
+                    # the key that worked before does nothing: a window has the keyboard (gnome-mines's
+                    # scores dialog after a win, not always in sight). Escape goes to that window.
+                    self.mouse.press(["escape"])
+                    wait_still(self.screen)
+            raise CalibrationError(f"the new-game key {known} stopped working: start a new game and try again")
+        face = self.session.play.get("face_above_board") is not None or (
+            not self.given_keys and bool(self.face_at(self.ended)))
+        for combo in () if face else (self.given_keys,) if self.given_keys else NEW_GAME_KEYS:
+            if self.try_keys(combo, ()):
                 return
         before = self.screen.grab(self.board_region())
         self.click_face()
@@ -234,6 +247,31 @@ class LiveCalibration:
         if not self.started(frame):
             raise CalibrationError("clicked the face, but no new game started: pass --new-game-keys")
         self.record(frame, self.all_covered(frame))
+
+    def close_dialog(self) -> None:
+        wait_still(self.screen, quiet=DIALOG_QUIET)
+        now = self.screen.grab()
+        if self.end_screen is not None and self.dialog_opened(self.end_screen, now):
+            self.mouse.press(["escape"])
+            wait_still(self.screen)
+
+    def try_keys(self, combo: tuple[tuple[str, ...], ...], confirm: tuple[tuple[str, ...], ...]) -> bool:
+        """Press ``combo``; if a dialog opens, answer it (``confirm``, or the usual answers). True if a new
+        game started (recorded, with what worked)."""
+        screen_before = self.screen.grab()
+        frame = self.press(combo)
+        if not self.started(frame) and not np.array_equal(self.screen.grab(), screen_before):
+            time.sleep(DIALOG_WAIT)
+            for answer in (confirm,) if confirm else CONFIRM_KEYS:
+                frame = self.press(answer)
+                if self.started(frame):
+                    self.session.play["confirm_keys"] = [list(k) for k in answer]
+                    break
+        if not self.started(frame):
+            return False
+        self.session.play["new_game_keys"] = [list(k) for k in combo]
+        self.record(frame, self.all_covered(frame))
+        return True
 
     def started(self, frame: np.ndarray) -> bool:
         """A new game: the cell clicked last changed back since the game ended, and most cells are covered."""
@@ -250,6 +288,13 @@ class LiveCalibration:
         if known is not None:
             return [int(known)]
         return [u for u in range(8, 160, 2) if looks_like_a_face(frame, (x + w // 2, y - u))]
+
+    def dialog_opened(self, before: np.ndarray, after: np.ndarray) -> bool:
+        """Something new on screen since ``before`` (the end of the game): more changed than a clock."""
+        if before.shape != after.shape:
+            return False
+        diff = (np.abs(before.astype(np.int16) - after.astype(np.int16)).max(axis=2) > 24)
+        return int(diff.sum()) > DIALOG_PIXELS
 
     def press(self, combos: tuple[tuple[str, ...], ...]) -> np.ndarray:
         before = self.screen.grab(self.board_region())
@@ -360,10 +405,25 @@ class LiveCalibration:
     def click(self, cell: tuple[int, int], button: str) -> np.ndarray:
         geo = self.require_geometry()
         x, y, _, h = geo.bbox
-        before = self.screen.grab(self.board_region())
+        before = self.screen.grab()
         self.mouse.click_cell(*geo.center(*cell), button=button)
         self.mouse.park(x + 2, y + h + 6)
-        return self.settled(before)
+        # wait for the clicked cell itself: a client may light the tile under the pointer at once and
+        # answer the click only later (gnome-mines: 0.3 s)
+        old = self.window(before, cell)
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        held: np.ndarray | None = None
+        since = 0.0
+        while time.monotonic() < deadline:
+            now = self.window(self.screen.grab(), cell)
+            if _rms(now, old) < CHANGED_RMS:
+                held = None  # unchanged, or a passing highlight that went away
+            elif held is None or _rms(now, held) >= 2.0:
+                held, since = now, time.monotonic()
+            elif time.monotonic() - since >= SETTLE_QUIET:
+                break  # changed, and held that look
+            time.sleep(0.01)
+        return self.settled()
 
     def board_region(self) -> Rect:
         x, y, w, h = self.require_geometry().bbox

@@ -4,19 +4,50 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from sweepbot.calibration.live import LiveSession
-from sweepbot.calibration.naming import CalibrationError, Fact
+from sweepbot.calibration.looks import window_crop
+from sweepbot.calibration.naming import REVEALED, CalibrationError, Fact
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.locate import locate
+
+
+def compact(session: LiveSession) -> LiveSession:
+    """The frames that carry what the session proved: every frame with a fact other than "opened" (new
+    games, marks, losses, wins), and a frame wherever an opened cell shows a look not kept yet."""
+    geometry = locate(session.frames[0])
+    crop = window_crop([geometry], 0.12)
+    seen: set[bytes] = set()
+    by_frame: dict[int, list[Fact]] = {}
+    for f in session.facts:
+        by_frame.setdefault(f.frame, []).append(f)
+    keep: list[int] = []
+    for i, facts in sorted(by_frame.items()):
+        wanted = any(f.char != REVEALED for f in facts)
+        windows = cell_windows(session.frames[i], geometry, crop).astype(np.uint8)
+        for f in facts:
+            if f.char == REVEALED:
+                key = windows[f.row * geometry.cols + f.col].tobytes()
+                if key not in seen:
+                    seen.add(key)
+                    wanted = True
+        if wanted:
+            keep.append(i)
+    index = {old: new for new, old in enumerate(keep)}
+    facts = [replace(f, frame=index[f.frame]) for f in session.facts if f.frame in index]
+    return LiveSession([session.frames[i] for i in keep], facts, dict(session.play), session.games, session.wins)
 
 
 def save_session(session: LiveSession, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for i, frame in enumerate(session.frames):
-        cv2.imwrite(str(folder / f"frame-{i:04d}.png"), frame)
+        cv2.imwrite(str(folder / f"frame-{i:04d}.png"), frame, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     with open(folder / "facts.jsonl", "w", encoding="utf-8") as out:
         for f in session.facts:
             out.write(json.dumps({"frame": f.frame, "cell": [f.row, f.col], "char": f.char}) + "\n")
