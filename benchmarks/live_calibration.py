@@ -21,7 +21,6 @@ from pathlib import Path
 
 from sweepbot.desktop.clients import launch_client
 from sweepbot.desktop.display import VirtualDisplay
-from sweepbot.desktop.errors import DesktopError
 
 
 def parse(spec: str) -> dict[str, object]:
@@ -41,7 +40,7 @@ def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: P
     profiles = Path(tempfile.mkdtemp(prefix="sweepbot-live-profiles-"))
     result: dict[str, object] = dict(spec)
     with VirtualDisplay() as display, launch_client(display, str(spec["client"]), spec["level"],  # type: ignore[arg-type]
-                                                   tile_size=spec["tile"], theme=spec["theme"]) as client:  # type: ignore[arg-type]
+                                                   tile_size=spec["tile"], theme=spec["theme"]):  # type: ignore[arg-type]
         env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
         name = f"live-{spec['client']}"
         command = [sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", name, "--yes", "--json",
@@ -58,11 +57,7 @@ def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: P
         summary = json.loads(cal.stdout)["profiles"]
         result["profiles"] = [{k: p[k] for k in ("profile", "chars", "unnamed", "misread", "looks")} for p in summary]
         result["calibrate_log"] = cal.stderr.strip().splitlines()[-8:]
-        try:
-            client.new_game()  # the harness's own way (xdotool), so that play starts on a new board
-        except DesktopError as err:
-            result["new_game_warning"] = str(err)
-        time.sleep(1.0)
+        time.sleep(0.5)  # calibration leaves a new game on screen
         play = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json"], env=env,
                               capture_output=True, text=True, check=False, timeout=1800)
         result["play_exit"] = play.returncode

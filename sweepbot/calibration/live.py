@@ -102,8 +102,7 @@ class LiveCalibration:
             self.play_game()
             self.session.games += 1
             self.rename()
-            if self.session.games < self.games:
-                self.new_game()
+            self.new_game()  # the last one too: the client is left with a new game, ready to play
         return self.session
 
     def find_board(self) -> np.ndarray:
@@ -229,6 +228,10 @@ class LiveCalibration:
             confirm = tuple(tuple(k) for k in self.session.play.get("confirm_keys", ()))
             for attempt in range(NEW_GAME_TRIES):
                 if self.try_keys(combo, confirm):
+                    if attempt and ("escape",) not in combo:
+                        # it took an Escape first: play will press it first too (harmless here, then)
+                        self.session.play["new_game_keys"] = [["escape"], *[list(k) for k in combo]]
+                        self.session.play["key_gap"] = KEY_GAP
                     return
                 if attempt == 0:
                     # the key that worked before does nothing: a window has the keyboard (gnome-mines's

@@ -38,7 +38,7 @@ MAX_MINE_LOOKS = 12
 #: A number look's counts must agree this often (a flag placed wrongly during play spoils a few).
 AGREEMENT = 0.9
 #: The share of a look's facts that may disagree with the rest (a misjudged click) before it is an error.
-FACT_DOUBT = 0.1
+FACT_DOUBT = 0.25
 #: Frames the solver checks per look when trying which numbers it can be (the checks are the slow part).
 MAX_TESTED_FRAMES = 24
 #: The most joint number assignments tried for the opened looks not named yet.
@@ -135,7 +135,7 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
     for look, counts in votes.items():
         (char, n), *rest = counts.most_common()
         against = sum(m for _, m in rest)
-        if against and against > FACT_DOUBT * (n + against):
+        if against >= 2 and against > FACT_DOUBT * (n + against):
             raise CalibrationError(
                 f"one look was seen as {dict(counts)}: the board moved or changed while calibrating"
             )
