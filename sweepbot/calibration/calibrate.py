@@ -60,9 +60,14 @@ class Calibration:
         }
 
 
-def locate_frames(images: Sequence[np.ndarray]) -> list[tuple[int, Geometry]]:
+def locate_frames(images: Sequence[np.ndarray], known: Sequence[Geometry | None] = ()) -> list[tuple[int, Geometry]]:
+    """Each frame's board: ``known[i]`` where given (a live session's frames share one), else located."""
     out = []
     for i, image in enumerate(images):
+        given = known[i] if i < len(known) else None
+        if given is not None:
+            out.append((i, given))
+            continue
         try:
             out.append((i, locate(image)))
         except LocateError:
@@ -139,9 +144,11 @@ def calibrate_frames(
     facts: Sequence[Fact] = (),
     play: dict[str, Any] | None = None,
     min_cells: int = 3,
+    geometries: Sequence[Geometry | None] = (),
 ) -> list[Calibration]:
-    """One calibration per cell size found in ``images`` (facts refer to indices into ``images``)."""
-    located = locate_frames(images)
+    """One calibration per cell size found in ``images`` (facts refer to indices into ``images``;
+    ``geometries`` gives the board of frames where it is known)."""
+    located = locate_frames(images, geometries)
     groups: dict[int, list[tuple[int, Geometry]]] = defaultdict(list)
     for i, geo in located:
         groups[round(geo.pitch[0])].append((i, geo))

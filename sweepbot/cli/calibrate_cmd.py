@@ -58,12 +58,14 @@ def run(args: argparse.Namespace) -> int:
     if not (args.images or args.live or args.recording):
         raise SweepbotError("give screenshots, --recording DIR or --live")
     images = [load_image(p) for p in args.images]
+    geometries: list[Any] = [None] * len(images)
     facts = []
     play: dict[str, Any] = {}
     for folder in args.recording:
         session = load_session(Path(folder))
         facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
         images += session.frames
+        geometries += [session_geometry(session)] * len(session.frames)
         play.update(session.play)
     if args.live:
         session = live_session(args)
@@ -71,12 +73,13 @@ def run(args: argparse.Namespace) -> int:
             save_session(compact(session), Path(args.record))
         facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
         images += session.frames
+        geometries += [session_geometry(session)] * len(session.frames)
         play.update(session.play)
     out = Path(args.out) if args.out else user_profiles_dir()
     confirm = args.yes
     results: list[dict[str, Any]] = []
     play = {k: v for k, v in play.items() if not k.startswith("_")}
-    for cal in calibrate_frames(images, args.client, facts, play, min_cells=1 if facts else 3):
+    for cal in calibrate_frames(images, args.client, facts, play, min_cells=1 if facts else 3, geometries=geometries):
         hints = {k: n for k, n in cal.names.items() if not n.proved}
         folder = out / cal.profile.name
         sheet_path = Path(args.sheet) if args.sheet else folder.with_name(cal.profile.name + "-looks.png")
@@ -105,6 +108,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"profiles": results}))
     return 0
+
+
+def session_geometry(session: Any) -> Any:
+    """A session's frames all show one board: located once, on its first frame (a new game)."""
+    from sweepbot.vision.locate import locate
+
+    return locate(session.frames[0])
 
 
 def live_session(args: argparse.Namespace) -> Any:
