@@ -46,7 +46,8 @@ def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: P
         command = [sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", name, "--yes", "--json",
                    "--games", str(calibration_games)]
         if keep:
-            command += ["--record", str(keep / f"{name}-{time.strftime('%H%M%S')}")]
+            label = "-".join(str(spec[k]) for k in ("client", "level", "tile", "theme") if spec[k] is not None)
+            command += ["--record", str(keep / label)]
         start = time.monotonic()
         cal = subprocess.run(command, env=env, capture_output=True, text=True, check=False, timeout=900)
         result["calibrate_seconds"] = round(time.monotonic() - start, 1)
@@ -57,6 +58,8 @@ def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: P
         summary = json.loads(cal.stdout)["profiles"]
         result["profiles"] = [{k: p[k] for k in ("profile", "chars", "unnamed", "misread", "looks")} for p in summary]
         result["calibrate_log"] = cal.stderr.strip().splitlines()[-8:]
+        if games < 1:
+            return result
         time.sleep(0.5)  # calibration leaves a new game on screen
         play = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json"], env=env,
                               capture_output=True, text=True, check=False, timeout=1800)

@@ -81,18 +81,20 @@ def best_naming(
     images: Sequence[np.ndarray], geometries: Sequence[Geometry], facts: Sequence[Fact], min_cells: int
 ) -> tuple[float, Looks, Naming]:
     best: tuple[tuple[bool, int], float, Looks, Naming] | None = None
+    failure: CalibrationError | None = None
     for inset in INSETS:
         looks = collect_looks(images, geometries, inset)
         try:
             names = name_looks(looks, facts, min_cells)
-        except CalibrationError:
+        except CalibrationError as err:
+            failure = err
             continue
         # a new board drawn as one look (no covered cell split into variants) first, then the most cells named
         key = (_new_board_share(looks) >= 0.95, int(sum(looks.counts[k] for k, n in names.items() if n.proved)))
         if best is None or key > best[0]:
             best = (key, inset, looks, names)
     if best is None:
-        raise CalibrationError("no frame shows a new board (one look on most cells): start from a new game")
+        raise failure or CalibrationError("no frames to calibrate from")
     return best[1], best[2], best[3]
 
 

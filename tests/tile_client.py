@@ -1,0 +1,106 @@
+"""A drawn Minesweeper client for calibration tests: the simulated game painted as real-looking tiles
+(bevelled covered tiles, flat open ones with coloured digits, mines, flags), clicked through the same
+input interface as a real client. F2 starts a new game. No display needed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from sweepbot.game import Game, parse_level
+from sweepbot.rect import Rect
+
+TILE = 18
+ORIGIN = (60, 90)
+SCREEN = (640, 480)
+DIGIT_COLOURS = {"1": (200, 0, 0), "2": (0, 130, 0), "3": (0, 0, 210), "4": (120, 0, 0), "5": (0, 0, 120),
+                 "6": (120, 120, 0), "7": (0, 0, 0), "8": (90, 90, 90)}
+
+
+def tile(ch: str) -> np.ndarray:
+    t = np.full((TILE, TILE, 3), 192, np.uint8)
+    if ch in "#F?":
+        t[:2, :] = t[:, :2] = 255
+        t[-2:, :] = t[:, -2:] = 120
+        if ch == "F":
+            cv2.rectangle(t, (6, 4), (12, 9), (0, 0, 230), -1)
+            cv2.line(t, (6, 4), (6, 14), (0, 0, 0), 1)
+        elif ch == "?":
+            cv2.putText(t, "?", (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, (0, 0, 0), 1)
+        return t
+    t[:, :] = (170, 170, 170)
+    t[0, :] = t[:, 0] = 128
+    if ch in DIGIT_COLOURS:
+        cv2.putText(t, ch, (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, DIGIT_COLOURS[ch], 2)
+    elif ch in "*!X":
+        if ch == "!":
+            t[1:, 1:] = (0, 0, 255)
+        cv2.circle(t, (9, 9), 5, (0, 0, 0), -1)
+        if ch == "X":
+            cv2.line(t, (3, 3), (15, 15), (0, 0, 255), 2)
+    return t
+
+
+class TileClient:
+    """Screen and input device at once: ``grab`` paints the game, ``click``/``press`` play it."""
+
+    def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none") -> None:
+        self.level = parse_level(level)
+        self.seed = seed
+        self.first_click = first_click
+        self.games: list[Game] = []
+        self.new_game()
+        self.pointer = (5, 5)
+        self.marks: dict[tuple[int, int], str] = {}
+
+    def new_game(self) -> None:
+        self.game = Game(self.level, self.seed + len(self.games), self.first_click)
+        self.games.append(self.game)
+        self.marks = {}
+
+    # screen
+    def grab(self, region: Rect | None = None) -> np.ndarray:
+        canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
+        view = self.game.view()
+        x0, y0 = ORIGIN
+        for r, row in enumerate(view.grid):
+            for c, ch in enumerate(row):
+                if ch == "#" and self.marks.get((r, c)) == "?":
+                    ch = "?"
+                canvas[y0 + r * TILE : y0 + (r + 1) * TILE, x0 + c * TILE : x0 + (c + 1) * TILE] = tile(ch)
+        if region is None:
+            return canvas
+        return canvas[region.y : region.y + region.h, region.x : region.x + region.w]
+
+    # input device
+    def position(self) -> tuple[int, int]:
+        return self.pointer
+
+    def move(self, x: int, y: int) -> None:
+        self.pointer = (x, y)
+
+    def click(self, x: int, y: int, button: str) -> None:
+        self.pointer = (x, y)
+        r, c = (y - ORIGIN[1]) // TILE, (x - ORIGIN[0]) // TILE
+        if not (0 <= r < self.game.rows and 0 <= c < self.game.cols) or self.game.state != "playing":
+            return
+        if button == "left":
+            if self.game.view()[(r, c)] == "#" and (r, c) not in self.marks:
+                self.game.open((r, c))
+            return
+        # right: covered -> flag -> question mark -> covered
+        ch = self.game.view()[(r, c)]
+        if ch == "#" and (r, c) not in self.marks:
+            self.game.flag((r, c))
+        elif ch == "F":
+            self.game.flag((r, c))
+            self.marks[(r, c)] = "?"
+        elif self.marks.get((r, c)) == "?":
+            del self.marks[(r, c)]
+
+    def press(self, keys: list[str]) -> None:
+        if keys == ["f2"]:
+            self.new_game()
+
+    def size(self) -> tuple[int, int]:
+        return SCREEN
