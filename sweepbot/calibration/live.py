@@ -92,6 +92,7 @@ class LiveCalibration:
         self.exploded: tuple[int, int] | None = None
         self.won_now = False
         self.end_screen: np.ndarray | None = None
+        self.last_frame = np.zeros((1, 1, 3), np.uint8)
         self.inset = 0.12
 
     # -- the steps ------------------------------------------------------------------------------------
@@ -160,9 +161,24 @@ class LiveCalibration:
             if not changed:
                 self.log(f"game {self.session.games + 1}: over after {clicks} clicks")
                 break
+            mark = len(self.session.facts)
             if self.loss(cell, changed, before, frame):
-                self.log(f"game {self.session.games + 1}: lost after {clicks} clicks")
-                break
+                # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
+                # its facts are taken back and the probe's own answer is read as any click's
+                frame = self.last_frame  # the loss may have shown on a probe click inside loss()
+                probe = self.choose(frame, avoid={cell})
+                after = self.click(probe, "left") if probe is not None else frame
+                moved = self.changed(frame, after) if probe is not None else set()
+                if not moved:
+                    self.log(f"game {self.session.games + 1}: lost after {clicks} clicks")
+                    break
+                del self.session.facts[mark:]
+                self.exploded = None
+                self.log(f"game {self.session.games + 1}: a loss misjudged at {cell}, facts taken back")
+                assert probe is not None
+                if self.loss(probe, moved, frame, after):
+                    break
+                frame, clicks = after, clicks + 1
             if self.won_now or not self.covered_cells(frame) - self.flags:
                 self.session.wins += 1
                 self.log(f"game {self.session.games + 1}: won after {clicks} clicks")
@@ -426,7 +442,8 @@ class LiveCalibration:
             elif time.monotonic() - since >= SETTLE_QUIET:
                 break  # changed, and held that look
             time.sleep(0.01)
-        return self.settled()
+        self.last_frame = self.settled()
+        return self.last_frame
 
     def board_region(self) -> Rect:
         x, y, w, h = self.require_geometry().bbox
