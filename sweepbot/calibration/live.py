@@ -473,7 +473,20 @@ class LiveCalibration:
             return self.settled(None, FLASH_QUIET)
         return frame
 
+    def intact(self, frame: np.ndarray) -> bool:
+        """The whole board in sight where it was (no dialog over it): only such frames are kept."""
+        geo = self.require_geometry()
+        try:
+            found = locate(frame)
+        except SweepbotError:
+            return False
+        return (found.rows, found.cols) == (geo.rows, geo.cols) and all(
+            abs(a - b) <= 3 for a, b in zip(found.bbox, geo.bbox, strict=True))
+
     def record(self, frame: np.ndarray, facts: dict[tuple[int, int], str]) -> None:
+        if not self.intact(frame):
+            self.log("a frame with the board not all in sight was left out")
+            return
         kept = self.keep(frame)
         if not self.session.frames or not np.array_equal(self.session.frames[-1], kept):
             self.session.frames.append(kept)
