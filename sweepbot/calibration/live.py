@@ -93,6 +93,7 @@ class LiveCalibration:
         self.won_now = False
         self.end_screen: np.ndarray | None = None
         self.last_frame = np.zeros((1, 1, 3), np.uint8)
+        self.escape_first = False
         self.inset = 0.12
 
     # -- the steps ------------------------------------------------------------------------------------
@@ -273,6 +274,7 @@ class LiveCalibration:
         if self.end_screen is not None and self.dialog_opened(self.end_screen, now):
             self.mouse.press(["escape"])
             wait_still(self.screen)
+            self.escape_first = True  # play will close such a dialog the same way before a new game
 
     def try_keys(self, combo: tuple[tuple[str, ...], ...], confirm: tuple[tuple[str, ...], ...]) -> bool:
         """Press ``combo``; if a dialog opens, answer it (``confirm``, or the usual answers). True if a new
@@ -289,6 +291,9 @@ class LiveCalibration:
         if not self.started(frame):
             return False
         self.session.play["new_game_keys"] = [list(k) for k in combo]
+        if self.escape_first and ("escape",) not in combo:
+            self.session.play["new_game_keys"] = [["escape"], *[list(k) for k in combo]]
+            self.session.play["key_gap"] = KEY_GAP
         self.record(frame, self.all_covered(frame))
         return True
 
