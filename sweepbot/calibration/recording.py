@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import cv2
@@ -20,7 +21,8 @@ from sweepbot.vision.locate import locate
 
 def compact(session: LiveSession) -> LiveSession:
     """The frames that carry what the session proved: every frame with a fact other than "opened" (new
-    games, marks, losses, wins), and a frame wherever an opened cell shows a look not kept yet."""
+    games, marks, losses), each game's last frame, and a frame wherever an opened cell shows a look not
+    kept yet."""
     geometry = locate(session.frames[0])
     crop = window_crop([geometry], 0.12)
     seen: set[bytes] = set()
@@ -28,8 +30,12 @@ def compact(session: LiveSession) -> LiveSession:
     for f in session.facts:
         by_frame.setdefault(f.frame, []).append(f)
     keep: list[int] = []
+    frames = sorted(by_frame)
+    # the last frame of each game (a win shows every mine flagged there): the frame before a new game's
+    new_games = {i for i, facts in by_frame.items() if any(f.char == "#" for f in facts)}
+    last = {a for a, b in pairwise(frames) if b in new_games} | set(frames[-1:])
     for i, facts in sorted(by_frame.items()):
-        wanted = any(f.char != REVEALED for f in facts)
+        wanted = i in last or any(f.char != REVEALED for f in facts)
         windows = cell_windows(session.frames[i], geometry, crop).astype(np.uint8)
         for f in facts:
             if f.char == REVEALED:
