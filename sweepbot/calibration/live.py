@@ -23,7 +23,7 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.calibration.looks import window_crop
-from sweepbot.calibration.naming import AT_LOSS, REVEALED, CalibrationError, Fact, Naming, neighbour_count
+from sweepbot.calibration.naming import AT_LOSS, FLAG_AT_LOSS, REVEALED, CalibrationError, Fact, Naming, neighbour_count
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.newgame import looks_like_a_face, wait_still
@@ -214,7 +214,7 @@ class LiveCalibration:
             for c in (changed - {cell}) & (was_covered | self.flags):
                 # a mine shown, or (some clients) a covered cell drawn darker: the counts tell them apart;
                 # open cells some clients dim at the end are no facts
-                facts[c] = "X" if c in self.flags else AT_LOSS
+                facts[c] = FLAG_AT_LOSS if c in self.flags else AT_LOSS
             self.record(frame, facts)
             return True
         if len(changed) == 1 and self.new_look(frame, cell):

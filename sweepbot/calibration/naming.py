@@ -80,6 +80,9 @@ REVEALED = "="
 #: A fact's character for "this covered cell changed when the game was lost": a mine shown, or a covered
 #: cell the client draws another way after a loss.
 AT_LOSS = "^"
+#: A fact's character for "this flag changed when the game was lost": a wrong flag, or a right one the client
+#: draws another way after a loss (the counts tell).
+FLAG_AT_LOSS = "%"
 
 
 def neighbour_count(mask: np.ndarray) -> np.ndarray:
@@ -109,10 +112,16 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
         if found == complete:
             break
         complete = found
+    flags_at_loss = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == FLAG_AT_LOSS}
     for k in at_loss - set(names):
-        # changed at the loss: a mine if the counts take it as one, else a covered cell redrawn
-        names[k] = Name("*", _FACT_REASONS["*"]) if k in mines else Name(
-            "#", "a covered cell that changed at the loss, and the counts show it is no mine")
+        # changed at the loss: a mine if the counts take it as one, else a covered cell redrawn; a flag that
+        # changed: right (drawn another way) if the counts take it as a mine, else wrong
+        if k in flags_at_loss:
+            names[k] = Name("F", "a flag redrawn at the loss, and the counts show it is on a mine") if k in mines \
+                else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
+        else:
+            names[k] = Name("*", _FACT_REASONS["*"]) if k in mines else Name(
+                "#", "a covered cell that changed at the loss, and the counts show it is no mine")
     marks(grids, names, mines, complete, _in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells)
     distinct_numbers(looks, names)
@@ -139,9 +148,9 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
             raise CalibrationError(
                 f"one look was seen as {dict(counts)}: the board moved or changed while calibrating"
             )
-        if char not in (REVEALED, AT_LOSS):
+        if char not in (REVEALED, AT_LOSS, FLAG_AT_LOSS):
             names[look] = Name(char, _FACT_REASONS.get(char, "seen in play"))
-    return {look for look, counts in votes.items() if counts.most_common(1)[0][0] == AT_LOSS}
+    return {look for look, counts in votes.items() if counts.most_common(1)[0][0] in (AT_LOSS, FLAG_AT_LOSS)}
 
 
 _FACT_REASONS = {
