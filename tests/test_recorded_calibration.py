@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sweepbot.calibration.calibrate import calibrate_frames
-from sweepbot.calibration.naming import AT_LOSS, REVEALED
+from sweepbot.calibration.naming import AT_LOSS, FLAG_AT_LOSS, REVEALED
 from sweepbot.calibration.recording import load_session
 from sweepbot.vision.locate import locate
 from sweepbot.vision.read import ReadError, read_located
@@ -20,6 +20,7 @@ SESSIONS = Path(__file__).parent / "fixtures" / "calibration"
 #: per session: the characters the game proves (checked by eye on the sheet), and looks left unnamed
 EXPECTED = {
     "sgt-mines-16px": ("!#.123F", 1),  # the one 4 seen was never counted: learnt in play
+    "gnome-mines-classic-46px": ("!#*.1234?FX", 0),
 }
 
 
@@ -54,6 +55,8 @@ def test_calibrates_from_a_recorded_session(name: str, monkeypatch: pytest.Monke
                 assert got in ".12345678=", (i, f, got)
             elif f.char == AT_LOSS:
                 assert got in "*#", (i, f, got)
+            elif f.char == FLAG_AT_LOSS:
+                assert got in "FX", (i, f, got)
             else:
                 assert got == f.char, (i, f, got)
             checked += 1
