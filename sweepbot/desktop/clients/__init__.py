@@ -28,13 +28,15 @@ def launch_client(
     *,
     seed: str | None = None,
     tile_size: int | None = None,
+    theme: str | None = None,
     timeout: float = 20.0,
 ) -> LaunchedClient:
     """Start client ``name`` (``xdemineur``, ``sgt-mines``, ``ace-minesweeper``, ``gnome-mines``) at ``level``.
 
-    ``level`` is one of the client's level names (``CLIENTS[name].levels``) or ``"COLSxROWS/MINES"``.
+    ``level`` is one of the client's level names (``CLIENTS[name].levels``) or ``"COLSxROWS/MINES"``;
+    ``theme`` a tile theme (gnome-mines: ``bgcolors`` (its default), ``classic``, ``default``).
     """
-    return launch(display, get_spec(name), level, seed=seed, tile_size=tile_size, timeout=timeout)
+    return launch(display, get_spec(name), level, seed=seed, tile_size=tile_size, theme=theme, timeout=timeout)
 
 
 __all__ = [

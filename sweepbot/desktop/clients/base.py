@@ -137,6 +137,10 @@ class ClientSpec:
         """The command line, environment and settings files for this level."""
         raise NotImplementedError
 
+    def with_theme(self, plan: LaunchPlan, theme: str) -> LaunchPlan:
+        """The plan with a tile theme; only clients that have themes override this."""
+        raise DesktopError(f"{self.name} has no tile themes")
+
     def after_start(self, client: LaunchedClient) -> None:
         """Steps after the window is painted (ace-minesweeper picks its level by key here)."""
 

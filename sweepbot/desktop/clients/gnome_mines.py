@@ -34,6 +34,7 @@ COVERED_BGR = (182, 189, 186)
 WINDOW_SIZES = {"small": (600, 400), "medium": (760, 640), "big": (1100, 640)}
 #: The largest window a custom size gets (it must fit a 1280x1024 screen with the title bar).
 MAX_WINDOW = (1240, 960)
+THEMES = ("bgcolors", "classic", "default")
 #: How long a Ctrl+R waits for the "start a new game?" dialog before deciding there is none.
 DIALOG_WAIT = 1.0
 
@@ -125,6 +126,13 @@ class GnomeMines(ClientSpec):
             keyfile = keyfile_text(None, WINDOW_SIZES[level])
             return LaunchPlan([str(self.executable), LEVEL_FLAGS[level]], env, {KEYFILE: keyfile})
         return LaunchPlan([str(self.executable)], env, {KEYFILE: keyfile_text(size, custom_window(size))})
+
+    def with_theme(self, plan: LaunchPlan, theme: str) -> LaunchPlan:
+        if theme not in THEMES:
+            raise DesktopError(f"gnome-mines has no theme {theme!r} (known: {', '.join(THEMES)})")
+        files = dict(plan.files)
+        files[KEYFILE] = files.get(KEYFILE, "[org/gnome/Mines]\n") + f"theme='{theme}'\n"
+        return LaunchPlan(plan.argv, plan.env, files)
 
     def after_start(self, client: LaunchedClient) -> None:
         if client.level in LEVEL_FLAGS:

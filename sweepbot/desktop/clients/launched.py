@@ -225,6 +225,7 @@ def launch(
     *,
     seed: str | None = None,
     tile_size: int | None = None,
+    theme: str | None = None,
     timeout: float = 20.0,
 ) -> LaunchedClient:
     """Start ``spec``'s client on ``display`` at ``level`` and return it once its window is painted.
@@ -237,6 +238,8 @@ def launch(
         raise DesktopError(f"{spec.executable} is missing: install {spec.package} (run scripts/install-clients)")
     label, size = spec.resolve_level(level)
     plan = spec.plan(label, size, seed=seed, tile_size=tile_size)
+    if theme is not None:
+        plan = spec.with_theme(plan, theme)
     home = tempfile.mkdtemp(prefix=f"sweepbot-{spec.name}-")
     env = display.env
     for part in ("config", "data", "cache"):
