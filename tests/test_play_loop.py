@@ -220,3 +220,39 @@ def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
     with pytest.raises(OutsideBoardError):
         mouse.click_new_game(allowed.x - 1, allowed.y, allowed)
     assert len(device.clicks) == clicks
+
+
+def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None:
+    from sweepbot.play import loop
+
+    game, _, reader, device, mouse = setup(8)
+
+    class LateDialog(SimScreen):
+        shown = True  # a window covers the board until Escape closes it
+
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.shown and self.game.clicks >= 1:
+                image[:, :, :] = 200
+            return image
+
+    screen = LateDialog(game)
+
+    def press(keys: list[str]) -> None:
+        if keys == ["escape"]:
+            screen.shown = False
+
+    device.press = press  # type: ignore[method-assign]
+    old_wait = loop.DISMISS_WAIT
+    loop.DISMISS_WAIT = 0.0
+    try:
+        settings = PlaySettings(first_click="opening", tries=2, dismiss_keys=(("escape",),))
+        report = Player(screen, reader, mouse, settings).play_game()
+    finally:
+        loop.DISMISS_WAIT = old_wait
+    assert report.result in ("won", "lost") and report.error is None
+    # without the keys the same screen stops the game
+    game2, _, reader2, _device2, mouse2 = setup(8)
+    screen2 = LateDialog(game2)
+    with pytest.raises(ScreenStoppedMakingSense):
+        Player(screen2, reader2, mouse2, PlaySettings(first_click="opening", tries=2)).play_game()

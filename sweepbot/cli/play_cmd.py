@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     frame = screen.grab()
     view = reader.read(frame)  # refuses clearly when no board is on screen
     rules = rules_for(view.client, reader.profile.play if reader.profile else None)
-    settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines,
+    dismiss = tuple(k for k in rules.new_game_keys if k == ("escape",))  # a client known to open dialogs
+    settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines, dismiss_keys=dismiss,
                             strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run)
     recorder = Recorder(Path(args.record), args.strategy, settings.first_click) if args.record else None
     if args.dry_run:

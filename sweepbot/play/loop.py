@@ -24,6 +24,7 @@ from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
 
 MAX_RETRY_PAUSE = 0.4
+DISMISS_WAIT = 0.5
 
 
 class ScreenStoppedMakingSense(SweepbotError):
@@ -41,6 +42,9 @@ class PlaySettings:
     poll: float = 0.004
     max_seconds: float = 600.0
     dry_run: bool = False
+    #: keys that close a window the client may open over its board at any time (gnome-mines's scores
+    #: dialog can open late, after the next game started): pressed once when the board is gone
+    dismiss_keys: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass
@@ -68,10 +72,12 @@ class Player:
         self.mouse = mouse
         self.settings = settings
         self.recorder = recorder
+        self._dismissed = False
 
     # -- the steps ---------------------------------------------------------------------------------
     def play_game(self) -> GameReport:
         report = GameReport()
+        self._dismissed = False
         start = time.monotonic()
         previous: BoardView | None = None
         expected_win: Board | None = None
@@ -82,6 +88,8 @@ class Player:
             try:
                 frame, view, analysis = self.look(previous, report, quiet=expected_win is not None)
             except ScreenStoppedMakingSense:
+                if expected_win is None and self.dismiss():
+                    continue
                 if previous is None or expected_win is None:
                     raise
                 # the last clicks opened every cell left but the mines, and no lost board shows: the
@@ -145,6 +153,16 @@ class Player:
         raise ScreenStoppedMakingSense(
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}"
         )
+
+    def dismiss(self) -> bool:
+        """Press the dismiss keys once per game (True if pressed): a window over the board may close."""
+        if not self.settings.dismiss_keys or self.mouse is None or self._dismissed:
+            return False
+        self._dismissed = True
+        for keys in self.settings.dismiss_keys:
+            self.mouse.press(list(keys))
+        time.sleep(DISMISS_WAIT)
+        return True
 
     def act(self, frame: np.ndarray, view: BoardView, analysis: Analysis, report: GameReport) -> list[tuple[int, int]]:
         """Open every certain safe cell in one go, or make the strategy's one move."""
