@@ -34,9 +34,11 @@ import cv2
 import numpy as np
 
 from sweepbot.board import Board
+from sweepbot.calibration.build import LabelledFrame, build_profile
+from sweepbot.calibration.looks import window_crop
 from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image
-from sweepbot.vision.cells import align, cell_windows, classify
+from sweepbot.vision.cells import cell_windows, classify
 from sweepbot.vision.counter import learn_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
@@ -49,8 +51,6 @@ FIXED_SIZES = {"ace-minesweeper"}
 #: their windows keep further inside the tile, where the colour and the glyph are. sgt-mines's covered and
 #: revealed cells differ mostly by a thin bevel: its windows keep close to the edge.
 INSETS = {"gnome-mines": 0.2, "sgt-mines": 0.05}
-VARIANT_RMS = 8.0
-MAX_VARIANTS = 6
 
 
 @dataclass
@@ -82,72 +82,17 @@ def load_fixtures(root: Path, client: str | None = None, need_board: bool = True
     return out
 
 
-def crop_for(geometries: list[Geometry], inset: float = 0.1) -> tuple[int, int, int, int]:
-    """A window inside every cell, ``inset`` of a cell (at least a pixel) in from its edges: bevels still
-    tell covered from revealed, and gaps between tiles stay out."""
-    min_w = min(round(g.pitch[0]) for g in geometries)
-    min_h = min(round(g.pitch[1]) for g in geometries)
-    least = 1 if inset > 0 else 0
-    mx, my = max(least, round(inset * min_w)), max(least, round(inset * min_h))
-    return mx, my, min_w - 2 * mx, min_h - 2 * my
-
-
-def templates_from(
-    fixtures: list[Fixture], geometries: list[Geometry], crop: tuple[int, int, int, int], variants: int = MAX_VARIANTS
-) -> list[tuple[str, np.ndarray]]:
-    """Per character, the median window, plus variants for instances far from it."""
-    _, _, w, h = crop
-    by_char: dict[str, list[np.ndarray]] = defaultdict(list)
-    for fx, geo in zip(fixtures, geometries, strict=True):
-        assert fx.board is not None
-        win = cell_windows(fx.image, geo, crop)
-        chars = np.array([list(row) for row in fx.board.grid]).ravel()
-        for ch in np.unique(chars):
-            by_char[str(ch)].append(win[chars == ch])
-    out: list[tuple[str, np.ndarray]] = []
-    for ch in sorted(by_char):
-        inst = np.concatenate(by_char[ch])
-        # group the instances by look (a number on a pink "too many flags" ground is another look of it)
-        leaders: list[np.ndarray] = []
-        groups: list[list[int]] = []
-        for k, v in enumerate(inst):
-            dist = [float(np.sqrt(((v - lead) ** 2).mean())) for lead in leaders]
-            if dist and min(dist) <= VARIANT_RMS:
-                groups[int(np.argmin(dist))].append(k)
-            else:
-                leaders.append(v)
-                groups.append([k])
-        order = sorted(range(len(groups)), key=lambda g: -len(groups[g]))[:variants]
-        for g in order:
-            members = inst[groups[g][:: max(1, len(groups[g]) // 300)]]
-            look = np.median(members, axis=0)
-            out.append((ch, np.clip(look, 0, 255).round().astype(np.uint8).reshape(h, w, 3)))
-    return out
-
-
 def build_group(client: str, pitch: int, fixtures: list[Fixture], out_dir: Path) -> tuple[Profile, int]:
-    geometries = [f.geometry for f in fixtures]
-    crop = crop_for(geometries, INSETS.get(client, 0.1))
+    """The calibration's own profile building (sweepbot.calibration.build), on cells named by the boards."""
     name = f"{client}-{pitch}px"
-    mean_pitch = tuple(float(np.mean([g.pitch[i] for g in geometries])) for i in (0, 1))
     sizes = sorted({(f.geometry.rows, f.geometry.cols) for f in fixtures}) if client in FIXED_SIZES else []
-    # align every fixture to one look per character first, so that shifted copies never become variants
-    profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop, 1), sizes)
-    for _ in range(3):
-        geometries = [align(f.image, g, profile) for f, g in zip(fixtures, geometries, strict=True)]
-        profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop, 1), sizes)
-    # re-centre: move the window by the typical alignment shift, so that a located board needs none
-    dx = round(float(np.median(np.concatenate([np.subtract(g.xs, f.geometry.xs)
-                                                for f, g in zip(fixtures, geometries, strict=True)]))))
-    dy = round(float(np.median(np.concatenate([np.subtract(g.ys, f.geometry.ys)
-                                                for f, g in zip(fixtures, geometries, strict=True)]))))
-    crop = (crop[0] + dx, crop[1] + dy, crop[2], crop[3])
-    geometries = [g.shifted(-dx, -dy) for g in geometries]
-    profile = make_profile(name, client, mean_pitch, crop, templates_from(fixtures, geometries, crop), sizes)
+    frames = [LabelledFrame(f.image, f.geometry, np.array([list(row) for row in f.board.grid]))
+              for f in fixtures if f.board is not None]
+    profile, geometries = build_profile(name, client, frames, INSETS.get(client, 0.1), sizes)
     counter = learn_counter(
         [(f.image, g, f.board) for f, g in zip(fixtures, geometries, strict=True) if f.board is not None], client
     )
-    profile = make_profile(name, client, mean_pitch, crop,
+    profile = make_profile(name, client, profile.pitch, profile.crop,
                            [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)], sizes, counter)
     save_profile(profile, out_dir / name)
     bad = 0
@@ -181,7 +126,7 @@ def cmd_looks(args: argparse.Namespace) -> int:
         fixtures = [f for f in fixtures if round(f.geometry.pitch[0]) == args.pitch]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    crop = crop_for([f.geometry for f in fixtures])
+    crop = window_crop([f.geometry for f in fixtures], 0.1)
     _, _, w, h = crop
     looks: list[np.ndarray] = []
     assign: dict[str, list[list[int]]] = {}

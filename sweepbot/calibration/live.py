@@ -23,7 +23,7 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.calibration.looks import window_crop
-from sweepbot.calibration.naming import AT_LOSS, FLAG_AT_LOSS, REVEALED, CalibrationError, Fact, Naming, neighbour_count
+from sweepbot.calibration.naming import AT_LOSS, FLAG_AT_LOSS, REVEALED, CalibrationError, Fact, Naming
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.newgame import looks_like_a_face, wait_still
@@ -552,4 +552,4 @@ def _flood(cell: tuple[int, int], changed: set[tuple[int, int]]) -> set[tuple[in
     return out
 
 
-__all__ = ["LiveCalibration", "LiveSession", "neighbour_count"]
+__all__ = ["LiveCalibration", "LiveSession"]
