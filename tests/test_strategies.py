@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import product
 
 import numpy as np
 import pytest
@@ -11,8 +12,18 @@ from sweepbot.board import FLAG, Board, Cell, neighbours
 from sweepbot.game import LEVELS, Game
 from sweepbot.solver import solve
 from sweepbot.solver.analysis import analyse
-from sweepbot.solver.endgame import endgame_move, list_layouts
-from sweepbot.solver.guesses import dead_cells, forced_fifty, next_safety, secondary_safety, shortlist
+from sweepbot.solver.endgame import endgame_move, isolated_move, list_layouts
+from sweepbot.solver.guesses import (
+    blended_safety,
+    dead_cells,
+    forced_fifty,
+    frontier_cells,
+    is_dead,
+    next_safety,
+    number_known,
+    secondary_safety,
+    shortlist,
+)
 from sweepbot.solver.lookahead import outcomes
 from sweepbot.solver.strategy import BASIC, parse_strategy
 
@@ -86,7 +97,8 @@ def test_outcome_chances_add_up_to_the_chance_of_being_safe() -> None:
     assert checked > 40
 
 
-def test_secondary_safety_picks_the_best_scoring_candidate() -> None:
+def test_secondary_safety_picks_the_best_scoring_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)  # a busy machine must not cut it
     compared = 0
     for seed in range(30):
         game = Game(LEVELS["expert"], seed)
@@ -115,8 +127,13 @@ def brute_force_win_chance(board: Board) -> float:
     analysis = analyse(board)
     layouts = list_layouts(analysis, 10_000)
     assert layouts is not None
-    certain = set(analysis.mines) | {c for c in board.cells() if board[c] == FLAG}
     cells = [c for c in analysis.probabilities if c not in analysis.mines]
+    return brute_force_over(board, set(analysis.mines), cells, layouts)
+
+
+def brute_force_over(board: Board, mines: set[Cell], cells: list[Cell], layouts: list[frozenset[Cell]]) -> float:
+    """Best win chance over equally likely ``layouts`` of ``cells`` (``mines`` certain besides the flags)."""
+    certain = mines | {c for c in board.cells() if board[c] == FLAG}
 
     def shows(cell: Cell, layout: frozenset[Cell]) -> int:
         return sum(1 for n in neighbours(cell, board.rows, board.cols) if n in layout or n in certain)
@@ -166,3 +183,98 @@ def test_strategy_names() -> None:
     assert (basic.dead, basic.fifty, basic.secondary, basic.endgame) == (False, False, True, False)
     with pytest.raises(Exception, match="unknown strategy"):
         parse_strategy("clever")
+
+
+# from a simulated expert game: the covered cells around (1, 5)-(1, 8) touch no other covered cell
+ISOLATED = """mines: 99
+state: playing
+
+....2####1..1#11#2111111######
+111.3#6##21.111223#11#33######
+1#1.2##23#2.1122#21113##5#####
+111.12212#2.1#2#21...2########
+..111..12211222121111224######
+113#2.13#2.1#1123#12#313######
+1#4#212##2.1112##422#3#4######
+12#322#4321...2###11233#######
+.12#12#33#311.1232223#3####3#2
+..111224##3#2222111##4#23#3222
+....12#4#3212##3#3234#32221.1#
+....2#4#32124544#4#34#43#2..11
+....2#32#22####213#3##4##2....
+....111112#34#31.2233#3221....
+1221..111111111..1#2322..111..
+1##1..1#1........12#2#1..1#1..
+"""
+
+
+def test_an_isolated_region_is_played_by_the_game_tree_search() -> None:
+    board = Board.parse(ISOLATED)
+    analysis = analyse(board)
+    assert analysis.weight > 1000  # far too many layouts for the whole-board search
+    assert forced_fifty(analysis) is None  # more than a 50/50
+    found = isolated_move(analysis)
+    assert found is not None
+    cell, chance = found
+    open_cells = {c for c, p in analysis.probabilities.items() if 0 < p < 1}
+    region, todo = {cell}, [cell]
+    while todo:
+        for n in neighbours(todo.pop(), board.rows, board.cols):
+            if n in open_cells and n not in region:
+                region.add(n)
+                todo.append(n)
+    assert len(region) >= 3
+    cells = sorted(region)
+    constraints = [(con.cells, con.mines - len(con.cells & set(analysis.mines))) for con in analysis.constraints
+                   if con.cells & region]
+    layouts = [
+        frozenset(c for c, bit in zip(cells, bits, strict=True) if bit)
+        for bits in product((0, 1), repeat=len(cells))
+        if all(sum(bit for c, bit in zip(cells, bits, strict=True) if c in group) == need
+               for group, need in constraints)
+    ]
+    assert len({len(layout) for layout in layouts}) == 1  # equally likely whatever the rest holds
+    assert chance == pytest.approx(brute_force_over(board, set(analysis.mines), cells, layouts))
+    assert chance > max(1 - analysis.probabilities[c] for c in cells) * 0.5  # better than two blind guesses
+
+
+def test_a_cell_whose_number_is_known_is_dead() -> None:
+    """The quick test of blended safety never calls a cell dead that could still show two numbers."""
+    checked = 0
+    for seed in range(20):
+        game = Game(LEVELS["expert"], 300 + seed)
+        game.open((3, 3))
+        while game.state == "playing":
+            analysis = analyse(game.view())
+            if analysis.safe:
+                for cell in analysis.safe:
+                    game.open(cell)
+                continue
+            for cell in sorted(frontier_cells(analysis)):
+                if number_known(analysis, cell):
+                    assert is_dead(analysis, cell, {}), cell
+                    checked += 1
+            game.open(min(analysis.probabilities, key=analysis.probabilities.__getitem__))
+    assert checked >= 5
+
+
+def test_blended_safety_counts_only_living_cells() -> None:
+    # (1, 0) is safe but dead (both its covered neighbours are mines): opening it is no progress. What is
+    # left is the 50/50 at the bottom.
+    board = Board.parse("mines: 3\n\n#1\n#2\n#1\n11\n..\n11\n##\n")
+    after = analyse(board)
+    assert after.safe == [(1, 0)] and number_known(after, (1, 0))
+    assert next_safety(after) == 1.0
+    assert blended_safety(after) == pytest.approx(0.5)
+
+
+def test_near_frontier_candidates_touch_the_frontier() -> None:
+    board = Board.parse("mines: 40\n\n" + "\n".join(["#" * 16] * 6 + ["#" * 5 + "1" * 6 + "#" * 5]
+                                                     + ["#" * 5 + "." * 6 + "#" * 5] * 9) + "\n")
+    analysis = analyse(board)
+    frontier = frontier_cells(analysis)
+    plain = set(shortlist(analysis))
+    near = set(shortlist(analysis, near_frontier=True))
+    added = near - plain
+    assert added and all(c not in frontier for c in added)
+    assert all(any(n in frontier for n in neighbours(c, 16, 16)) for c in added)

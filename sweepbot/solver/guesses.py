@@ -22,6 +22,8 @@ TIE = 1e-9
 SECONDARY_MARGIN = 0.1  # candidates at most this much riskier than the safest cell
 SECONDARY_CANDIDATES = 12
 OFF_FRONTIER_CANDIDATES = 3
+NEAR_FRONTIER_CANDIDATES = 4  # off-frontier cells touching the frontier, looked at with ``near``
+BLEND = 0.2  # weight of the second best living cell in a board's blended safety
 PROGRESS_BONUS = 0.0  # extra value of an outcome with a certain safe move next
 SECONDARY_TIME_LIMIT = 0.3  # seconds; past it the best candidate so far is taken
 DEAD_CHECKS = 20  # cells looked at, safest first, for one that is not dead
@@ -61,16 +63,23 @@ def frontier_cells(analysis: Analysis) -> set[Cell]:
     return {cell for con in analysis.constraints for cell in con.cells}
 
 
-def shortlist(analysis: Analysis) -> list[Cell]:
-    """The candidates worth a closer look: the safest frontier cells and the best few off it."""
+def shortlist(analysis: Analysis, near_frontier: bool = False) -> list[Cell]:
+    """The candidates worth a closer look: the safest frontier cells and the best few off it (corners
+    first; with ``near_frontier`` also a few that touch the frontier, whose number joins what is known)."""
     choices = open_choices(analysis)
     best = min(choices.values())
     frontier = frontier_cells(analysis)
     near = {cell: p for cell, p in choices.items() if p <= best + SECONDARY_MARGIN}
     order = ranked(analysis, near)
     on = [cell for cell in order if cell in frontier][:SECONDARY_CANDIDATES]
-    off = [cell for cell in order if cell not in frontier][:OFF_FRONTIER_CANDIDATES]
-    return ranked(analysis, {cell: choices[cell] for cell in on + off})
+    off = [cell for cell in order if cell not in frontier]
+    picked = off[:OFF_FRONTIER_CANDIDATES]
+    if near_frontier:
+        board = analysis.board
+        touching = [cell for cell in off if cell not in picked
+                    and any(n in frontier for n in neighbours(cell, board.rows, board.cols))]
+        picked += touching[:NEAR_FRONTIER_CANDIDATES]
+    return ranked(analysis, {cell: choices[cell] for cell in on + picked})
 
 
 def cached_outcomes(analysis: Analysis, cell: Cell, cache: OutcomeCache) -> list[Outcome]:
@@ -121,16 +130,19 @@ def forced_fifty(analysis: Analysis) -> Cell | None:
     return None
 
 
-def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False) -> Cell | None:
+def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False, blend: bool = False,
+                     near_frontier: bool = False) -> Cell | None:
     """The candidate with the best chance to survive this guess and then have a safe move. With
-    ``avoid_dead``, dead candidates are passed over unless all are dead."""
+    ``avoid_dead``, dead candidates are passed over unless all are dead; with ``blend`` the move after is
+    valued by :func:`blended_safety` rather than :func:`next_safety`."""
     if not analysis.weight:
         return None
     best_cell: Cell | None = None
     dead_cell: Cell | None = None
     best_score = -1.0
     deadline = time.monotonic() + SECONDARY_TIME_LIMIT
-    for cell in shortlist(analysis):
+    value = blended_safety if blend else outcome_value
+    for cell in shortlist(analysis, near_frontier):
         survive = 1 - analysis.probabilities[cell]
         if survive * (1 + PROGRESS_BONUS) <= best_score:
             break  # candidates come safest first: no later one can score more
@@ -140,7 +152,7 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
         if avoid_dead and is_dead(analysis, cell, cache):
             dead_cell = dead_cell or cell
             continue
-        score = sum(o.chance * outcome_value(o.after) for o in found)
+        score = sum(o.chance * value(o.after) for o in found)
         if score > best_score + TIE:
             best_cell, best_score = cell, score
     return best_cell or dead_cell
@@ -159,3 +171,45 @@ def next_safety(after: Analysis) -> float:
     choices = open_choices(after)
     return 1.0 - min(choices.values()) if choices else 1.0
 
+
+
+def blended_safety(after: Analysis) -> float:
+    """What surviving into ``after`` is worth: the safety of its best living cell (one that could still
+    show more than one number), blended with the second best (a board with two good moves is worth more
+    than one with a single good one). A safe cell that can only show one number is no progress; with only
+    dead cells left, the best of them (a blind guess); with nothing but safe cells left, 1."""
+    choices = open_choices(after)
+    if not choices or max(choices.values()) == 0.0:
+        return 1.0
+    known = KnownNumbers(after)
+    living: list[float] = []
+    for cell in sorted(choices, key=choices.__getitem__):
+        if not known(cell):
+            living.append(1.0 - choices[cell])
+            if len(living) == 2:
+                break
+    if not living:
+        return 1.0 - min(choices.values())
+    best, second = living[0], living[-1]
+    return (1 - BLEND) * best + BLEND * second
+
+
+class KnownNumbers:
+    """A quick, sure test of a dead cell: its covered neighbours that are not settled are none, or exactly
+    the cells of one number (which fixes how many mines they hold)."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = analysis
+        self.settled = {cell for cell, p in analysis.probabilities.items() if p in (0.0, 1.0)}
+        self.determined = {frozenset(con.cells - self.settled) for con in analysis.constraints}
+
+    def __call__(self, cell: Cell) -> bool:
+        board = self.analysis.board
+        around = frozenset(n for n in neighbours(cell, board.rows, board.cols)
+                           if n in self.analysis.probabilities and n not in self.settled)
+        return not around or around in self.determined
+
+
+def number_known(analysis: Analysis, cell: Cell) -> bool:
+    """True when ``cell``'s number follows from what is known (see :class:`KnownNumbers`)."""
+    return KnownNumbers(analysis)(cell)

@@ -1,7 +1,8 @@
 """Strategies: which guessing steps the solver uses, by name, so variants can be compared on the same games.
 
 A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or ``-part`` for the parts
-``dead``, ``fifty``, ``secondary`` and ``endgame`` (``full-endgame``, ``basic+secondary``).
+``dead``, ``fifty``, ``secondary`` and ``endgame`` (``full-endgame``, ``basic+secondary``); ``+endgame=N``
+sets how many layouts the endgame search takes on (``full+endgame=60``).
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from dataclasses import dataclass
 
 from sweepbot.errors import SweepbotError
 from sweepbot.solver.analysis import Analysis
-from sweepbot.solver.endgame import endgame_move
+from sweepbot.solver.endgame import MAX_LAYOUTS, endgame_move, isolated_move
 from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, secondary_safety
 from sweepbot.solver.move import Move, first_move
 
-PARTS = ("dead", "fifty", "secondary", "endgame")
+PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated")
 
 
 @dataclass(frozen=True)
@@ -25,22 +26,30 @@ class Strategy:
     fifty: bool = True
     secondary: bool = True
     endgame: bool = True
+    blend: bool = True
+    near: bool = True
+    isolated: bool = True
+    endgame_layouts: int = MAX_LAYOUTS
 
 
 FULL = Strategy()
-BASIC = Strategy("basic", False, False, False, False)
+BASIC = Strategy("basic", False, False, False, False, False, False, False)
 
 
 def parse_strategy(text: str) -> Strategy:
-    match = re.fullmatch(r"(basic|full)((?:[+-][a-z]+)*)", text.strip())
+    match = re.fullmatch(r"(basic|full)((?:[+-][a-z]+(?:=\d+)?)*)", text.strip())
     if not match:
         raise SweepbotError(f"unknown strategy {text!r}: use basic or full, then +part or -part ({', '.join(PARTS)})")
     parts = dict.fromkeys(PARTS, match.group(1) == "full")
-    for sign, part in re.findall(r"([+-])([a-z]+)", match.group(2)):
+    layouts = MAX_LAYOUTS
+    for sign, part, number in re.findall(r"([+-])([a-z]+)(?:=(\d+))?", match.group(2)):
         if part not in PARTS:
             raise SweepbotError(f"unknown strategy part {part!r}: use {', '.join(PARTS)}")
+        if number and part != "endgame":
+            raise SweepbotError(f"only the endgame part takes a number, not {part!r}")
         parts[part] = sign == "+"
-    return Strategy(text.strip(), **parts)
+        layouts = int(number) if number else layouts
+    return Strategy(text.strip(), **parts, endgame_layouts=layouts)
 
 
 def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Move | None:
@@ -55,7 +64,11 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
     if problem is not None and not problem.constraints and len(problem.unknown) + problem.flags == board.size:
         return Move("open", first_move(board.rows, board.cols, first_click))
     if strategy.endgame:
-        found = endgame_move(analysis)
+        found = endgame_move(analysis, max_layouts=strategy.endgame_layouts)
+        if found:
+            return Move("open", found[0])
+    if strategy.isolated:
+        found = isolated_move(analysis, max_layouts=strategy.endgame_layouts)
         if found:
             return Move("open", found[0])
     if strategy.fifty:
@@ -64,7 +77,8 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
             return Move("open", cell)
     cache: OutcomeCache = {}
     if strategy.secondary:
-        cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead)
+        cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
+                                near_frontier=strategy.near)
         if cell:
             return Move("open", cell)
     return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
