@@ -33,9 +33,9 @@ class _OutOfTime(Exception):
     pass
 
 
-def list_layouts(analysis: Analysis, limit: int) -> list[frozenset[Cell]] | None:
+def list_layouts(analysis: Analysis, limit: int, deadline: float | None = None) -> list[frozenset[Cell]] | None:
     """Every placement of the remaining mines on the open cells (certain mines aside), or None if more
-    than ``limit`` or the mine total is unknown."""
+    than ``limit``, the mine total is unknown or ``deadline`` passes."""
     problem = analysis.problem
     if problem is None or problem.mines_left is None:
         return None
@@ -44,13 +44,13 @@ def list_layouts(analysis: Analysis, limit: int) -> list[frozenset[Cell]] | None
     cells = [cell for cell in problem.unknown if cell not in settled]
     left = problem.mines_left - len(certain)
     groups = [(con.cells - settled, con.mines - len(con.cells & certain)) for con in analysis.constraints]
-    return enumerate_layouts(cells, [*groups, (frozenset(cells), left)], limit)
+    return enumerate_layouts(cells, [*groups, (frozenset(cells), left)], limit, deadline)
 
 
 def enumerate_layouts(cells: list[Cell], groups: list[tuple[frozenset[Cell], int]],
-                      limit: int) -> list[frozenset[Cell]] | None:
+                      limit: int, deadline: float | None = None) -> list[frozenset[Cell]] | None:
     """Every set of mines among ``cells`` that puts exactly ``need`` mines in each group's cells, or None
-    if there are more than ``limit``."""
+    if there are more than ``limit`` or ``deadline`` (monotonic) passes first."""
     index = {cell: i for i, cell in enumerate(cells)}
     var_groups: list[list[int]] = [[] for _ in cells]
     for g, (members, _) in enumerate(groups):
@@ -60,8 +60,12 @@ def enumerate_layouts(cells: list[Cell], groups: list[tuple[frozenset[Cell], int
     room = [len(members) for members, _ in groups]
     chosen: list[int] = []
     found: list[frozenset[Cell]] = []
+    steps = [0]
 
     def place(v: int) -> bool:
+        steps[0] += 1
+        if deadline is not None and not steps[0] & 1023 and time.monotonic() > deadline:
+            return False
         if v == len(cells):
             found.append(frozenset(cells[i] for i in chosen))
             return len(found) <= limit
@@ -95,7 +99,7 @@ def endgame_move(analysis: Analysis, time_limit: float = TIME_LIMIT,
     deadline = time.monotonic() + time_limit
     if not analysis.weight or analysis.weight > max_layouts or analysis.weight < 2:
         return None
-    layouts = list_layouts(analysis, max_layouts)
+    layouts = list_layouts(analysis, max_layouts, deadline)
     if not layouts or len(layouts) < 2:
         return None
     certain = set(analysis.mines)
@@ -129,7 +133,7 @@ def isolated_move(analysis: Analysis, time_limit: float = TIME_LIMIT,
             continue
         groups = [(con.cells & inside, con.mines - len(con.cells & certain)) for con in analysis.constraints
                   if con.cells & inside]
-        layouts = enumerate_layouts(cells, groups, max_layouts)
+        layouts = enumerate_layouts(cells, groups, max_layouts, deadline)
         if not layouts or len(layouts) < 2 or len({len(layout) for layout in layouts}) > 1:
             continue
         search = LayoutSearch(cell_splits(analysis, cells, layouts), deadline)
