@@ -25,7 +25,7 @@ from sweepbot.solver.guesses import (
     shortlist,
 )
 from sweepbot.solver.lookahead import outcomes
-from sweepbot.solver.strategy import BASIC, parse_strategy
+from sweepbot.solver.strategy import BASIC, PARTS, parse_strategy
 
 PAIR = "mines: 1\n\n##\n11\n..\n"  # two cells share one mine and nothing else touches them
 CHECKERBOARD = "mines: 6\n\nF22F\n2##2\n2##2\nF22F\n"  # a 2x2 with two diagonal layouts
@@ -183,6 +183,11 @@ def test_strategy_names() -> None:
     assert (basic.dead, basic.fifty, basic.secondary, basic.endgame) == (False, False, True, False)
     with pytest.raises(Exception, match="unknown strategy"):
         parse_strategy("clever")
+    assert parse_strategy("full+endgame=60").endgame_layouts == 60
+    assert parse_strategy("full+blend").blend and not parse_strategy("full").blend
+    assert not any(getattr(parse_strategy("basic"), part) for part in PARTS)
+    with pytest.raises(Exception, match="only the endgame"):
+        parse_strategy("full-dead=3")
 
 
 # from a simulated expert game: the covered cells around (1, 5)-(1, 8) touch no other covered cell
