@@ -11,7 +11,10 @@ steps, in order:
 3. numbers: each such look's count is its number (0 is the empty cell);
 4. marks: a mine look seen while other mines were still hidden is a flag; one seen once in every frame that
    shows a loss is the exploded mine; one seen many at a time, only when all mines are shown, a mine;
-5. bounds: a look not yet named that can only be one number (no more than the covered cells and mines
+5. kept numbers: an opened cell shows one number until its game ends: a look that a cell seen opened takes
+   later in the same game (a number drawn on another background when it has too many flags around it) is
+   the number it showed before;
+6. bounds: a look not yet named that can only be one number (no more than the covered cells and mines
    around any of its cells, and every smaller number already has a look) is that number.
 
 What none of the steps proves stays unnamed: it is never guessed (see :mod:`sweepbot.calibration.hints`).
@@ -125,6 +128,7 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     marks(grids, names, mines, complete, _in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells)
     distinct_numbers(looks, names)
+    kept_numbers(grids, facts, names)
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
     revealed |= _next_to_empty(grids, _touching(grids, names), looks.count, set(names) | at_loss)
     only_possible(grids, names, revealed, complete)
@@ -207,12 +211,15 @@ def _exact_counts(
 
 def complete_frames(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int]) -> set[int]:
     """Frames that show every mine (a loss in a client that shows them all): every number already named
-    counts its mines there with covered cells taken as no mines, and some of them have covered neighbours."""
+    counts its mines there with covered cells taken as no mines, and some of them have covered neighbours.
+    Flags alone are no such frame: a player puts them during play (a small board in play with a few flags
+    can count mostly right all the same)."""
     unknown = sorted(_unknown(names))
     numbers = {k: int(n.char) if n.char != "." else 0 for k, n in names.items() if n.char in ".12345678"}
+    shown = [k for k in mines if names.get(k, NO_NAME).char != "F"]
     out: set[int] = set()
     for i, grid in enumerate(grids):
-        if not np.isin(grid, list(mines)).any() or not numbers:
+        if not np.isin(grid, shown).any() or not numbers:
             continue
         count = neighbour_count(np.isin(grid, list(mines)))
         hidden = neighbour_count(np.isin(grid, unknown))
@@ -220,6 +227,13 @@ def complete_frames(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[
         want = np.vectorize(lambda k: numbers.get(int(k), -1))(grid)
         if (hidden[tested] > 0).any() and (count[tested] == want[tested]).mean() >= COMPLETE_AGREEMENT:
             out.add(i)
+    # a client that showed every mine at one loss (the exploded mine's frame counts right) shows them at every
+    # loss: a frame with the exploded mine and other mines shown, too few named numbers in it to tell
+    exploded = [k for k, n in names.items() if n.char == "!"]
+    losses = {i for i, grid in enumerate(grids)
+              if np.isin(grid, exploded).any() and np.isin(grid, [k for k in shown if k not in exploded]).any()}
+    if out & losses:
+        out |= losses
     return out
 
 
@@ -353,6 +367,31 @@ def distinct_numbers(looks: Looks, names: Naming) -> None:
         small, _ = sorted((a, b), key=lambda k: looks.counts[k])
         if looks.counts[small] < 3:
             del names[small]
+
+
+def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
+    """A cell a fact shows opened keeps its number for the rest of its game (a game starts at a frame with
+    new-board facts): each look such a cell shows later is named by the looks it showed, when they are one
+    number and nothing says otherwise."""
+    new_game = {f.frame for f in facts if f.char == "#"}
+    game, games = -1, {}
+    for i in sorted({f.frame for f in facts}):
+        game += i in new_game
+        games[i] = game
+    seen: dict[tuple[int, int, int], set[int]] = {}
+    for f in facts:
+        if f.char == REVEALED:
+            seen.setdefault((games[f.frame], f.row, f.col), set()).add(int(grids[f.frame][f.row, f.col]))
+    votes: dict[int, set[str]] = {}
+    for looks in seen.values():
+        named = {names[k].char for k in looks if k in names}
+        if len(named) != 1 or not named <= set(".12345678"):
+            continue  # nothing to name it by, or a cell that seems to change number: a misjudged fact
+        for k in looks - set(names):
+            votes.setdefault(k, set()).update(named)
+    for k, chars in votes.items():
+        if len(chars) == 1:
+            names[k] = Name(next(iter(chars)), "a cell seen opened showed this number earlier in the game")
 
 
 def _in_play(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], complete: set[int]) -> set[int]:
