@@ -150,6 +150,7 @@ class LiveCalibration:
                 self.flags.add(cell)
                 self.record(frame, {cell: "F"})
         clicks = 0
+        over_flagged = self.session.games > 0
         while clicks < geo.rows * geo.cols:
             choice = self.choose(frame)
             if choice is None:
@@ -180,12 +181,35 @@ class LiveCalibration:
                 if self.loss(probe, moved, frame, after):
                     break
                 frame, clicks = after, clicks + 1
+            if not over_flagged and len(changed) > 1 and self.exploded is None:
+                over_flagged = True
+                frame = self.over_flag(frame, changed)
             if self.won_now or not self.covered_cells(frame) - self.flags:
                 self.session.wins += 1
                 self.log(f"game {self.session.games + 1}: won after {clicks} clicks")
                 break
         self.flags.clear()
         self.end_screen = self.screen.grab()
+
+    def over_flag(self, frame: np.ndarray, opened: set[tuple[int, int]]) -> np.ndarray:
+        """Flag every covered cell around the opened cell next to the most of them (2 to 5): more flags than
+        its number, most likely. Some clients then draw the number another way (sgt-mines: on pink); the
+        cell is recorded as opened in each frame, so that its looks are known to be one number."""
+        covered = self.covered_cells(frame) - self.flags
+
+        def around(cell: tuple[int, int]) -> set[tuple[int, int]]:
+            return {(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} & covered
+
+        candidates = [c for c in sorted(opened - covered) if 2 <= len(around(c)) <= 5]
+        if not candidates:
+            return frame
+        number = max(candidates, key=lambda c: len(around(c)))
+        for cell in sorted(around(number)):
+            frame = self.click(cell, "right")
+            self.flags.add(cell)
+            self.record(frame, {cell: "F", number: REVEALED})
+        self.log(f"game {self.session.games + 1}: {len(around(number))} flags around the opened cell {number}")
+        return frame
 
     def loss(self, cell: tuple[int, int], changed: set[tuple[int, int]], before: np.ndarray,
              frame: np.ndarray) -> bool:
