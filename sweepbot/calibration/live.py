@@ -56,6 +56,10 @@ NEW_BOARD_SHARE = 0.5
 #: Pixels kept around the board in the session's frames: left, top, right, bottom (a counter may be in a
 #: side panel, a face above).
 KEEP_MARGIN = (80, 140, 340, 80)
+#: How far inside a cell (share of the cell) changes are watched: the first at which a new board is one look.
+#: Near the edge first (sgt-mines tells covered from open by a thin bevel); further in where tiles are drawn
+#: at fractional positions and their edges differ from cell to cell (gnome-mines's larger boards).
+CHANGE_INSETS = (0.05, 0.12, 0.2)
 SETTLE_QUIET = 0.12
 FLASH_QUIET = 0.6
 SETTLE_TIMEOUT = 1.5
@@ -95,6 +99,7 @@ class LiveCalibration:
         self.last_frame = np.zeros((1, 1, 3), np.uint8)
         self.escape_first = False
         self.inset = 0.12
+        self.change_inset = CHANGE_INSETS[0]
 
     # -- the steps ------------------------------------------------------------------------------------
     def run(self) -> LiveSession:
@@ -114,7 +119,7 @@ class LiveCalibration:
         self.mouse.set_board(Rect(x, y, w, h))
         self.mouse.park(x + 2, y + h + 6)
         frame = self.settled()
-        if not self.is_new(frame):
+        if not any(self.is_new(frame, inset) for inset in CHANGE_INSETS):
             raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
         return frame
 
@@ -425,15 +430,17 @@ class LiveCalibration:
         d = np.sqrt(((win - ref[None, :]) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
         return {(int(r), int(c)) for r, c in np.argwhere(d < CHANGED_RMS)}
 
-    def is_new(self, frame: np.ndarray) -> bool:
-        """One look on (nearly) every cell: a new game (some clients open a few cells by themselves)."""
-        win = self.windows(frame)
-        flat = [tuple(np.round(v / 16).astype(int)) for v in win]
-        top = max(set(flat), key=flat.count)
-        share = flat.count(top) / len(flat)
-        if share < NEW_BOARD_SHARE:
+    def is_new(self, frame: np.ndarray, inset: float | None = None) -> bool:
+        """One look on (nearly) every cell: a new game (some clients open a few cells by themselves). With
+        ``inset``, cells are compared that far inside (and, if the board is new, changes are watched there)."""
+        win = self.windows(frame, inset)
+        middle = np.median(win, axis=0)
+        same = np.sqrt(((win - middle[None, :]) ** 2).mean(axis=1)) < CHANGED_RMS
+        if same.mean() < NEW_BOARD_SHARE:
             return False
-        self._covered_look = win[[i for i, v in enumerate(flat) if v == top]].mean(axis=0)
+        if inset is not None:
+            self.change_inset = inset
+        self._covered_look = win[same].mean(axis=0)
         return True
 
     def all_covered(self, frame: np.ndarray) -> dict[tuple[int, int], str]:
@@ -539,9 +546,9 @@ class LiveCalibration:
         x0, y0 = max(0, x - KEEP_MARGIN[0]), max(0, y - KEEP_MARGIN[1])
         return frame[y0 : y + h + KEEP_MARGIN[3], x0 : x + w + KEEP_MARGIN[2]].copy()
 
-    def windows(self, frame: np.ndarray) -> np.ndarray:
+    def windows(self, frame: np.ndarray, inset: float | None = None) -> np.ndarray:
         geo = self.require_geometry()
-        return cell_windows(frame, geo, window_crop([geo], 0.05))
+        return cell_windows(frame, geo, window_crop([geo], self.change_inset if inset is None else inset))
 
     def window(self, frame: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
         geo = self.require_geometry()
