@@ -185,7 +185,10 @@ class LiveCalibration:
                 assert probe is not None
                 if self.loss(probe, moved, frame, after):
                     break
-                frame, clicks = after, clicks + 1
+                clicks += 1
+            # the screen now: loss() may have clicked a probe cell, and the next click's changes are counted
+            # from here (from an older frame, a cell the probe opened would seem to change at the loss)
+            frame = self.last_frame
             if not over_flagged and len(changed) > 1 and self.exploded is None:
                 over_flagged = True
                 frame = self.over_flag(frame, changed)
