@@ -213,9 +213,13 @@ class LiveCalibration:
         candidates = sorted((c for c in opened - covered if 2 <= len(around(c)) <= 3),
                             key=lambda c: (len(around(c)), self.rng.random()))
         chosen: list[tuple[int, int]] = []
+        flags = 0
         for number in candidates:
-            if len(chosen) < OVER_FLAGGED and all(not around(number) & around(c) for c in chosen):
+            # a few flags among many covered cells: flags on every covered cell left would look like a win
+            if (len(chosen) < OVER_FLAGGED and all(not around(number) & around(c) for c in chosen)
+                    and 8 * (flags + len(around(number))) <= len(covered)):
                 chosen.append(number)
+                flags += len(around(number))
         for number in chosen:
             for cell in sorted(around(number)):
                 frame = self.click(cell, "right")

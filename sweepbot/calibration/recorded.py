@@ -7,7 +7,7 @@ full screenshots of the same cell size are calibrated together: the facts of pla
 the mine that went off) name looks in the screenshots too, and the losses in the screenshots count numbers
 the session never counted.
 
-On disk (see tests/fixtures/README.md): ``<root>/<client>/*.png`` and ``<root>/calibration/<client>-<N>px/``
+On disk (see tests/fixtures/README.md): ``<root>/<client>/*.png`` and ``<root>/calibration/<client>-<N>px[-*]/``
 (a session recorded with ``sweepbot calibrate --live --record``; sessions named otherwise, such as another
 tile theme's ``gnome-mines-classic-46px``, are not the client's default look and are left out).
 """
@@ -67,8 +67,9 @@ class Recorded:
 
 
 def session_folders(root: Path, client: str) -> list[Path]:
-    """The client's kept sessions under ``<root>/calibration``: folders named ``<client>-<N>px``."""
-    pattern = re.compile(re.escape(client) + r"-\d+px")
+    """The client's kept sessions under ``<root>/calibration``: folders named ``<client>-<N>px``, or
+    ``<client>-<N>px-<what>`` for more than one at a cell size."""
+    pattern = re.compile(re.escape(client) + r"-\d+px(-[a-z0-9]+)*")
     folder = root / "calibration"
     return sorted(p for p in folder.iterdir() if p.is_dir() and pattern.fullmatch(p.name)) if folder.is_dir() else []
 
