@@ -146,6 +146,10 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
         look = int(grids[f.frame][f.row, f.col])
         votes.setdefault(look, Counter())[f.char] += 1
     for look, counts in votes.items():
+        if counts[REVEALED] and counts[AT_LOSS]:
+            # a look that opened cells show cannot be a covered cell changed by the loss: those were cells a
+            # click just before had opened, drawn late (xdemineur), and are left out
+            del counts[AT_LOSS]
         (char, n), *rest = counts.most_common()
         against = sum(m for _, m in rest)
         if against >= 2 and against > FACT_DOUBT * (n + against):
