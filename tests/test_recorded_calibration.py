@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sweepbot.board import Board
@@ -88,19 +89,37 @@ def test_calibrates_from_a_recorded_session(name: str, monkeypatch: pytest.Monke
 COUNTER_CLIENTS = {"xdemineur", "ace-minesweeper"}
 
 
-@pytest.mark.parametrize("client", ["ace-minesweeper"])
+#: Clients whose recorded screenshots and sessions calibrate to profiles that read every fixture, and
+#: whether that takes the user's one yes to the calibration's hints (the sheet of looks, checked below).
+#: gnome-mines is not here: its 30 px boards (drawn at fractional positions) and its marks dimmed at a
+#: game's end still leave looks unnamed or misnamed (17 of its 22 fixtures read; see issue 5).
+READ_EVERY_FIXTURE = {"ace-minesweeper": False, "sgt-mines": True, "xdemineur": True}
+
+
+@pytest.mark.parametrize("client", sorted(READ_EVERY_FIXTURE))
 def test_a_client_calibrated_from_its_recorded_screenshots_reads_every_fixture(
         client: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 5: from scratch (built-ins hidden), a client's fixture screenshots and its kept live sessions
-    (tests/fixtures/calibration/<client>-<N>px), calibrated together with nothing named but what the game
-    proves, give profiles that read every fixture of the client exactly: cells, state and counter. The
-    .board files are only compared with, never used to name a look."""
+    (tests/fixtures/calibration/<client>-<N>px), calibrated together, give profiles that read every fixture
+    of the client exactly: cells, state and counter. Names come from what the game proves, and for some
+    clients from hints the user confirms once; the .board files never name a look: they are compared with,
+    and every hint is checked against them (a user's yes to a wrong hint would be a wrong profile)."""
     monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
     recorded = load_recorded(FIXTURES, client)
     assert len(recorded.images) > 0
-    cals = calibrate_recorded(recorded, client)
-    assert all(n.proved for c in cals for n in c.names.values())  # no hint taken
+    confirmed = READ_EVERY_FIXTURE[client]
+    cals = calibrate_recorded(recorded, client, with_hints=confirmed)
+    hinted = [n for c in cals for n in c.names.values() if not n.proved]
+    assert bool(hinted) == confirmed  # hints only where the user's yes is needed, and then some
     assert all(c.misread == 0 for c in cals)
+    for cal in cals:  # every name, proved or hinted, is what the hand-checked boards say the cells are
+        for n, grid in zip(cal.frame_indices, cal.looks.grids, strict=True):
+            source = Path(recorded.sources[n])
+            if source.suffix != ".png":
+                continue  # a session's frame: no board written down
+            want = np.array([list(r) for r in Board.parse(source.with_suffix(".board").read_text()).grid])
+            for k, name in cal.names.items():
+                assert set(want[grid == k]) <= {name.char}, (source.name, k, name)
     profiles = [c.profile for c in cals]
     pngs = sorted((FIXTURES / client).glob("*.png"))
     assert pngs

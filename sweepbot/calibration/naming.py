@@ -42,6 +42,13 @@ MAX_MINE_LOOKS = 12
 AGREEMENT = 0.9
 #: The share of a look's facts that may disagree with the rest (a misjudged click) before it is an error.
 FACT_DOUBT = 0.25
+#: How many cells next to an empty cell a look must be seen on to count as an opened cell.
+MIN_NEXT_TO_EMPTY = 2
+#: A glyph pixel differs from the tile's background by more than this (sum over channels); two glyphs are
+#: the same when their masks overlap this much (intersection over union) and their colours this closely.
+GLYPH_CONTRAST = 120
+GLYPH_OVERLAP = 0.85
+GLYPH_COLOUR = 40
 #: Frames the solver checks per look when trying which numbers it can be (the checks are the slow part).
 MAX_TESTED_FRAMES = 24
 #: The most joint number assignments tried for the opened looks not named yet.
@@ -292,11 +299,13 @@ def _next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int
     if not never:
         return set()
     empty = max(never, key=lambda k: counts[k])
-    out: set[int] = {empty}
+    seen = np.zeros(n_looks, int)
     for grid in grids:
         near = neighbour_count(grid == empty) > 0
-        out |= {int(k) for k in np.unique(grid[near])}
-    return out
+        seen += np.bincount(grid[near], minlength=n_looks)
+    # a client leaves marked cells (flags, question marks) closed around a 0: a look seen there only once
+    # may be such a mark, drawn another way (gnome-mines dims its marks at a game's end)
+    return {empty} | {int(k) for k in np.flatnonzero(seen >= MIN_NEXT_TO_EMPTY)}
 
 
 def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int],
@@ -510,7 +519,8 @@ def only_possible(grids: Sequence[np.ndarray], names: Naming, revealed: set[int]
 
 def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
     """A likely name for each look no step proved, to show the user once, in this order: a number counted
-    on a cell or two at a loss; the exploded mine (once in a frame that shows a loss and has none yet); a
+    on a cell or two at a loss; a number's glyph on another background (sgt-mines draws a number with too
+    many flags around it on pink); the exploded mine (once in a frame that shows a loss and has none yet); a
     flag (seen during play, when no flag is named); after a loss, a wrong flag (looks most like a mine or a
     flag) or a question mark (looks most like a covered cell); the only number a look can be."""
     grids = looks.grids
@@ -538,6 +548,11 @@ def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
         ch = "." if value == 0 else str(value)
         if (values == value).all() and value <= 8 and ch not in {n.char for n in names.values()}:
             names[k] = Name(ch, f"{len(values)} cell(s) with {value} mine(s) around them", proved=False)
+    numbers_named = {j: n for j, n in names.items() if n.char in "12345678" and n.proved}
+    for k in open_:  # a named number's glyph on another background (a client's highlight of an error)
+        same = same_glyph(looks, k, numbers_named) if k not in names else None
+        if same is not None:
+            names[k] = Name(same, f"the glyph of a {same} on another background", proved=False)
     for k in sorted(open_, key=lambda k: -looks.counts[k]):
         if k in names:
             continue
@@ -564,3 +579,33 @@ def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
                 fits.append(digit)
         if len(fits) == 1:
             names[k] = Name(fits[0], "if it is a number, no other makes every frame a possible game", proved=False)
+
+
+def glyph(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A tile's glyph: the mask of pixels far from its background (its commonest colour; at least half as
+    far as the farthest, so that antialiased edges on a light or a dark background count alike), and their
+    mean colour."""
+    pixels = image.reshape(-1, 3).astype(np.int16)
+    colours, counts = np.unique(pixels, axis=0, return_counts=True)
+    background = colours[np.argmax(counts)]
+    distance = np.abs(pixels - background).sum(axis=1)
+    mask = distance > max(GLYPH_CONTRAST, distance.max() / 2)
+    colour = pixels[mask].mean(axis=0) if mask.any() else np.zeros(3)
+    return mask.reshape(image.shape[:2]), colour
+
+
+def same_glyph(looks: Looks, k: int, numbers: Naming) -> str | None:
+    """The number whose glyph (shape and colour) look ``k`` shows, if exactly one does (``numbers``: the
+    number looks named so far)."""
+    mask, colour = glyph(looks.images[k])
+    if mask.sum() < 4:
+        return None
+    found = set()
+    for j, name in numbers.items():
+        other, other_colour = glyph(looks.images[j])
+        overlap = max(float((np.roll(mask, (dy, dx), (0, 1)) & other).sum()) /
+                      float((np.roll(mask, (dy, dx), (0, 1)) | other).sum() or 1)
+                      for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+        if overlap >= GLYPH_OVERLAP and np.abs(colour - other_colour).max() <= GLYPH_COLOUR:
+            found.add(name.char)
+    return found.pop() if len(found) == 1 else None
