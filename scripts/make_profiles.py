@@ -1,11 +1,21 @@
 #!/usr/bin/env python3
 """Make the built-in vision profiles from recorded screenshots and their expected boards.
 
+    make_profiles.py calibrate [--fixtures tests/fixtures] [--out sweepbot/profiles] [--client NAME] [--hints]
+        How the built-in profiles are made: for each client, ``sweepbot calibrate``'s own calibration (built-in
+        profiles hidden) from its recorded screenshots, ``<client>/*.png`` together with its kept live
+        sessions ``calibration/<client>-<N>px/``, naming looks only from what the game proves (``--hints``:
+        take the hints too, as a user who confirmed them would); the ``.board`` files are not used to name
+        anything. Then every fixture of the client is read with the new profiles alone and compared with its
+        ``.board`` (cells, state, and the counter where the client shows one). The profiles are written only
+        if every fixture reads exactly (``--check`` writes nothing).
+
     make_profiles.py build [--fixtures tests/fixtures] [--out sweepbot/profiles]
         For every fixture ``<client>/<name>.png`` with a ``.board``: locate the board, group the fixtures by
         client and cell size, cut each labelled cell's template window, align the cells to the templates and
         cut again, keep the per-character median (plus variants for looks that differ), then check that the
-        new profile reads every fixture of its group exactly. Writes ``<out>/<client>-<pitch>px/``.
+        new profile reads every fixture of its group exactly. Writes ``<out>/<client>-<pitch>px/``. (The old
+        way, from the hand-checked boards: kept to compare with.)
 
     make_profiles.py looks --fixtures DIR --client NAME --out /tmp/looks
         For a client whose fixtures have no boards yet: cluster every cell's look, save one enlarged montage
@@ -25,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -36,6 +47,8 @@ import numpy as np
 from sweepbot.board import Board
 from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.looks import window_crop
+from sweepbot.calibration.naming import CalibrationError
+from sweepbot.calibration.recorded import calibrate_recorded, load_recorded
 from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows, classify
@@ -43,6 +56,7 @@ from sweepbot.vision.counter import learn_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import Profile, make_profile, save_profile
+from sweepbot.vision.read import ReadError, read_screenshot
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Clients whose board sizes at a given cell size are fixed (ace's four levels): profiles remember them.
@@ -51,6 +65,8 @@ FIXED_SIZES = {"ace-minesweeper"}
 #: their windows keep further inside the tile, where the colour and the glyph are. sgt-mines's covered and
 #: revealed cells differ mostly by a thin bevel: its windows keep close to the edge.
 INSETS = {"gnome-mines": 0.2, "sgt-mines": 0.05}
+#: Clients whose mines-left counter the built-in profiles must read (tests/test_vision_fixtures.py checks it).
+COUNTER_CLIENTS = {"xdemineur", "ace-minesweeper"}
 
 
 @dataclass
@@ -117,6 +133,74 @@ def cmd_build(args: argparse.Namespace) -> int:
         chars = "".join(sorted(set(profile.labels)))
         print(f"{profile.name}: {len(members)} fixtures, {len(profile.labels)} templates ({chars}), crop "
               f"{profile.crop}, counter {'yes' if profile.counter else 'no'}, {bad} not read exactly")
+    return 1 if failed else 0
+
+
+def misread(profiles: list[Profile], png: Path, client: str) -> tuple[str | None, str | None]:
+    """The profile that read ``png``, and why it is not read exactly as its ``.board`` with ``profiles``
+    alone (None if it is)."""
+    want = Board.parse(png.with_suffix(".board").read_text())
+    try:
+        reading = read_screenshot(load_image(png), profiles=profiles)
+    except ReadError as err:
+        return None, f"not read: {err}"
+    return reading.profile.name, _difference(reading.board, want, client)
+
+
+def _difference(got: Board, want: Board, client: str) -> str | None:
+    if got.grid != want.grid:
+        cells = [(r, c, a, b) for r, (gr, wr) in enumerate(zip(got.grid, want.grid, strict=True))
+                 for c, (a, b) in enumerate(zip(gr, wr, strict=True)) if a != b]
+        return "cells read wrong (row, col, read, expected): " + ", ".join(map(str, cells[:8]))
+    if client in COUNTER_CLIENTS and want.mines is not None and got.mines != want.mines:
+        return f"counter read as {got.mines} mines, expected {want.mines}"
+    if want.state is not None and (got.state is not None or want.state == "lost") and got.state != want.state:
+        return f"state read as {got.state}, expected {want.state}"
+    return None
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    os.environ["SWEEPBOT_NO_BUILTIN"] = "1"  # from scratch: nothing read with the profiles being remade
+    root = Path(args.fixtures)
+    clients = [args.client] if args.client else sorted(
+        p.name for p in root.iterdir() if p.is_dir() and p.name != "calibration" and any(p.glob("*.board")))
+    failed = 0
+    for client in clients:
+        try:
+            recorded = load_recorded(root, client)
+            cals = calibrate_recorded(recorded, client, with_hints=args.hints)
+        except CalibrationError as err:
+            print(f"{client}: {err}", file=sys.stderr)
+            failed += 1
+            continue
+        # built-in profiles carry no "play": sweepbot knows these clients' rules (sweepbot.play.clients)
+        profiles = [make_profile(c.profile.name, c.profile.client, c.profile.pitch, c.profile.crop,
+                                 [(ch, c.profile.template(i)) for i, ch in enumerate(c.profile.labels)],
+                                 c.profile.sizes, c.profile.counter) for c in cals]
+        for cal in cals:
+            names = cal.names
+            print(f"{cal.profile.name}: {len(cal.frames)} frames, {cal.looks.count} looks, named "
+                  f"{''.join(sorted({n.char for n in names.values()}))}"
+                  f"{' (hints: ' + ''.join(n.char for n in names.values() if not n.proved) + ')' if args.hints else ''}"
+                  f", {len(cal.unnamed)} unnamed, {cal.misread} named cells misread")
+        pngs = sorted(p for p in (root / client).glob("*.png") if p.with_suffix(".board").exists())
+        results = {png.name: misread(profiles, png, client) for png in pngs}
+        bad = {name: why for name, (_, why) in results.items() if why is not None}
+        for name, why in bad.items():
+            print(f"  {client}/{name}: {why}", file=sys.stderr)
+        print(f"{client}: {len(pngs) - len(bad)}/{len(pngs)} fixtures read exactly")
+        if bad:
+            failed += 1
+            continue
+        if not args.check:
+            # only profiles that some fixture checked: a session's cell size no fixture shows is left out
+            used = {name for name, _ in results.values()}
+            for p in profiles:
+                if p.name in used:
+                    save_profile(p, Path(args.out) / p.name)
+                    print(f"  wrote {Path(args.out) / p.name}")
+                else:
+                    print(f"  {p.name}: no fixture of this cell size to check it, not written")
     return 1 if failed else 0
 
 
@@ -197,6 +281,13 @@ def cmd_sheet(args: argparse.Namespace) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("calibrate")
+    c.add_argument("--fixtures", default=str(ROOT / "tests" / "fixtures"))
+    c.add_argument("--out", default=str(ROOT / "sweepbot" / "profiles"))
+    c.add_argument("--client")
+    c.add_argument("--hints", action="store_true", help="take the hints too (as a user who confirmed them)")
+    c.add_argument("--check", action="store_true", help="calibrate and check, write nothing")
+    c.set_defaults(run=cmd_calibrate)
     b = sub.add_parser("build")
     b.add_argument("--fixtures", default=str(ROOT / "tests" / "fixtures"))
     b.add_argument("--out", default=str(ROOT / "sweepbot" / "profiles"))

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sweepbot.board import Board
 from sweepbot.calibration.calibrate import calibrate_frames
 from sweepbot.calibration.naming import AT_LOSS, FLAG_AT_LOSS, REVEALED
+from sweepbot.calibration.recorded import calibrate_recorded, load_recorded
 from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.locate import locate
@@ -81,3 +83,61 @@ def test_calibrates_from_a_recorded_session(name: str, monkeypatch: pytest.Monke
                 assert got == f.char, (i, f, got)
             checked += 1
     assert checked >= len(session.facts) // 2
+
+
+#: Clients whose screens show a mines-left counter that the vision tests read (tests/test_vision_fixtures.py).
+COUNTER_CLIENTS = {"xdemineur", "ace-minesweeper"}
+
+
+#: Clients whose recorded screenshots and sessions calibrate to profiles that read every fixture, and
+#: whether that takes the user's one yes to the calibration's hints (the sheet of looks, checked below).
+#: gnome-mines is not here: its 30 px boards (drawn at fractional positions) and its marks dimmed at a
+#: game's end still leave looks unnamed or misnamed (17 of its 22 fixtures read; see issue 5).
+READ_EVERY_FIXTURE = {"ace-minesweeper": False, "sgt-mines": True, "xdemineur": True}
+
+
+@pytest.mark.parametrize("client", sorted(READ_EVERY_FIXTURE))
+def test_a_client_calibrated_from_its_recorded_screenshots_reads_every_fixture(
+        client: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 5: from scratch (built-ins hidden), a client's fixture screenshots and its kept live sessions
+    (tests/fixtures/calibration/<client>-<N>px), calibrated together, give profiles that read every fixture
+    of the client exactly: cells, state and counter. Names come from what the game proves, and for some
+    clients from hints the user confirms once; the .board files never name a look: they are compared with,
+    and every hint is checked against them (a user's yes to a wrong hint would be a wrong profile)."""
+    monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
+    recorded = load_recorded(FIXTURES, client)
+    assert len(recorded.images) > 0
+    confirmed = READ_EVERY_FIXTURE[client]
+    cals = calibrate_recorded(recorded, client, with_hints=confirmed)
+    hinted = [n for c in cals for n in c.names.values() if not n.proved]
+    assert bool(hinted) == confirmed  # hints only where the user's yes is needed, and then some
+    assert all(c.misread == 0 for c in cals)
+    for cal in cals:  # every name, proved or hinted, is what the hand-checked boards say the cells are
+        for n, grid in zip(cal.frame_indices, cal.looks.grids, strict=True):
+            source = Path(recorded.sources[n])
+            if source.suffix != ".png":
+                continue  # a session's frame: no board written down
+            want = np.array([list(r) for r in Board.parse(source.with_suffix(".board").read_text()).grid])
+            for k, name in cal.names.items():
+                assert set(want[grid == k]) <= {name.char}, (source.name, k, name)
+    profiles = [c.profile for c in cals]
+    pngs = sorted((FIXTURES / client).glob("*.png"))
+    assert pngs
+    wrong: dict[str, str] = {}
+    for png in pngs:
+        want = Board.parse(png.with_suffix(".board").read_text())
+        try:
+            reading = read_screenshot(load_image(png), profiles=profiles)
+        except ReadError as err:
+            wrong[png.name] = f"not read: {str(err)[:160]}"
+            continue
+        got = reading.board
+        if got.grid != want.grid:
+            wrong[png.name] = "\n".join(f"{a}   {b}{'' if a == b else '   <-'}"
+                                        for a, b in zip(got.grid, want.grid, strict=True))
+        elif client in COUNTER_CLIENTS and want.mines is not None and got.mines != want.mines:
+            wrong[png.name] = f"mines {got.mines}, expected {want.mines}"
+        elif want.state is not None and (got.state is not None or want.state == "lost") and got.state != want.state:
+            wrong[png.name] = f"state {got.state}, expected {want.state}"
+    assert not wrong, f"{len(pngs) - len(wrong)}/{len(pngs)} read exactly:\n" + "\n".join(
+        f"{name}: {why}" for name, why in wrong.items())

@@ -78,14 +78,15 @@ def locate_frames(images: Sequence[np.ndarray], known: Sequence[Geometry | None]
 
 
 def best_naming(
-    images: Sequence[np.ndarray], geometries: Sequence[Geometry], facts: Sequence[Fact], min_cells: int
+    images: Sequence[np.ndarray], geometries: Sequence[Geometry], facts: Sequence[Fact], min_cells: int,
+    with_hints: bool = True,
 ) -> tuple[float, Looks, Naming]:
     best: tuple[tuple[bool, int], float, Looks, Naming] | None = None
     failure: CalibrationError | None = None
     for inset in INSETS:
         looks = collect_looks(images, geometries, inset)
         try:
-            names = name_looks(looks, facts, min_cells)
+            names = name_looks(looks, facts, min_cells, with_hints)
         except CalibrationError as err:
             failure = err
             continue
@@ -112,13 +113,16 @@ def labelled(images: Sequence[np.ndarray], geometries: Sequence[Geometry], looks
 
 def mine_totals(frames: Sequence[LabelledFrame]) -> list[int | None]:
     """Each frame's mine total where the frames show it: a loss that shows every mine, or a win where every
-    mine is flagged; other frames of the same board size take that size's total when all such frames agree."""
+    mine is flagged; other frames of the same board size take that size's total when all such frames agree.
+    A frame with a look not named (a wrong flag, say) tells no total: that look may be a mine or not."""
     own: list[int | None] = []
     for f in frames:
         chars = f.labels
         shown = int(np.isin(chars, list("*!F")).sum())
         covered = int(np.isin(chars, list("#?")).sum())
-        if "*" in chars or ("!" not in chars and covered == 0 and "F" in chars):
+        if (chars == UNNAMED).any():
+            own.append(None)
+        elif "*" in chars or ("!" not in chars and covered == 0 and "F" in chars):
             own.append(shown)
         else:
             own.append(None)
@@ -147,9 +151,14 @@ def calibrate_frames(
     play: dict[str, Any] | None = None,
     min_cells: int = 3,
     geometries: Sequence[Geometry | None] = (),
+    fixed_sizes: bool = False,
+    with_hints: bool = True,
 ) -> list[Calibration]:
     """One calibration per cell size found in ``images`` (facts refer to indices into ``images``;
-    ``geometries`` gives the board of frames where it is known)."""
+    ``geometries`` gives the board of frames where it is known). With ``fixed_sizes`` (a client that plays
+    only a few board sizes at each cell size, such as ace-minesweeper's levels) each profile keeps the board
+    sizes its frames showed, and fits only those. Without ``with_hints`` only what the frames prove is named
+    (hints are for a user to confirm)."""
     located = locate_frames(images, geometries)
     groups: dict[int, list[tuple[int, Geometry]]] = defaultdict(list)
     for i, geo in located:
@@ -160,14 +169,15 @@ def calibrate_frames(
         imgs = [images[i] for i, _ in members]
         geos = [g for _, g in members]
         own = [Fact(index[f.frame], f.row, f.col, f.char) for f in facts if f.frame in index]
-        inset, looks, names = best_naming(imgs, geos, own, min_cells)
+        inset, looks, names = best_naming(imgs, geos, own, min_cells, with_hints)
         frames = labelled(imgs, geos, looks, names)
         totals = mine_totals(frames)
         samples = [(f.image, f.geometry, Board(tuple("".join(r) for r in np.where(f.labels == UNNAMED, "#", f.labels)),
                                                total))
                    for f, total in zip(frames, totals, strict=True) if total is not None]
         counter = learn_counter(samples, client) if samples else {}
-        profile, aligned = build_profile(f"{client}-{pitch}px", client, frames, inset,
+        sizes = sorted({(g.rows, g.cols) for g in geos}) if fixed_sizes else []
+        profile, aligned = build_profile(f"{client}-{pitch}px", client, frames, inset, sizes,
                                          extra={"counter": counter, "play": play or {}})
         out.append(Calibration(profile, looks, names, inset, frames, check(profile, frames, aligned),
                                [i for i, _ in members]))

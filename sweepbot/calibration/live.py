@@ -56,6 +56,12 @@ NEW_BOARD_SHARE = 0.5
 #: Pixels kept around the board in the session's frames: left, top, right, bottom (a counter may be in a
 #: side panel, a face above).
 KEEP_MARGIN = (80, 140, 340, 80)
+#: How far inside a cell (share of the cell) changes are watched: the first at which a new board is one look.
+#: Near the edge first (sgt-mines tells covered from open by a thin bevel); further in where tiles are drawn
+#: at fractional positions and their edges differ from cell to cell (gnome-mines's larger boards).
+CHANGE_INSETS = (0.05, 0.12, 0.2)
+#: Opened cells whose covered neighbours are all flagged in the first game (more flags than the number).
+OVER_FLAGGED = 3
 SETTLE_QUIET = 0.12
 FLASH_QUIET = 0.6
 SETTLE_TIMEOUT = 1.5
@@ -95,6 +101,7 @@ class LiveCalibration:
         self.last_frame = np.zeros((1, 1, 3), np.uint8)
         self.escape_first = False
         self.inset = 0.12
+        self.change_inset = CHANGE_INSETS[0]
 
     # -- the steps ------------------------------------------------------------------------------------
     def run(self) -> LiveSession:
@@ -114,7 +121,7 @@ class LiveCalibration:
         self.mouse.set_board(Rect(x, y, w, h))
         self.mouse.park(x + 2, y + h + 6)
         frame = self.settled()
-        if not self.is_new(frame):
+        if not any(self.is_new(frame, inset) for inset in CHANGE_INSETS):
             raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
         return frame
 
@@ -150,6 +157,7 @@ class LiveCalibration:
                 self.flags.add(cell)
                 self.record(frame, {cell: "F"})
         clicks = 0
+        over_flagged = self.session.games > 0
         while clicks < geo.rows * geo.cols:
             choice = self.choose(frame)
             if choice is None:
@@ -179,13 +187,47 @@ class LiveCalibration:
                 assert probe is not None
                 if self.loss(probe, moved, frame, after):
                     break
-                frame, clicks = after, clicks + 1
+                clicks += 1
+            # the screen now: loss() may have clicked a probe cell, and the next click's changes are counted
+            # from here (from an older frame, a cell the probe opened would seem to change at the loss)
+            frame = self.last_frame
+            if not over_flagged and len(changed) > 1 and self.exploded is None:
+                over_flagged = True
+                frame = self.over_flag(frame, changed)
             if self.won_now or not self.covered_cells(frame) - self.flags:
                 self.session.wins += 1
                 self.log(f"game {self.session.games + 1}: won after {clicks} clicks")
                 break
         self.flags.clear()
         self.end_screen = self.screen.grab()
+
+    def over_flag(self, frame: np.ndarray, opened: set[tuple[int, int]]) -> np.ndarray:
+        """Flag every covered cell around a few opened cells next to 2 or 3 of them (a 1 or a 2, mostly):
+        more flags than the number, often. Some clients then draw the number another way (sgt-mines: on
+        pink); the cell is recorded as opened in each frame, so that its looks are known to be one number."""
+        covered = self.covered_cells(frame) - self.flags
+
+        def around(cell: tuple[int, int]) -> set[tuple[int, int]]:
+            return {(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} & covered
+
+        candidates = sorted((c for c in opened - covered if 2 <= len(around(c)) <= 3),
+                            key=lambda c: (len(around(c)), self.rng.random()))
+        chosen: list[tuple[int, int]] = []
+        flags = 0
+        for number in candidates:
+            # a few flags among many covered cells: flags on every covered cell left would look like a win
+            if (len(chosen) < OVER_FLAGGED and all(not around(number) & around(c) for c in chosen)
+                    and 8 * (flags + len(around(number))) <= len(covered)):
+                chosen.append(number)
+                flags += len(around(number))
+        for number in chosen:
+            for cell in sorted(around(number)):
+                frame = self.click(cell, "right")
+                self.flags.add(cell)
+                self.record(frame, {cell: "F", **{c: REVEALED for c in chosen}})
+        if chosen:
+            self.log(f"game {self.session.games + 1}: every covered cell flagged around the opened cells {chosen}")
+        return frame
 
     def loss(self, cell: tuple[int, int], changed: set[tuple[int, int]], before: np.ndarray,
              frame: np.ndarray) -> bool:
@@ -401,15 +443,17 @@ class LiveCalibration:
         d = np.sqrt(((win - ref[None, :]) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
         return {(int(r), int(c)) for r, c in np.argwhere(d < CHANGED_RMS)}
 
-    def is_new(self, frame: np.ndarray) -> bool:
-        """One look on (nearly) every cell: a new game (some clients open a few cells by themselves)."""
-        win = self.windows(frame)
-        flat = [tuple(np.round(v / 16).astype(int)) for v in win]
-        top = max(set(flat), key=flat.count)
-        share = flat.count(top) / len(flat)
-        if share < NEW_BOARD_SHARE:
+    def is_new(self, frame: np.ndarray, inset: float | None = None) -> bool:
+        """One look on (nearly) every cell: a new game (some clients open a few cells by themselves). With
+        ``inset``, cells are compared that far inside (and, if the board is new, changes are watched there)."""
+        win = self.windows(frame, inset)
+        middle = np.median(win, axis=0)
+        same = np.sqrt(((win - middle[None, :]) ** 2).mean(axis=1)) < CHANGED_RMS
+        if same.mean() < NEW_BOARD_SHARE:
             return False
-        self._covered_look = win[[i for i, v in enumerate(flat) if v == top]].mean(axis=0)
+        if inset is not None:
+            self.change_inset = inset
+        self._covered_look = win[same].mean(axis=0)
         return True
 
     def all_covered(self, frame: np.ndarray) -> dict[tuple[int, int], str]:
@@ -515,9 +559,9 @@ class LiveCalibration:
         x0, y0 = max(0, x - KEEP_MARGIN[0]), max(0, y - KEEP_MARGIN[1])
         return frame[y0 : y + h + KEEP_MARGIN[3], x0 : x + w + KEEP_MARGIN[2]].copy()
 
-    def windows(self, frame: np.ndarray) -> np.ndarray:
+    def windows(self, frame: np.ndarray, inset: float | None = None) -> np.ndarray:
         geo = self.require_geometry()
-        return cell_windows(frame, geo, window_crop([geo], 0.05))
+        return cell_windows(frame, geo, window_crop([geo], self.change_inset if inset is None else inset))
 
     def window(self, frame: np.ndarray, cell: tuple[int, int]) -> np.ndarray:
         geo = self.require_geometry()

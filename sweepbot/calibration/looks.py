@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from sweepbot.vision.cells import cell_windows
@@ -20,6 +21,8 @@ SAME_LOOK_RMS = 14.0
 #: How far (px) a cell's window may move to match a look: clients that draw at fractional positions put a
 #: glyph up to 2 px off the located grid.
 SHIFT = 2
+#: Blur (Gaussian sigma, px) applied to windows before they are compared.
+SOFTEN_SIGMA = 0.5
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,12 @@ def window_crop(geometries: Sequence[Geometry], inset: float) -> tuple[int, int,
     return mx, my, min_w - 2 * mx, min_h - 2 * my
 
 
+def soften(window: np.ndarray) -> np.ndarray:
+    """A window blurred a little before comparing: the same glyph drawn at another fraction of a pixel
+    (gnome-mines's larger boards) differs in its antialiased edges, which a blur mostly evens out."""
+    return cv2.GaussianBlur(window, (0, 0), SOFTEN_SIGMA) if SOFTEN_SIGMA > 0 else window
+
+
 def collect_looks(
     images: Sequence[np.ndarray],
     geometries: Sequence[Geometry],
@@ -61,7 +70,8 @@ def collect_looks(
     reach = max(0, min(reach, ox, oy))
     span = 2 * reach + 1
     wide = (ox - reach, oy - reach, w + 2 * reach, h + 2 * reach)
-    leaders: list[np.ndarray] = []
+    leaders: list[np.ndarray] = []  # softened, to compare with
+    firsts: list[np.ndarray] = []  # as seen
     grids: list[np.ndarray] = []
     counts: list[int] = []
     seen: dict[bytes, int] = {}  # identical windows are common (covered cells, tiles at whole pixels)
@@ -73,7 +83,7 @@ def collect_looks(
             key = raw.tobytes()
             known = seen.get(key)
             if known is None:
-                v = raw.reshape(h + 2 * reach, w + 2 * reach, 3).astype(np.float32)
+                v = soften(raw.reshape(h + 2 * reach, w + 2 * reach, 3).astype(np.float32))
                 shifts = np.stack([v[dy : dy + h, dx : dx + w].ravel() for dy in range(span) for dx in range(span)])
                 if len(stack):
                     d = np.sqrt(((shifts[:, None, :] - stack[None, :, :]) ** 2).mean(axis=2)).min(axis=0)
@@ -82,6 +92,7 @@ def collect_looks(
                         known = k
                 if known is None:
                     leaders.append(shifts[len(shifts) // 2])
+                    firsts.append(raw.reshape(h + 2 * reach, w + 2 * reach, 3)[reach : reach + h, reach : reach + w])
                     stack = np.stack(leaders)
                     counts.append(0)
                     known = len(leaders) - 1
@@ -91,5 +102,5 @@ def collect_looks(
         for k, n in zip(*np.unique(grid, return_counts=True), strict=True):
             counts[int(k)] += int(n)
         grids.append(grid)
-    looks = np.stack(leaders).reshape(-1, h, w, 3).clip(0, 255).astype(np.uint8)
+    looks = np.stack(firsts).astype(np.uint8)
     return Looks(looks, tuple(grids), np.array(counts))

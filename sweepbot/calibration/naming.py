@@ -11,7 +11,10 @@ steps, in order:
 3. numbers: each such look's count is its number (0 is the empty cell);
 4. marks: a mine look seen while other mines were still hidden is a flag; one seen once in every frame that
    shows a loss is the exploded mine; one seen many at a time, only when all mines are shown, a mine;
-5. bounds: a look not yet named that can only be one number (no more than the covered cells and mines
+5. kept numbers: an opened cell shows one number until its game ends: a look that a cell seen opened takes
+   later in the same game (a number drawn on another background when it has too many flags around it) is
+   the number it showed before;
+6. bounds: a look not yet named that can only be one number (no more than the covered cells and mines
    around any of its cells, and every smaller number already has a look) is that number.
 
 What none of the steps proves stays unnamed: it is never guessed (see :mod:`sweepbot.calibration.hints`).
@@ -39,6 +42,13 @@ MAX_MINE_LOOKS = 12
 AGREEMENT = 0.9
 #: The share of a look's facts that may disagree with the rest (a misjudged click) before it is an error.
 FACT_DOUBT = 0.25
+#: How many cells next to an empty cell a look must be seen on to count as an opened cell.
+MIN_NEXT_TO_EMPTY = 2
+#: A glyph pixel differs from the tile's background by more than this (sum over channels); two glyphs are
+#: the same when their masks overlap this much (intersection over union) and their colours this closely.
+GLYPH_CONTRAST = 120
+GLYPH_OVERLAP = 0.85
+GLYPH_COLOUR = 40
 #: Frames the solver checks per look when trying which numbers it can be (the checks are the slow part).
 MAX_TESTED_FRAMES = 24
 #: The most joint number assignments tried for the opened looks not named yet.
@@ -125,6 +135,7 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     marks(grids, names, mines, complete, _in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells)
     distinct_numbers(looks, names)
+    kept_numbers(grids, facts, names)
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
     revealed |= _next_to_empty(grids, _touching(grids, names), looks.count, set(names) | at_loss)
     only_possible(grids, names, revealed, complete)
@@ -142,6 +153,10 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
         look = int(grids[f.frame][f.row, f.col])
         votes.setdefault(look, Counter())[f.char] += 1
     for look, counts in votes.items():
+        if counts[REVEALED] and counts[AT_LOSS]:
+            # a look that opened cells show cannot be a covered cell changed by the loss: those were cells a
+            # click just before had opened, drawn late (xdemineur), and are left out
+            del counts[AT_LOSS]
         (char, n), *rest = counts.most_common()
         against = sum(m for _, m in rest)
         if against >= 2 and against > FACT_DOUBT * (n + against):
@@ -207,12 +222,15 @@ def _exact_counts(
 
 def complete_frames(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int]) -> set[int]:
     """Frames that show every mine (a loss in a client that shows them all): every number already named
-    counts its mines there with covered cells taken as no mines, and some of them have covered neighbours."""
+    counts its mines there with covered cells taken as no mines, and some of them have covered neighbours.
+    Flags alone are no such frame: a player puts them during play (a small board in play with a few flags
+    can count mostly right all the same)."""
     unknown = sorted(_unknown(names))
     numbers = {k: int(n.char) if n.char != "." else 0 for k, n in names.items() if n.char in ".12345678"}
+    shown = [k for k in mines if names.get(k, NO_NAME).char != "F"]
     out: set[int] = set()
     for i, grid in enumerate(grids):
-        if not np.isin(grid, list(mines)).any() or not numbers:
+        if not np.isin(grid, shown).any() or not numbers:
             continue
         count = neighbour_count(np.isin(grid, list(mines)))
         hidden = neighbour_count(np.isin(grid, unknown))
@@ -220,6 +238,13 @@ def complete_frames(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[
         want = np.vectorize(lambda k: numbers.get(int(k), -1))(grid)
         if (hidden[tested] > 0).any() and (count[tested] == want[tested]).mean() >= COMPLETE_AGREEMENT:
             out.add(i)
+    # a client that showed every mine at one loss (the exploded mine's frame counts right) shows them at every
+    # loss: a frame with the exploded mine and other mines shown, too few named numbers in it to tell
+    exploded = [k for k, n in names.items() if n.char == "!"]
+    losses = {i for i, grid in enumerate(grids)
+              if np.isin(grid, exploded).any() and np.isin(grid, [k for k in shown if k not in exploded]).any()}
+    if out & losses:
+        out |= losses
     return out
 
 
@@ -274,11 +299,13 @@ def _next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int
     if not never:
         return set()
     empty = max(never, key=lambda k: counts[k])
-    out: set[int] = {empty}
+    seen = np.zeros(n_looks, int)
     for grid in grids:
         near = neighbour_count(grid == empty) > 0
-        out |= {int(k) for k in np.unique(grid[near])}
-    return out
+        seen += np.bincount(grid[near], minlength=n_looks)
+    # a client leaves marked cells (flags, question marks) closed around a 0: a look seen there only once
+    # may be such a mark, drawn another way (gnome-mines dims its marks at a game's end)
+    return {empty} | {int(k) for k in np.flatnonzero(seen >= MIN_NEXT_TO_EMPTY)}
 
 
 def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int],
@@ -353,6 +380,31 @@ def distinct_numbers(looks: Looks, names: Naming) -> None:
         small, _ = sorted((a, b), key=lambda k: looks.counts[k])
         if looks.counts[small] < 3:
             del names[small]
+
+
+def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
+    """A cell a fact shows opened keeps its number for the rest of its game (a game starts at a frame with
+    new-board facts): each look such a cell shows later is named by the looks it showed, when they are one
+    number and nothing says otherwise."""
+    new_game = {f.frame for f in facts if f.char == "#"}
+    game, games = -1, {}
+    for i in sorted({f.frame for f in facts}):
+        game += i in new_game
+        games[i] = game
+    seen: dict[tuple[int, int, int], set[int]] = {}
+    for f in facts:
+        if f.char == REVEALED:
+            seen.setdefault((games[f.frame], f.row, f.col), set()).add(int(grids[f.frame][f.row, f.col]))
+    votes: dict[int, set[str]] = {}
+    for looks in seen.values():
+        named = {names[k].char for k in looks if k in names}
+        if len(named) != 1 or not named <= set(".12345678"):
+            continue  # nothing to name it by, or a cell that seems to change number: a misjudged fact
+        for k in looks - set(names):
+            votes.setdefault(k, set()).update(named)
+    for k, chars in votes.items():
+        if len(chars) == 1:
+            names[k] = Name(next(iter(chars)), "a cell seen opened showed this number earlier in the game")
 
 
 def _in_play(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], complete: set[int]) -> set[int]:
@@ -467,7 +519,8 @@ def only_possible(grids: Sequence[np.ndarray], names: Naming, revealed: set[int]
 
 def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
     """A likely name for each look no step proved, to show the user once, in this order: a number counted
-    on a cell or two at a loss; the exploded mine (once in a frame that shows a loss and has none yet); a
+    on a cell or two at a loss; a number's glyph on another background (sgt-mines draws a number with too
+    many flags around it on pink); the exploded mine (once in a frame that shows a loss and has none yet); a
     flag (seen during play, when no flag is named); after a loss, a wrong flag (looks most like a mine or a
     flag) or a question mark (looks most like a covered cell); the only number a look can be."""
     grids = looks.grids
@@ -495,6 +548,11 @@ def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
         ch = "." if value == 0 else str(value)
         if (values == value).all() and value <= 8 and ch not in {n.char for n in names.values()}:
             names[k] = Name(ch, f"{len(values)} cell(s) with {value} mine(s) around them", proved=False)
+    numbers_named = {j: n for j, n in names.items() if n.char in "12345678" and n.proved}
+    for k in open_:  # a named number's glyph on another background (a client's highlight of an error)
+        same = same_glyph(looks, k, numbers_named) if k not in names else None
+        if same is not None:
+            names[k] = Name(same, f"the glyph of a {same} on another background", proved=False)
     for k in sorted(open_, key=lambda k: -looks.counts[k]):
         if k in names:
             continue
@@ -521,3 +579,33 @@ def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
                 fits.append(digit)
         if len(fits) == 1:
             names[k] = Name(fits[0], "if it is a number, no other makes every frame a possible game", proved=False)
+
+
+def glyph(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A tile's glyph: the mask of pixels far from its background (its commonest colour; at least half as
+    far as the farthest, so that antialiased edges on a light or a dark background count alike), and their
+    mean colour."""
+    pixels = image.reshape(-1, 3).astype(np.int16)
+    colours, counts = np.unique(pixels, axis=0, return_counts=True)
+    background = colours[np.argmax(counts)]
+    distance = np.abs(pixels - background).sum(axis=1)
+    mask = distance > max(GLYPH_CONTRAST, distance.max() / 2)
+    colour = pixels[mask].mean(axis=0) if mask.any() else np.zeros(3)
+    return mask.reshape(image.shape[:2]), colour
+
+
+def same_glyph(looks: Looks, k: int, numbers: Naming) -> str | None:
+    """The number whose glyph (shape and colour) look ``k`` shows, if exactly one does (``numbers``: the
+    number looks named so far)."""
+    mask, colour = glyph(looks.images[k])
+    if mask.sum() < 4:
+        return None
+    found = set()
+    for j, name in numbers.items():
+        other, other_colour = glyph(looks.images[j])
+        overlap = max(float((np.roll(mask, (dy, dx), (0, 1)) & other).sum()) /
+                      float((np.roll(mask, (dy, dx), (0, 1)) | other).sum() or 1)
+                      for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+        if overlap >= GLYPH_OVERLAP and np.abs(colour - other_colour).max() <= GLYPH_COLOUR:
+            found.add(name.char)
+    return found.pop() if len(found) == 1 else None
