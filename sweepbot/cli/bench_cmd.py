@@ -35,7 +35,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("--first-move", metavar="R,C", help="the first cell to open (default: the solver's)")
     parser.add_argument("--strategy", default="full",
                         help="solver strategy, or several separated by commas to compare them on the same games: "
-                        "basic or full, then +part/-part (dead, fifty, secondary, endgame); default full")
+                        "basic or full, then +part/-part (dead, fifty, secondary, endgame, isolated, blend, near; "
+                        "+endgame=N: the endgame search's layouts); default full")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: cores)")
     return parser
 
