@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import product
 
@@ -11,7 +12,7 @@ import pytest
 from sweepbot.board import FLAG, Board, Cell, neighbours
 from sweepbot.game import LEVELS, Game
 from sweepbot.solver import solve
-from sweepbot.solver.analysis import analyse
+from sweepbot.solver.analysis import Analysis, analyse
 from sweepbot.solver.endgame import endgame_move, isolated_move, list_layouts
 from sweepbot.solver.guesses import (
     blended_safety,
@@ -75,11 +76,11 @@ def test_dead_cell_is_avoided_while_another_choice_exists() -> None:
     assert not dead_cells(analysis, [move.cell], {})
 
 
-def test_outcome_chances_add_up_to_the_chance_of_being_safe() -> None:
-    rng = np.random.default_rng(4)
-    checked = 0
-    for seed in range(40):
-        game = Game(LEVELS["intermediate"], seed)
+def guess_positions(level: str, seeds: Iterable[int]) -> Iterator[Analysis]:
+    """Simulated games from (3, 3): every position where no cell is certainly safe, each left by opening
+    its safest cell once the caller has looked at it."""
+    for seed in seeds:
+        game = Game(LEVELS[level], seed)
         game.open((3, 3))
         while game.state == "playing":
             analysis = analyse(game.view())
@@ -87,13 +88,20 @@ def test_outcome_chances_add_up_to_the_chance_of_being_safe() -> None:
                 for cell in analysis.safe:
                     game.open(cell)
                 continue
-            cells = sorted(analysis.probabilities)
-            for pick in rng.choice(len(cells), size=min(3, len(cells)), replace=False):
-                cell = cells[int(pick)]
-                total = sum(o.chance for o in outcomes(analysis, cell))
-                assert total == pytest.approx(1 - analysis.probabilities[cell], abs=1e-9)
-                checked += 1
+            yield analysis
             game.open(min(analysis.probabilities, key=analysis.probabilities.__getitem__))
+
+
+def test_outcome_chances_add_up_to_the_chance_of_being_safe() -> None:
+    rng = np.random.default_rng(4)
+    checked = 0
+    for analysis in guess_positions("intermediate", range(40)):
+        cells = sorted(analysis.probabilities)
+        for pick in rng.choice(len(cells), size=min(3, len(cells)), replace=False):
+            cell = cells[int(pick)]
+            total = sum(o.chance for o in outcomes(analysis, cell))
+            assert total == pytest.approx(1 - analysis.probabilities[cell], abs=1e-9)
+            checked += 1
     assert checked > 40
 
 
@@ -112,8 +120,8 @@ def test_secondary_safety_picks_the_best_scoring_candidate(monkeypatch: pytest.M
             chosen = secondary_safety(analysis, {})
             assert chosen is not None
 
-            def score(cell: Cell, analysis: object = analysis) -> float:
-                return sum(o.chance * next_safety(o.after) for o in outcomes(analysis, cell))  # type: ignore[arg-type]
+            def score(cell: Cell, analysis: Analysis = analysis) -> float:
+                return sum((o.chance * next_safety(o.after) for o in outcomes(analysis, cell)), 0.0)
 
             best = max(score(cell) for cell in shortlist(analysis))
             assert score(chosen) == pytest.approx(best, abs=1e-9)
@@ -246,20 +254,11 @@ def test_an_isolated_region_is_played_by_the_game_tree_search() -> None:
 def test_a_cell_whose_number_is_known_is_dead() -> None:
     """The quick test of blended safety never calls a cell dead that could still show two numbers."""
     checked = 0
-    for seed in range(20):
-        game = Game(LEVELS["expert"], 300 + seed)
-        game.open((3, 3))
-        while game.state == "playing":
-            analysis = analyse(game.view())
-            if analysis.safe:
-                for cell in analysis.safe:
-                    game.open(cell)
-                continue
-            for cell in sorted(frontier_cells(analysis)):
-                if number_known(analysis, cell):
-                    assert is_dead(analysis, cell, {}), cell
-                    checked += 1
-            game.open(min(analysis.probabilities, key=analysis.probabilities.__getitem__))
+    for analysis in guess_positions("expert", range(300, 320)):
+        for cell in sorted(frontier_cells(analysis)):
+            if number_known(analysis, cell):
+                assert is_dead(analysis, cell, {}), cell
+                checked += 1
     assert checked >= 5
 
 
