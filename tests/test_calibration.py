@@ -11,7 +11,7 @@ import pytest
 from sweepbot.board import Board
 from sweepbot.calibration.calibrate import calibrate_frames
 from sweepbot.calibration.looks import Looks
-from sweepbot.calibration.naming import Fact, name_looks, neighbour_count
+from sweepbot.calibration.naming import Fact, Name, name_looks, neighbour_count, no_empty_by_covered
 from sweepbot.cli import main
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.read import read_screenshot
@@ -163,3 +163,15 @@ def test_calibrate_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixtu
     cv2.imwrite(str(blank), np.full((200, 300, 3), 255, np.uint8))
     assert main(["calibrate", str(blank), "--client", "x"]) == 2
     assert main(["calibrate", str(blank), "--client", "../evil"]) == 2
+
+
+def test_a_look_named_empty_next_to_a_covered_cell_loses_its_name() -> None:
+    """Looks 0 covered, 1 truly empty (never beside a covered cell), 2 wrongly named empty (beside one)."""
+    grid = np.array([[1, 1, 2, 0, 0],
+                     [1, 1, 2, 0, 0],
+                     [1, 1, 2, 0, 0]])
+    names = {0: Name("#", "new board"), 1: Name(".", "counted"), 2: Name(".", "counted")}
+    no_empty_by_covered([grid], names)
+    assert names.get(1) == Name(".", "counted")
+    assert 2 not in names
+    assert names[0].char == "#"

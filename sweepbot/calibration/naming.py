@@ -139,9 +139,22 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
     revealed |= _next_to_empty(grids, _touching(grids, names), looks.count, set(names) | at_loss)
     only_possible(grids, names, revealed, complete)
+    no_empty_by_covered(grids, names)
     if with_hints:
         hints(looks, names, complete)
     return names
+
+
+def no_empty_by_covered(grids: Sequence[np.ndarray], names: Naming) -> None:
+    """A check on the steps above: a client opens every cell around an empty one, so a look named empty
+    that is seen next to a covered cell was named wrongly (frames counted as showing every mine that did not,
+    say): it loses its name, and is learnt in play or asked, never guessed."""
+    covered_looks = [k for k, n in names.items() if n.char == "#"]
+    if not covered_looks:
+        return
+    for k in [k for k, n in names.items() if n.char == "."]:
+        if any(((grid == k) & (neighbour_count(np.isin(grid, covered_looks)) > 0)).any() for grid in grids):
+            del names[k]
 
 
 def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> set[int]:
