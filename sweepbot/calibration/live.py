@@ -474,6 +474,7 @@ class LiveCalibration:
         geo = self.require_geometry()
         x, y, _, h = geo.bbox
         before = self.screen.grab()
+        board_before = self.screen.grab(self.board_region())
         self.mouse.click_cell(*geo.center(*cell), button=button)
         self.mouse.park(x + 2, y + h + 6)
         # wait for the clicked cell itself: a client may light the tile under the pointer at once and
@@ -491,7 +492,9 @@ class LiveCalibration:
             elif time.monotonic() - since >= SETTLE_QUIET:
                 break  # changed, and held that look
             time.sleep(0.01)
-        self.last_frame = self.settled()
+        # settled against the board before the click: a flash that turns the whole board red for a moment
+        # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait
+        self.last_frame = self.settled(board_before)
         return self.last_frame
 
     def board_region(self) -> Rect:
