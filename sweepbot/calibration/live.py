@@ -60,8 +60,6 @@ KEEP_MARGIN = (80, 140, 340, 80)
 #: Near the edge first (sgt-mines tells covered from open by a thin bevel); further in where tiles are drawn
 #: at fractional positions and their edges differ from cell to cell (gnome-mines's larger boards).
 CHANGE_INSETS = (0.05, 0.12, 0.2)
-#: Opened cells whose covered neighbours are all flagged in the first game (more flags than the number).
-OVER_FLAGGED = 3
 SETTLE_QUIET = 0.12
 FLASH_QUIET = 0.6
 SETTLE_TIMEOUT = 1.5
@@ -157,7 +155,6 @@ class LiveCalibration:
                 self.flags.add(cell)
                 self.record(frame, {cell: "F"})
         clicks = 0
-        over_flagged = self.session.games > 0
         while clicks < geo.rows * geo.cols:
             choice = self.choose(frame)
             if choice is None:
@@ -191,43 +188,12 @@ class LiveCalibration:
             # the screen now: loss() may have clicked a probe cell, and the next click's changes are counted
             # from here (from an older frame, a cell the probe opened would seem to change at the loss)
             frame = self.last_frame
-            if not over_flagged and len(changed) > 1 and self.exploded is None:
-                over_flagged = True
-                frame = self.over_flag(frame, changed)
             if self.won_now or not self.covered_cells(frame) - self.flags:
                 self.session.wins += 1
                 self.log(f"game {self.session.games + 1}: won after {clicks} clicks")
                 break
         self.flags.clear()
         self.end_screen = self.screen.grab()
-
-    def over_flag(self, frame: np.ndarray, opened: set[tuple[int, int]]) -> np.ndarray:
-        """Flag every covered cell around a few opened cells next to 2 or 3 of them (a 1 or a 2, mostly):
-        more flags than the number, often. Some clients then draw the number another way (sgt-mines: on
-        pink); the cell is recorded as opened in each frame, so that its looks are known to be one number."""
-        covered = self.covered_cells(frame) - self.flags
-
-        def around(cell: tuple[int, int]) -> set[tuple[int, int]]:
-            return {(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} & covered
-
-        candidates = sorted((c for c in opened - covered if 2 <= len(around(c)) <= 3),
-                            key=lambda c: (len(around(c)), self.rng.random()))
-        chosen: list[tuple[int, int]] = []
-        flags = 0
-        for number in candidates:
-            # a few flags among many covered cells: flags on every covered cell left would look like a win
-            if (len(chosen) < OVER_FLAGGED and all(not around(number) & around(c) for c in chosen)
-                    and 8 * (flags + len(around(number))) <= len(covered)):
-                chosen.append(number)
-                flags += len(around(number))
-        for number in chosen:
-            for cell in sorted(around(number)):
-                frame = self.click(cell, "right")
-                self.flags.add(cell)
-                self.record(frame, {cell: "F", **{c: REVEALED for c in chosen}})
-        if chosen:
-            self.log(f"game {self.session.games + 1}: every covered cell flagged around the opened cells {chosen}")
-        return frame
 
     def loss(self, cell: tuple[int, int], changed: set[tuple[int, int]], before: np.ndarray,
              frame: np.ndarray) -> bool:
