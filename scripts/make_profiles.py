@@ -48,7 +48,7 @@ from sweepbot.board import Board
 from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.looks import window_crop
 from sweepbot.calibration.naming import CalibrationError
-from sweepbot.calibration.recorded import calibrate_recorded, load_recorded
+from sweepbot.calibration.recorded import FIXED_SIZES, calibrate_recorded, load_recorded
 from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows, classify
@@ -59,8 +59,6 @@ from sweepbot.vision.profile import Profile, make_profile, save_profile
 from sweepbot.vision.read import ReadError, read_screenshot
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Clients whose board sizes at a given cell size are fixed (ace's four levels): profiles remember them.
-FIXED_SIZES = {"ace-minesweeper"}
 #: Clients drawn at fractional positions (gnome-mines) antialias tile edges differently from cell to cell:
 #: their windows keep further inside the tile, where the colour and the glyph are. sgt-mines's covered and
 #: revealed cells differ mostly by a thin bevel: its windows keep close to the edge.

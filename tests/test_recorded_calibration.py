@@ -18,6 +18,7 @@ from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.locate import locate
 from sweepbot.vision.read import ReadError, read_located, read_screenshot
+from tests.test_vision_fixtures import COUNTER_CLIENTS
 
 SESSIONS = Path(__file__).parent / "fixtures" / "calibration"
 
@@ -85,8 +86,6 @@ def test_calibrates_from_a_recorded_session(name: str, monkeypatch: pytest.Monke
     assert checked >= len(session.facts) // 2
 
 
-#: Clients whose screens show a mines-left counter that the vision tests read (tests/test_vision_fixtures.py).
-COUNTER_CLIENTS = {"xdemineur", "ace-minesweeper"}
 
 
 #: Clients whose recorded screenshots and sessions calibrate to profiles that read every fixture, and

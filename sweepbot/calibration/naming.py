@@ -561,9 +561,9 @@ def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
         ch = "." if value == 0 else str(value)
         if (values == value).all() and value <= 8 and ch not in {n.char for n in names.values()}:
             names[k] = Name(ch, f"{len(values)} cell(s) with {value} mine(s) around them", proved=False)
-    numbers_named = {j: n for j, n in names.items() if n.char in "12345678" and n.proved}
+    number_glyphs = [(n.char, *glyph(looks.images[j])) for j, n in names.items() if n.char in "12345678" and n.proved]
     for k in open_:  # a named number's glyph on another background (a client's highlight of an error)
-        same = same_glyph(looks, k, numbers_named) if k not in names else None
+        same = same_glyph(looks.images[k], number_glyphs) if k not in names else None
         if same is not None:
             names[k] = Name(same, f"the glyph of a {same} on another background", proved=False)
     for k in sorted(open_, key=lambda k: -looks.counts[k]):
@@ -607,18 +607,16 @@ def glyph(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mask.reshape(image.shape[:2]), colour
 
 
-def same_glyph(looks: Looks, k: int, numbers: Naming) -> str | None:
-    """The number whose glyph (shape and colour) look ``k`` shows, if exactly one does (``numbers``: the
-    number looks named so far)."""
-    mask, colour = glyph(looks.images[k])
+def same_glyph(image: np.ndarray, numbers: Sequence[tuple[str, np.ndarray, np.ndarray]]) -> str | None:
+    """The number whose glyph (shape and colour) the tile ``image`` shows, if exactly one does (``numbers``:
+    each named number's character with its :func:`glyph`)."""
+    mask, colour = glyph(image)
     if mask.sum() < 4:
         return None
     found = set()
-    for j, name in numbers.items():
-        other, other_colour = glyph(looks.images[j])
-        overlap = max(float((np.roll(mask, (dy, dx), (0, 1)) & other).sum()) /
-                      float((np.roll(mask, (dy, dx), (0, 1)) | other).sum() or 1)
-                      for dy in (-1, 0, 1) for dx in (-1, 0, 1))
+    for char, other, other_colour in numbers:
+        shifted = [np.roll(mask, (dy, dx), (0, 1)) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+        overlap = max(float((m & other).sum()) / float((m | other).sum() or 1) for m in shifted)
         if overlap >= GLYPH_OVERLAP and np.abs(colour - other_colour).max() <= GLYPH_COLOUR:
-            found.add(name.char)
+            found.add(char)
     return found.pop() if len(found) == 1 else None
