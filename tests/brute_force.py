@@ -9,9 +9,9 @@ from sweepbot.board import FLAG, UNKNOWN_CHARS, Board, Cell, count_value, neighb
 _POPCOUNT = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int8)
 
 
-def brute_force_probabilities(board: Board, mines: int) -> dict[Cell, float] | None:
-    """Probability that each unknown cell is a mine, counting every layout with ``mines`` mines that fits
-    every number (flags are mines); None when no layout fits. Only for up to 16 unknown cells."""
+def brute_force_layouts(board: Board, mines: int) -> tuple[list[Cell], np.ndarray]:
+    """The unknown cells and every layout (a bit mask over them) with ``mines`` mines that fits every
+    number (flags are mines). Only for up to 16 unknown cells."""
     unknown = [cell for cell in board.cells() if board[cell] in UNKNOWN_CHARS]
     n = len(unknown)
     assert n <= 16, "too many unknown cells for brute force"
@@ -30,7 +30,13 @@ def brute_force_probabilities(board: Board, mines: int) -> dict[Cell, float] | N
             elif board[nb] == FLAG:
                 flags += 1
         ok &= _POPCOUNT[masks & bits] == value - flags
-    layouts = masks[ok]
+    return unknown, masks[ok]
+
+
+def brute_force_probabilities(board: Board, mines: int) -> dict[Cell, float] | None:
+    """Probability that each unknown cell is a mine, counting every layout that fits (see
+    :func:`brute_force_layouts`); None when no layout fits."""
+    unknown, layouts = brute_force_layouts(board, mines)
     if len(layouts) == 0:
         return None
     return {cell: float(((layouts >> i) & 1).sum()) / len(layouts) for i, cell in enumerate(unknown)}

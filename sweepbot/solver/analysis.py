@@ -26,6 +26,8 @@ class Analysis:
     problem: Problem | None = field(default=None, repr=False)
     weight: int = 0  # full layouts that fit the board (0 when unknown or estimated)
     constraints: list[Constraint] = field(default_factory=list, repr=False)  # after the deductions
+    free_cells: list[Cell] = field(default_factory=list, repr=False)  # unknown cells the deductions left open
+    free_mines: int | None = None  # mines among them, when the total is known
 
     @property
     def unknown(self) -> tuple[Cell, ...]:
@@ -75,7 +77,8 @@ def analyse(board: Board, mines: int | None = None, time_limit: float = 0.5) -> 
     notes = [] if probs.exact else ["frontier too large to enumerate in time: some probabilities estimated"]
     weight = probs.weight if probs.exact and left is not None else 0
     return Analysis(board, sorted(known_safe | probs.safe), sorted(known_mines | probs.mines), probabilities,
-                    exact=probs.exact, notes=notes, problem=problem, weight=weight, constraints=reduced)
+                    exact=probs.exact, notes=notes, problem=problem, weight=weight, constraints=reduced,
+                    free_cells=rest, free_mines=left)
 
 
 def reduce_constraints(constraints: tuple[Constraint, ...], safe: set[Cell], mines: set[Cell]) -> list[Constraint]:

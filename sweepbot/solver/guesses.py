@@ -16,6 +16,7 @@ from itertools import product
 from sweepbot.board import FLAG, Cell, neighbours
 from sweepbot.solver.analysis import Analysis
 from sweepbot.solver.frontier import split_frontier
+from sweepbot.solver.longterm import FiftyRisk
 from sweepbot.solver.lookahead import Outcome, outcomes
 
 TIE = 1e-9
@@ -131,31 +132,59 @@ def forced_fifty(analysis: Analysis) -> Cell | None:
 
 
 def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False, blend: bool = False,
-                     near_frontier: bool = False) -> Cell | None:
+                     near_frontier: bool = False, risk: FiftyRisk | None = None,
+                     candidates: list[Cell] | None = None) -> Cell | None:
     """The candidate with the best chance to survive this guess and then have a safe move. With
     ``avoid_dead``, dead candidates are passed over unless all are dead; with ``blend`` the move after is
-    valued by :func:`blended_safety` rather than :func:`next_safety`."""
+    valued by :func:`blended_safety` rather than :func:`next_safety`; with ``risk`` each candidate's score
+    is raised by the future 50/50 risk it takes now (:meth:`FiftyRisk.factor`), and cells with such risk
+    join the candidates. ``candidates`` replaces the shortlist."""
     if not analysis.weight:
         return None
+    cells = candidates if candidates is not None else shortlist(analysis, near_frontier)
+    factor: dict[Cell, float] = {}
+    if risk is not None:
+        if candidates is None:
+            cells = cells + [cell for cell in influenced(analysis, risk) if cell not in cells]
+        factor = {cell: risk.factor(cell) for cell in cells}
+    bound = {cell: (1 - analysis.probabilities[cell]) * factor.get(cell, 1.0) for cell in cells}
     best_cell: Cell | None = None
     dead_cell: Cell | None = None
     best_score = -1.0
     deadline = time.monotonic() + SECONDARY_TIME_LIMIT
     value = blended_safety if blend else outcome_value
-    for cell in shortlist(analysis, near_frontier):
-        survive = 1 - analysis.probabilities[cell]
-        if survive * (1 + PROGRESS_BONUS) <= best_score:
-            break  # candidates come safest first: no later one can score more
+    for cell in sorted(cells, key=lambda cell: -bound[cell]):
+        if bound[cell] * (1 + PROGRESS_BONUS) <= best_score:
+            break  # candidates come best bound first: no later one can score more
         if best_cell is not None and time.monotonic() > deadline:
             break  # out of time: the best so far
         found = cached_outcomes(analysis, cell, cache)
         if avoid_dead and is_dead(analysis, cell, cache):
             dead_cell = dead_cell or cell
             continue
-        score = sum(o.chance * value(o.after) for o in found)
+        score = factor.get(cell, 1.0) * sum(o.chance * value(o.after) for o in found)
         if score > best_score + TIE:
             best_cell, best_score = cell, score
     return best_cell or dead_cell
+
+
+def influenced(analysis: Analysis, risk: FiftyRisk) -> list[Cell]:
+    """Cells outside the usual margin whose safety, with the future 50/50 risk they settle counted in,
+    comes near the safest cell's."""
+    choices = open_choices(analysis)
+    best = 1 - min(choices.values())
+    cells = {cell for pattern in risk.patterns for cell in (*pattern.cells, *pattern.missing)}
+    return sorted(cell for cell in cells if cell in choices and choices[cell] < 1.0
+                  and (1 - choices[cell]) + risk.influence(cell) / analysis.weight >= best - SECONDARY_MARGIN)
+
+
+def pseudo_fifty(analysis: Analysis, risk: FiftyRisk, cache: OutcomeCache) -> Cell | None:
+    """A cell whose every mine layout is a future 50/50 (see :mod:`longterm`): the best of them by
+    secondary safety, dead ones aside."""
+    cells = [cell for cell in risk.pseudo_fifties() if not is_dead(analysis, cell, cache)]
+    if not cells:
+        return None
+    return secondary_safety(analysis, cache, avoid_dead=True, candidates=cells) or cells[0]
 
 
 def outcome_value(after: Analysis) -> float:

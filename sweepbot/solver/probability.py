@@ -39,7 +39,7 @@ class Probabilities:
     components: list[Component] = field(default_factory=list)
 
 
-def _convolve(a: list[int], b: list[int]) -> list[int]:
+def convolve(a: list[int], b: list[int]) -> list[int]:
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -79,10 +79,10 @@ def mine_probabilities(
     k = len(counts)
     prefix = [[1]]
     for cc in counts:
-        prefix.append(_convolve(prefix[-1], cc.weights))
+        prefix.append(convolve(prefix[-1], cc.weights))
     suffix = [[1]] * (k + 1)
     for i in range(k - 1, -1, -1):
-        suffix[i] = _convolve(counts[i].weights, suffix[i + 1])
+        suffix[i] = convolve(counts[i].weights, suffix[i + 1])
     total_dist = prefix[k]
 
     def outside(m: int) -> int:
@@ -102,7 +102,7 @@ def mine_probabilities(
 
     result = Probabilities({}, exact=all(cc.exact for cc in counts), weight=z, components=components)
     for i, (comp, cc) in enumerate(zip(components, counts, strict=True)):
-        others = _convolve(prefix[i], suffix[i + 1])
+        others = convolve(prefix[i], suffix[i + 1])
         factor = [
             sum(o * outside_w[m + j] for j, o in enumerate(others) if o)
             for m in range(len(cc.weights))

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from sweepbot.errors import SweepbotError
 from sweepbot.solver.analysis import Analysis
 from sweepbot.solver.endgame import MAX_LAYOUTS, endgame_move, isolated_move
-from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, secondary_safety
+from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, pseudo_fifty, secondary_safety
+from sweepbot.solver.longterm import long_term_risk
 from sweepbot.solver.move import Move, first_move
 
-PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated")
+PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "longterm")
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,12 @@ class Strategy:
     blend: bool = False  # measured: -1.85% (0.39 to 3.31) on 2,000 expert games; off unless asked for
     near: bool = False  # measured: -0.70% (n.s.) on the same games; off unless asked for
     isolated: bool = True
+    longterm: bool = False
     endgame_layouts: int = MAX_LAYOUTS
 
 
 FULL = Strategy()
-BASIC = Strategy("basic", False, False, False, False, False, False, False)
+BASIC = Strategy("basic", False, False, False, False, False, False, False, False)
 
 
 def parse_strategy(text: str) -> Strategy:
@@ -80,9 +82,14 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
         if cell:
             return Move("open", cell)
     cache: OutcomeCache = {}
+    risk = long_term_risk(analysis) if strategy.longterm else None
+    if risk is not None:
+        cell = pseudo_fifty(analysis, risk, cache)
+        if cell:
+            return Move("open", cell)
     if strategy.secondary:
         cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
-                                near_frontier=strategy.near)
+                                near_frontier=strategy.near, risk=risk)
         if cell:
             return Move("open", cell)
     return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
