@@ -73,7 +73,7 @@ def test_the_pseudo_fifty_is_guessed_before_a_safer_cell() -> None:
     analysis = analyse(Board.parse(CORNER))
     safest = min(analysis.probabilities, key=lambda cell: analysis.probabilities[cell])
     assert analysis.probabilities[safest] < analysis.probabilities[(0, 0)]  # a safer cell exists
-    move = choose_move(analysis, parse_strategy("full+longterm"), "opening")
+    move = choose_move(analysis, parse_strategy("full+pseudo"), "opening")
     assert move is not None and move.cell in {(0, 0), (1, 0)}
     without = choose_move(analysis, parse_strategy("full"), "opening")
     assert without is not None and without.cell not in {(0, 0), (1, 0)}

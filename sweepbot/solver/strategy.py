@@ -20,7 +20,7 @@ from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, pse
 from sweepbot.solver.longterm import long_term_risk
 from sweepbot.solver.move import Move, first_move
 
-PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "longterm")
+PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm")
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,13 @@ class Strategy:
     blend: bool = False  # measured: -1.85% (0.39 to 3.31) on 2,000 expert games; off unless asked for
     near: bool = False  # measured: -0.70% (n.s.) on the same games; off unless asked for
     isolated: bool = True
+    pseudo: bool = False
     longterm: bool = False
     endgame_layouts: int = MAX_LAYOUTS
 
 
 FULL = Strategy()
-BASIC = Strategy("basic", False, False, False, False, False, False, False, False)
+BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False)
 
 
 def parse_strategy(text: str) -> Strategy:
@@ -82,14 +83,14 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
         if cell:
             return Move("open", cell)
     cache: OutcomeCache = {}
-    risk = long_term_risk(analysis) if strategy.longterm else None
-    if risk is not None:
+    risk = long_term_risk(analysis) if strategy.pseudo or strategy.longterm else None
+    if risk is not None and strategy.pseudo:
         cell = pseudo_fifty(analysis, risk, cache)
         if cell:
             return Move("open", cell)
     if strategy.secondary:
         cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
-                                near_frontier=strategy.near, risk=risk)
+                                near_frontier=strategy.near, risk=risk if strategy.longterm else None)
         if cell:
             return Move("open", cell)
     return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
