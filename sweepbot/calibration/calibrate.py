@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from sweepbot.board import Board
+from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.looks import Looks, collect_looks
 from sweepbot.calibration.naming import CalibrationError, Fact, Naming, name_looks
@@ -28,6 +29,8 @@ from sweepbot.vision.profile import UNNAMED, Profile
 #: Window insets tried, as a fraction of the cell: a thin bevel tells covered from open on some clients,
 #: tile gaps drawn at fractional positions spoil the edge on others.
 INSETS = (0.05, 0.12, 0.2)
+#: What a named cell the trial profile misreads costs in the choice of inset (a cell named is worth 1).
+MISREAD_COST = 2
 
 
 @dataclass
@@ -81,7 +84,7 @@ def best_naming(
     images: Sequence[np.ndarray], geometries: Sequence[Geometry], facts: Sequence[Fact], min_cells: int,
     with_hints: bool = True,
 ) -> tuple[float, Looks, Naming]:
-    best: tuple[tuple[bool, int], float, Looks, Naming] | None = None
+    best: tuple[tuple[bool, float], float, Looks, Naming] | None = None
     failure: CalibrationError | None = None
     for inset in INSETS:
         looks = collect_looks(images, geometries, inset)
@@ -90,8 +93,13 @@ def best_naming(
         except CalibrationError as err:
             failure = err
             continue
-        # a new board drawn as one look (no covered cell split into variants) first, then the most cells named
-        key = (_new_board_share(looks) >= 0.95, int(sum(looks.counts[k] for k, n in names.items() if n.proved)))
+        # a new board drawn as one look (no covered cell split into variants) first, then the most cells named,
+        # less those a profile made from the names would misread (looks alike with different names: a
+        # naming gone wrong)
+        frames = labelled(images, geometries, looks, names)
+        profile, aligned = build_profile("trial", "trial", frames, inset)
+        named = int(sum(looks.counts[k] for k, n in names.items() if n.proved))
+        key = (_new_board_share(looks) >= 0.95, named - MISREAD_COST * check(profile, frames, aligned))
         if best is None or key > best[0]:
             best = (key, inset, looks, names)
     if best is None:
@@ -163,13 +171,20 @@ def calibrate_frames(
     groups: dict[int, list[tuple[int, Geometry]]] = defaultdict(list)
     for i, geo in located:
         groups[round(geo.pitch[0])].append((i, geo))
-    out = []
+    named: list[tuple[list[tuple[int, Geometry]], SizeNaming]] = []
     for pitch, members in sorted(groups.items()):
         index = {i: n for n, (i, _) in enumerate(members)}
+        own = [Fact(index[f.frame], f.row, f.col, f.char) for f in facts if f.frame in index]
+        inset, looks, names = best_naming([images[i] for i, _ in members], [g for _, g in members], own,
+                                          min_cells, with_hints)
+        named.append((members, SizeNaming(pitch, inset, looks, names)))
+    if with_hints:
+        other_size_hints([size for _, size in named])
+    out = []
+    for members, size in named:
         imgs = [images[i] for i, _ in members]
         geos = [g for _, g in members]
-        own = [Fact(index[f.frame], f.row, f.col, f.char) for f in facts if f.frame in index]
-        inset, looks, names = best_naming(imgs, geos, own, min_cells, with_hints)
+        looks, names = size.looks, size.names
         frames = labelled(imgs, geos, looks, names)
         totals = mine_totals(frames)
         samples = [(f.image, f.geometry, Board(tuple("".join(r) for r in np.where(f.labels == UNNAMED, "#", f.labels)),
@@ -177,8 +192,8 @@ def calibrate_frames(
                    for f, total in zip(frames, totals, strict=True) if total is not None]
         counter = learn_counter(samples, client) if samples else {}
         sizes = sorted({(g.rows, g.cols) for g in geos}) if fixed_sizes else []
-        profile, aligned = build_profile(f"{client}-{pitch}px", client, frames, inset, sizes,
+        profile, aligned = build_profile(f"{client}-{size.pitch}px", client, frames, size.inset, sizes,
                                          extra={"counter": counter, "play": play or {}})
-        out.append(Calibration(profile, looks, names, inset, frames, check(profile, frames, aligned),
+        out.append(Calibration(profile, looks, names, size.inset, frames, check(profile, frames, aligned),
                                [i for i, _ in members]))
     return out

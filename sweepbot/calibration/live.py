@@ -23,7 +23,15 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.calibration.looks import window_crop
-from sweepbot.calibration.naming import AT_LOSS, FLAG_AT_LOSS, REVEALED, CalibrationError, Fact, Naming
+from sweepbot.calibration.naming import (
+    AT_LOSS,
+    FLAG_AT_LOSS,
+    QUESTION_AT_LOSS,
+    REVEALED,
+    CalibrationError,
+    Fact,
+    Naming,
+)
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.newgame import looks_like_a_face, wait_still
@@ -89,6 +97,8 @@ class LiveCalibration:
         self.geometry: Geometry | None = None
         self.names: Naming = {}
         self.flags: set[tuple[int, int]] = set()
+        self.questions: set[tuple[int, int]] = set()  # cells the driver left with a question mark
+        self.has_question = False
         self.opened_looks: list[np.ndarray] = []
         self.flag_look: np.ndarray | None = None
         self._covered_look = np.zeros(0, np.float32)
@@ -140,6 +150,7 @@ class LiveCalibration:
             self.record(frame, {cell: "F" if step == 0 else "?"})
         else:
             raise CalibrationError("three right-clicks did not bring the cell back: the board does not answer")
+        self.has_question = len(seen) > 1
         self.log(f"marks: {'flag' if seen else 'none'}{', question mark' if len(seen) > 1 else ''}")
 
     def play_game(self) -> None:
@@ -154,6 +165,14 @@ class LiveCalibration:
                 frame = self.click(cell, "right")
                 self.flags.add(cell)
                 self.record(frame, {cell: "F"})
+        if self.session.games == 0 and self.has_question and len(covered) > 12:
+            # two question marks: at a loss some clients redraw them (gnome-mines dims them), which only a
+            # cell known to be a question mark before the loss names
+            for cell in self.rng.sample(sorted(covered - self.flags), 2):
+                self.click(cell, "right")
+                frame = self.click(cell, "right")
+                self.questions.add(cell)
+                self.record(frame, {cell: "?"})
         clicks = 0
         while clicks < geo.rows * geo.cols:
             choice = self.choose(frame)
@@ -193,6 +212,7 @@ class LiveCalibration:
                 self.log(f"game {self.session.games + 1}: won after {clicks} clicks")
                 break
         self.flags.clear()
+        self.questions.clear()
         self.end_screen = self.screen.grab()
 
     def loss(self, cell: tuple[int, int], changed: set[tuple[int, int]], before: np.ndarray,
@@ -219,10 +239,10 @@ class LiveCalibration:
                 return False  # a win: the client flagged the mines left
             self.exploded = cell
             facts = {cell: "!"}
-            for c in (changed - {cell}) & (was_covered | self.flags):
-                # a mine shown, or (some clients) a covered cell drawn darker: the counts tell them apart;
-                # open cells some clients dim at the end are no facts
-                facts[c] = FLAG_AT_LOSS if c in self.flags else AT_LOSS
+            for c in (changed - {cell}) & (was_covered | self.flags | self.questions):
+                # a mine shown, or (some clients) a covered cell or a mark drawn darker: the counts tell them
+                # apart; open cells some clients dim at the end are no facts
+                facts[c] = FLAG_AT_LOSS if c in self.flags else QUESTION_AT_LOSS if c in self.questions else AT_LOSS
             self.record(frame, facts)
             return True
         if len(changed) == 1 and self.new_look(frame, cell):
@@ -239,6 +259,7 @@ class LiveCalibration:
                 return self.loss(probe, self.changed(frame, after), frame, after)
         self.record(frame, dict.fromkeys(changed, REVEALED))
         self.flags -= changed
+        self.questions -= changed
         return False
 
     def new_game(self) -> None:

@@ -58,6 +58,9 @@ MINE_COST = 1.5
 #: A frame shows every mine when this share of its numbers count right with covered cells taken as no mines
 #: (numbers around a mine look not found yet count wrong; in play, most numbers next to covered cells do).
 COMPLETE_AGREEMENT = 0.75
+#: Marks: a look that looks most like one is named a number only by counts on this many cells.
+MARK_LOOKS = "*!F?X"
+FEW_CELLS = 3
 #: Two looks closer than this (RMS) may be one tile drawn a little differently: the bounds step leaves them.
 VARIANT_RMS = 30.0
 
@@ -93,6 +96,9 @@ AT_LOSS = "^"
 #: A fact's character for "this flag changed when the game was lost": a wrong flag, or a right one the client
 #: draws another way after a loss (the counts tell).
 FLAG_AT_LOSS = "%"
+#: A fact's character for "this question mark changed when the game was lost": a mine shown, or the mark
+#: drawn another way after a loss (gnome-mines dims it; the counts tell).
+QUESTION_AT_LOSS = "&"
 
 
 def neighbour_count(mask: np.ndarray) -> np.ndarray:
@@ -117,27 +123,31 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     for _ in range(3):
         mines = mine_looks(grids, names, looks.count, complete, at_loss)
         trial = dict(names)
-        numbers(grids, trial, mines, looks.count, complete, min_cells)
+        numbers(grids, trial, mines, looks.count, complete, min_cells, like_marks(looks, names))
         found = complete_frames(grids, trial, mines)
         if found == complete:
             break
         complete = found
     flags_at_loss = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == FLAG_AT_LOSS}
+    questions_at_loss = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == QUESTION_AT_LOSS}
     for k in at_loss - set(names):
-        # changed at the loss: a mine if the counts take it as one, else a covered cell redrawn; a flag that
-        # changed: right (drawn another way) if the counts take it as a mine, else wrong
-        if k in flags_at_loss:
+        # changed at the loss: a mine if the counts take it as one, else a covered cell (or a question mark)
+        # redrawn; a flag that changed: right (drawn another way) if the counts take it as a mine, else wrong
+        if k in questions_at_loss and k not in mines:
+            names[k] = Name("?", "a question mark that changed at the loss, and the counts show it is no mine")
+        elif k in flags_at_loss:
             names[k] = Name("F", "a flag redrawn at the loss, and the counts show it is on a mine") if k in mines \
                 else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
         else:
             names[k] = Name("*", _FACT_REASONS["*"]) if k in mines else Name(
                 "#", "a covered cell that changed at the loss, and the counts show it is no mine")
     marks(grids, names, mines, complete, _in_play(grids, trial, mines, complete))
-    numbers(grids, names, mines, looks.count, complete, min_cells)
+    numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
     distinct_numbers(looks, names)
     kept_numbers(grids, facts, names)
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
-    revealed |= _next_to_empty(grids, _touching(grids, names), looks.count, set(names) | at_loss)
+    empty = next((k for k, n in names.items() if n.char == "."), None)
+    revealed |= _next_to_empty(grids, _touching(grids, names), looks.count, set(names) | at_loss, empty)
     only_possible(grids, names, revealed, complete)
     no_empty_by_covered(grids, names)
     if with_hints:
@@ -176,9 +186,12 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
             raise CalibrationError(
                 f"one look was seen as {dict(counts)}: the board moved or changed while calibrating"
             )
-        if char not in (REVEALED, AT_LOSS, FLAG_AT_LOSS):
+        if char not in (REVEALED, *CHANGED_AT_LOSS):
             names[look] = Name(char, _FACT_REASONS.get(char, "seen in play"))
-    return {look for look, counts in votes.items() if counts.most_common(1)[0][0] in (AT_LOSS, FLAG_AT_LOSS)}
+    return {look for look, counts in votes.items() if counts.most_common(1)[0][0] in CHANGED_AT_LOSS}
+
+
+CHANGED_AT_LOSS = (AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS)
 
 
 _FACT_REASONS = {
@@ -303,15 +316,16 @@ def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int],
 
 
 def _next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int,
-                   not_empty: set[int] = frozenset()) -> set[int]:  # type: ignore[assignment]
-    """Looks seen next to the empty cell: revealed cells, never mines. The empty cell is the commonest look
-    that is never next to a covered cell (a client opens every cell around a 0), among those not known to be
-    something else (``not_empty``: named, or changed at a loss)."""
-    counts = np.bincount(np.concatenate([g.ravel() for g in grids]), minlength=n_looks)
-    never = [k for k in range(n_looks) if k not in touching and k not in not_empty and counts[k] > 0]
-    if not never:
-        return set()
-    empty = max(never, key=lambda k: counts[k])
+                   not_empty: set[int] = frozenset(), empty: int | None = None) -> set[int]:  # type: ignore[assignment]
+    """Looks seen next to the empty cell: revealed cells, never mines. The empty cell is ``empty`` (the look
+    named so) or else the commonest look that is never next to a covered cell (a client opens every cell
+    around a 0), among those not known to be something else (``not_empty``: named, or changed at a loss)."""
+    if empty is None:
+        counts = np.bincount(np.concatenate([g.ravel() for g in grids]), minlength=n_looks)
+        never = [k for k in range(n_looks) if k not in touching and k not in not_empty and counts[k] > 0]
+        if not never:
+            return set()
+        empty = max(never, key=lambda k: counts[k])
     seen = np.zeros(n_looks, int)
     for grid in grids:
         near = neighbour_count(grid == empty) > 0
@@ -366,7 +380,10 @@ def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complet
 
 
 def numbers(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], n_looks: int,
-            complete: set[int], min_cells: int = 2) -> None:
+            complete: set[int], min_cells: int = 2, doubtful: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+    """Each look whose cells with every mine in sight agree on one count is that number. A ``doubtful``
+    look (one that looks like a mark) needs FEW_CELLS cells or more: a mark left on the board at a loss
+    (gnome-mines dims its question marks) has some count of mines around it too."""
     exact = _exact_counts(grids, names, n_looks, complete)
     touching = _touching(grids, names)
     for look, matrix in exact.items():
@@ -375,10 +392,25 @@ def numbers(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], n_
         value, agree, differ = _agreement(matrix[list(mines)].sum(axis=0) if mines else np.zeros(matrix.shape[1], int))
         if value == 0 and look in touching:
             continue
+        if look in doubtful and agree < FEW_CELLS:
+            continue
         if value <= 8 and agree >= min_cells and agree >= AGREEMENT * (agree + differ):
             char = "." if value == 0 else str(value)
             names[look] = Name(char, f"{agree} of its {agree + differ} cells with no covered neighbour have "
                                      f"{value} mine(s) around them")
+
+
+def like_marks(looks: Looks, names: Naming) -> set[int]:
+    """The looks not named yet whose nearest look (named or not) is a named mark (a mine, a flag, a
+    question mark): a number's nearest look is, as a rule, another number."""
+    out = set()
+    for k in range(looks.count):
+        if k in names or looks.count < 2:
+            continue
+        nearest = min((j for j in range(looks.count) if j != k), key=lambda j: looks.distance(k, j))
+        if nearest in names and names[nearest].char in MARK_LOOKS:
+            out.add(k)
+    return out
 
 
 def distinct_numbers(looks: Looks, names: Naming) -> None:
@@ -554,7 +586,7 @@ def hints(looks: Looks, names: Naming, complete: set[int]) -> None:
 
     for k in open_:  # numbers counted at a loss
         matrix = exact.get(k)
-        if matrix is None or not mines or nearest(k) in "F?X#":
+        if matrix is None or not mines or nearest(k) in "F?X#*!":
             continue
         values = matrix[mines].sum(axis=0)
         value = int(values[0])
