@@ -5,13 +5,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from sweepbot.board import Board
+from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.calibrate import calibrate_frames
 from sweepbot.calibration.looks import Looks
-from sweepbot.calibration.naming import Fact, Name, name_looks, neighbour_count, no_empty_by_covered
+from sweepbot.calibration.naming import (
+    QUESTION_AT_LOSS,
+    Fact,
+    Name,
+    name_looks,
+    neighbour_count,
+    no_empty_by_covered,
+)
 from sweepbot.cli import main
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.read import read_screenshot
@@ -175,3 +184,51 @@ def test_a_look_named_empty_next_to_a_covered_cell_loses_its_name() -> None:
     assert names.get(1) == Name(".", "counted")
     assert 2 not in names
     assert names[0].char == "#"
+
+
+def test_a_question_mark_changed_at_a_loss_is_named_by_the_counts() -> None:
+    """gnome-mines dims a question mark left on a safe cell when the game is lost: the dimmed look ('q'
+    here) is named a question mark only by the fact that a question mark was there and the counts show no
+    mine under it; without the fact it stays unnamed (one cell is too few to count as a number)."""
+    frames = game_frames(5)
+    mid, lost = frames[1], frames[2]
+    r, c = (int(v) for v in np.argwhere((mid == "#") & (lost == "#"))[0])
+    mid[r, c] = "?"
+    lost[r, c] = "q"
+    chars = CHARS + "q"
+    ids = {ch: i for i, ch in enumerate(chars)}
+    grids = tuple(np.vectorize(ids.__getitem__)(g) for g in frames)
+    counts = np.bincount(np.concatenate([g.ravel() for g in grids]), minlength=len(chars))
+    images = np.array([np.full((4, 4, 3), i * 16, np.uint8) for i in range(len(chars))])
+    looks = Looks(images, grids, counts)
+    hit = tuple(int(v) for v in np.argwhere(lost == "!")[0])
+    facts = [Fact(0, 0, 0, "#"), Fact(1, r, c, "?"), Fact(2, *hit, "!")]
+    without = name_looks(looks, facts, with_hints=False)
+    assert ids["q"] not in without
+    named = name_looks(looks, [*facts, Fact(2, r, c, QUESTION_AT_LOSS)], with_hints=False)
+    assert named[ids["q"]].char == "?"
+    assert all(chars[k] == n.char or (chars[k], n.char) == ("q", "?") for k, n in named.items())
+
+
+def _tile(glyph: str, side: int) -> np.ndarray:
+    """A tile drawn large and scaled to ``side`` pixels, as a client with vector tiles draws each size."""
+    tile = np.full((64, 64, 3), 190, np.uint8)
+    if glyph:
+        colour = (0, 0, 200) if glyph == "3" else (120, 0, 0)
+        cv2.putText(tile, glyph, (16, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.8, colour, 6)
+    return cv2.resize(tile, (side, side), interpolation=cv2.INTER_AREA)
+
+
+def _size(pitch: int, glyphs: list[str], names: dict[int, Name]) -> SizeNaming:
+    images = np.array([_tile(g, pitch) for g in glyphs])
+    grid = np.arange(len(glyphs))[None, :]
+    return SizeNaming(pitch, 0.0, Looks(images, (grid,), np.ones(len(glyphs), int)), dict(names))
+
+
+def test_a_look_proved_at_another_cell_size_is_a_hint_there() -> None:
+    small = _size(16, ["", "3", "5"], {0: Name("#", "new board"), 1: Name("3", "counted"), 2: Name("5", "counted")})
+    big = _size(40, ["", "3", "X"], {0: Name("#", "new board")})
+    other_size_hints([small, big])
+    assert big.names[1] == Name("3", "looks like the 3 proved at 16 px cells", proved=False)
+    assert 2 not in big.names  # like nothing proved elsewhere: no hint
+    assert big.names[0].proved and small.names[1].proved  # proved names are left as they are
