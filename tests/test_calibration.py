@@ -186,13 +186,13 @@ def test_a_look_named_empty_next_to_a_covered_cell_loses_its_name() -> None:
     assert names[0].char == "#"
 
 
-def test_a_question_mark_changed_at_a_loss_is_named_by_the_counts() -> None:
-    """gnome-mines dims a question mark left on a safe cell when the game is lost: the dimmed look ('q'
-    here) is named a question mark only by the fact that a question mark was there and the counts show no
-    mine under it; without the fact it stays unnamed (one cell is too few to count as a number)."""
+def test_a_question_mark_changed_at_a_loss_is_named_so() -> None:
+    """gnome-mines draws a question mark left on a mine over the mine's background when the game is lost:
+    that look ('q' here) is named a question mark by the fact that a question mark was there and changed at
+    the loss; without the fact it stays unnamed (one cell is too few to count as a number)."""
     frames = game_frames(5)
     mid, lost = frames[1], frames[2]
-    r, c = (int(v) for v in np.argwhere((mid == "#") & (lost == "#"))[0])
+    r, c = (int(v) for v in np.argwhere((mid == "#") & (lost == "*"))[0])
     mid[r, c] = "?"
     lost[r, c] = "q"
     chars = CHARS + "q"

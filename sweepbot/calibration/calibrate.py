@@ -82,8 +82,11 @@ def locate_frames(images: Sequence[np.ndarray], known: Sequence[Geometry | None]
 
 def best_naming(
     images: Sequence[np.ndarray], geometries: Sequence[Geometry], facts: Sequence[Fact], min_cells: int,
-    with_hints: bool = True,
+    with_hints: bool = True, judge: bool = True,
 ) -> tuple[float, Looks, Naming]:
+    """The inset whose looks name the most cells, and its looks and names. With ``judge``, cells that a
+    profile made from the names would misread count against an inset (the live driver, which names the
+    looks after every game only to choose its moves, does without: it is slow)."""
     best: tuple[tuple[bool, float], float, Looks, Naming] | None = None
     failure: CalibrationError | None = None
     for inset in INSETS:
@@ -96,10 +99,12 @@ def best_naming(
         # a new board drawn as one look (no covered cell split into variants) first, then the most cells named,
         # less those a profile made from the names would misread (looks alike with different names: a
         # naming gone wrong)
-        frames = labelled(images, geometries, looks, names)
-        profile, aligned = build_profile("trial", "trial", frames, inset)
         named = int(sum(looks.counts[k] for k, n in names.items() if n.proved))
-        key = (_new_board_share(looks) >= 0.95, named - MISREAD_COST * check(profile, frames, aligned))
+        if judge:
+            frames = labelled(images, geometries, looks, names)
+            profile, aligned = build_profile("trial", "trial", frames, inset)
+            named -= MISREAD_COST * check(profile, frames, aligned, levels=False)
+        key = (_new_board_share(looks) >= 0.95, named)
         if best is None or key > best[0]:
             best = (key, inset, looks, names)
     if best is None:
@@ -143,10 +148,12 @@ def mine_totals(frames: Sequence[LabelledFrame]) -> list[int | None]:
             for f, total in zip(frames, own, strict=True)]
 
 
-def check(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry]) -> int:
+def check(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry],
+          levels: bool = True) -> int:
+    """How many named cells the profile reads as something else (``levels``: as :func:`classify`)."""
     bad = 0
     for f, g in zip(frames, geometries, strict=True):
-        scores = classify(f.image, g, profile)
+        scores = classify(f.image, g, profile, levels=levels)
         named = f.labels != UNNAMED
         bad += int(((scores.chars != f.labels) & named).sum())
     return bad

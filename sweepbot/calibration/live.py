@@ -84,6 +84,11 @@ class LiveSession:
     wins: int = 0
 
 
+#: Question marks placed in each of the first games (when the client has them).
+QUESTION_GAMES = 3
+QUESTIONS = 3
+
+
 class LiveCalibration:
     def __init__(self, screen: Grabber, mouse: BoardInput, games: int = 6, seed: int = 0,
                  log: Callable[[str], None] = lambda _m: None, new_game_keys: Sequence[Sequence[str]] = ()) -> None:
@@ -165,10 +170,10 @@ class LiveCalibration:
                 frame = self.click(cell, "right")
                 self.flags.add(cell)
                 self.record(frame, {cell: "F"})
-        if self.session.games == 0 and self.has_question and len(covered) > 12:
-            # two question marks: at a loss some clients redraw them (gnome-mines dims them), which only a
-            # cell known to be a question mark before the loss names
-            for cell in self.rng.sample(sorted(covered - self.flags), 2):
+        if self.session.games < QUESTION_GAMES and self.has_question and len(covered) > 4 * QUESTIONS:
+            # question marks: at a loss some clients draw one over the mine it hid (gnome-mines), a look
+            # that only a cell known to be a question mark before the loss names
+            for cell in self.rng.sample(sorted(covered - self.flags), QUESTIONS):
                 self.click(cell, "right")
                 frame = self.click(cell, "right")
                 self.questions.add(cell)
@@ -379,7 +384,8 @@ class LiveCalibration:
 
         geos = [self.kept_geometry()] * len(self.session.frames)
         try:
-            self.inset, self._looks, names = best_naming(self.session.frames, geos, self.session.facts, 1)
+            self.inset, self._looks, names = best_naming(self.session.frames, geos, self.session.facts, 1,
+                                                           judge=False)
             self.names = {k: n for k, n in names.items() if n.proved}
         except CalibrationError:
             self.names = {}

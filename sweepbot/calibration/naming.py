@@ -22,7 +22,7 @@ What none of the steps proves stays unnamed: it is never guessed (see :mod:`swee
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -96,8 +96,8 @@ AT_LOSS = "^"
 #: A fact's character for "this flag changed when the game was lost": a wrong flag, or a right one the client
 #: draws another way after a loss (the counts tell).
 FLAG_AT_LOSS = "%"
-#: A fact's character for "this question mark changed when the game was lost": a mine shown, or the mark
-#: drawn another way after a loss (gnome-mines dims it; the counts tell).
+#: A fact's character for "this question mark changed when the game was lost": the mark drawn over what it
+#: hid (gnome-mines draws it on a mine's background); a look that mostly such facts name is a question mark.
 QUESTION_AT_LOSS = "&"
 
 
@@ -129,12 +129,12 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
             break
         complete = found
     flags_at_loss = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == FLAG_AT_LOSS}
-    questions_at_loss = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == QUESTION_AT_LOSS}
+    questions_at_loss = _mostly(grids, facts, QUESTION_AT_LOSS, CHANGED_AT_LOSS)
     for k in at_loss - set(names):
         # changed at the loss: a mine if the counts take it as one, else a covered cell (or a question mark)
         # redrawn; a flag that changed: right (drawn another way) if the counts take it as a mine, else wrong
-        if k in questions_at_loss and k not in mines:
-            names[k] = Name("?", "a question mark that changed at the loss, and the counts show it is no mine")
+        if k in questions_at_loss:
+            names[k] = Name("?", "question marks that changed at the loss (drawn over what they hid)")
         elif k in flags_at_loss:
             names[k] = Name("F", "a flag redrawn at the loss, and the counts show it is on a mine") if k in mines \
                 else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
@@ -192,6 +192,15 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
 
 
 CHANGED_AT_LOSS = (AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS)
+
+
+def _mostly(grids: Sequence[np.ndarray], facts: Sequence[Fact], char: str, among: Sequence[str]) -> set[int]:
+    """The looks whose facts of the kinds ``among`` are mostly ``char``."""
+    votes: dict[int, Counter[str]] = defaultdict(Counter)
+    for f in facts:
+        if f.char in among:
+            votes[int(grids[f.frame][f.row, f.col])][f.char] += 1
+    return {look for look, counts in votes.items() if counts[char] * 2 > sum(counts.values())}
 
 
 _FACT_REASONS = {
