@@ -49,21 +49,41 @@ def templates_from(
     out: list[tuple[str, np.ndarray]] = []
     for ch in sorted(by_char):
         inst = np.concatenate(by_char[ch])
-        leaders: list[np.ndarray] = []
-        groups: list[list[int]] = []
-        for k, v in enumerate(inst):
-            dist = [float(np.sqrt(((v - lead) ** 2).mean())) for lead in leaders]
-            if dist and min(dist) <= VARIANT_RMS:
-                groups[int(np.argmin(dist))].append(k)
-            else:
-                leaders.append(v)
-                groups.append([k])
+        groups = leader_groups(inst, VARIANT_RMS)
         order = sorted(range(len(groups)), key=lambda g: -len(groups[g]))[: variants if ch != UNNAMED else 24]
         for g in order:
             members = inst[groups[g][:: max(1, len(groups[g]) // 300)]]
             look = np.median(members, axis=0)
             out.append((ch, np.clip(look, 0, 255).round().astype(np.uint8).reshape(h, w, 3)))
     return out
+
+
+def leader_groups(windows: np.ndarray, within: float) -> list[list[int]]:
+    """Windows grouped in order: each joins the nearest of the groups begun before it (a group's first
+    window leads it) if that is within ``within`` RMS, or else begins a group. Vectorised: one pass over
+    the windows per group begun."""
+    n = len(windows)
+    flat = windows.reshape(n, -1).astype(np.float64)
+    size = flat.shape[1]
+    norms = (flat * flat).sum(axis=1)
+    limit = within * within * size  # squared distance
+    nearest = np.full(n, np.inf)
+    group = np.full(n, -1)
+    leader = 0
+    count = 0
+    while True:
+        rest = slice(leader, n)
+        d = norms[rest] - 2.0 * (flat[rest] @ flat[leader]) + norms[leader]
+        closer = d < nearest[rest]
+        nearest[rest] = np.where(closer, d, nearest[rest])
+        group[rest] = np.where(closer, count, group[rest])
+        group[leader] = count
+        count += 1
+        after = np.flatnonzero(nearest[leader + 1 :] > limit)
+        if not len(after):
+            break
+        leader = leader + 1 + int(after[0])
+    return [list(np.flatnonzero(group == g)) for g in range(count)]
 
 
 def build_profile(

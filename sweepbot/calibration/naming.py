@@ -130,17 +130,20 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
         complete = found
     flags_at_loss = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == FLAG_AT_LOSS}
     questions_at_loss = _mostly(grids, facts, QUESTION_AT_LOSS, CHANGED_AT_LOSS)
+    refused = _refused_mines(grids, names, looks.count, complete, mines, at_loss)
     for k in at_loss - set(names):
-        # changed at the loss: a mine if the counts take it as one, else a covered cell (or a question mark)
-        # redrawn; a flag that changed: right (drawn another way) if the counts take it as a mine, else wrong
+        # changed at the loss: a mine if the counts take it as one, a covered cell redrawn if they refuse it as
+        # one (with the counts silent, nothing is proved); a flag that changed: right (drawn another way) if the
+        # counts take it as a mine, else wrong (a client shows a wrong flag at a loss)
         if k in questions_at_loss:
             names[k] = Name("?", "question marks that changed at the loss (drawn over what they hid)")
         elif k in flags_at_loss:
             names[k] = Name("F", "a flag redrawn at the loss, and the counts show it is on a mine") if k in mines \
                 else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
-        else:
-            names[k] = Name("*", _FACT_REASONS["*"]) if k in mines else Name(
-                "#", "a covered cell that changed at the loss, and the counts show it is no mine")
+        elif k in mines:
+            names[k] = Name("*", _FACT_REASONS["*"])
+        elif k in refused:
+            names[k] = Name("#", "a covered cell that changed at the loss, and the counts show it is no mine")
     marks(grids, names, mines, complete, _in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
     distinct_numbers(looks, names)
@@ -342,6 +345,21 @@ def _next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int
     # a client leaves marked cells (flags, question marks) closed around a 0: a look seen there only once
     # may be such a mark, drawn another way (gnome-mines dims its marks at a game's end)
     return {empty} | {int(k) for k in np.flatnonzero(seen >= MIN_NEXT_TO_EMPTY)}
+
+
+def _refused_mines(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int],
+                   mines: Sequence[int], candidates: set[int]) -> set[int]:
+    """The ``candidates`` that the counts refuse as mines: taken as one more mine look, the counts around them
+    agree less (a look whose cells no counted number touches is not refused: the counts are silent)."""
+    exact = _exact_counts(grids, names, n_looks, complete)
+    touching = _touching(grids, names)
+    out = set()
+    for k in candidates - set(mines):
+        fixed = set(names) | {k}
+        if _score(exact, [*mines, k], fixed, touching, candidates) < _score(exact, list(mines), fixed, touching,
+                                                                             candidates):
+            out.add(k)
+    return out
 
 
 def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int],
