@@ -25,7 +25,8 @@ from sweepbot.solver.guesses import (
     secondary_safety,
     shortlist,
 )
-from sweepbot.solver.lookahead import outcomes
+from sweepbot.solver.lookahead import outcomes, reveal
+from sweepbot.solver.problem import ContradictionError, build_problem, reveal_problem
 from sweepbot.solver.strategy import BASIC, PARTS, parse_strategy
 
 PAIR = "mines: 1\n\n##\n11\n..\n"  # two cells share one mine and nothing else touches them
@@ -282,3 +283,35 @@ def test_near_frontier_candidates_touch_the_frontier() -> None:
     added = near - plain
     assert added and all(c not in frontier for c in added)
     assert all(any(n in frontier for n in neighbours(c, 16, 16)) for c in added)
+
+
+def test_outcomes_read_the_revealed_board_as_a_fresh_analysis_would() -> None:
+    """The problem after a reveal is updated, not rebuilt (reveal_problem): the analysis must not change."""
+    checked = 0
+    for analysis in guess_positions("intermediate", range(12)):
+        if not analysis.weight:
+            continue
+        for cell in shortlist(analysis)[:3]:
+            for outcome in outcomes(analysis, cell):
+                fresh = analyse(reveal(analysis.board, cell, outcome.value), analysis.board.mines)
+                after = outcome.after
+                assert (after.probabilities, after.safe, after.mines, after.weight) == (
+                    fresh.probabilities, fresh.safe, fresh.mines, fresh.weight)
+                assert sorted(after.unknown) == sorted(fresh.unknown)
+                checked += 1
+    assert checked > 50
+
+
+def test_reveal_problem_finds_the_contradictions_build_problem_finds() -> None:
+    board = Board.parse("mines: 2\n\n1##\n###\n")
+    problem = analyse(board).problem
+    assert problem is not None
+    for value in range(9):
+        try:
+            expected = build_problem(reveal(board, (1, 0), value))
+        except ContradictionError:
+            with pytest.raises(ContradictionError):
+                reveal_problem(problem, board, (1, 0), value)
+            continue
+        found = reveal_problem(problem, board, (1, 0), value)
+        assert set(found.constraints) == set(expected.constraints) and found.unknown == expected.unknown
