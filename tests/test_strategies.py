@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from functools import cache
+import time
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache, partial
 from itertools import product
 
 import numpy as np
@@ -17,15 +18,18 @@ from sweepbot.solver.endgame import endgame_move, isolated_move, list_layouts
 from sweepbot.solver.guesses import (
     blended_safety,
     dead_cells,
+    dominating,
     forced_fifty,
     frontier_cells,
     is_dead,
+    lookahead_value,
     next_safety,
     number_known,
     secondary_safety,
     shortlist,
+    single_safest_living,
 )
-from sweepbot.solver.lookahead import outcomes, reveal
+from sweepbot.solver.lookahead import Outcome, outcomes, reveal
 from sweepbot.solver.problem import ContradictionError, build_problem, reveal_problem
 from sweepbot.solver.strategy import BASIC, PARTS, parse_strategy
 
@@ -194,6 +198,7 @@ def test_strategy_names() -> None:
         parse_strategy("clever")
     assert parse_strategy("full+endgame=60").endgame_layouts == 60
     assert parse_strategy("full+blend").blend and not parse_strategy("full").blend
+    assert parse_strategy("full+deep+dominate").deep and parse_strategy("full+deep+dominate").dominate
     assert not any(getattr(parse_strategy("basic"), part) for part in PARTS)
     with pytest.raises(Exception, match="only the endgame"):
         parse_strategy("full-dead=3")
@@ -315,3 +320,96 @@ def test_reveal_problem_finds_the_contradictions_build_problem_finds() -> None:
             continue
         found = reveal_problem(problem, board, (1, 0), value)
         assert set(found.constraints) == set(expected.constraints) and found.unknown == expected.unknown
+
+
+# from a simulated intermediate game (seed 391): (12, 10) and (15, 7) score within 3% of each other by
+# secondary safety; one move further, (15, 7) is worth more although it is the riskier guess now
+CLOSE_CALL = """mines: 40
+
+111..1#1........
+2#2..11211..111.
+2#2....1#1..1#1.
+111....11211111.
+......1222#1..11
+....112##2221.1#
+...12#22211#1.11
+...1#21111111...
+11.11112#1..1121
+#1....1#43212#2#
+2321..23##3#3242
+1##2111#4##22#3#
+1333#223###322##
+.1#212#3#####1##
+.223122#####222#
+.1#2#11#########
+"""
+
+
+def test_a_close_call_is_settled_one_move_further(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    monkeypatch.setattr("sweepbot.solver.guesses.DEEP_TIME_LIMIT", 60.0)
+    analysis = analyse(Board.parse(CLOSE_CALL))
+    plain = secondary_safety(analysis, {}, avoid_dead=True)
+    deep = secondary_safety(analysis, {}, avoid_dead=True, deep=True)
+    assert (plain, deep) == ((12, 10), (15, 7))
+    assert analysis.probabilities[deep] > analysis.probabilities[plain]
+
+    def score(cell: Cell, value: Callable[[Analysis], float]) -> float:
+        return sum(o.chance * value(o.after) for o in outcomes(analysis, cell))
+
+    two_moves = partial(lookahead_value, deadline=time.monotonic() + 60)
+    assert score(plain, next_safety) > score(deep, next_safety) > 0.97 * score(plain, next_safety)
+    assert score(deep, two_moves) > score(plain, two_moves)
+    move = solve(Board.parse(CLOSE_CALL), strategy=parse_strategy("full+deep")).move
+    assert move is not None and move.cell in {plain, deep}  # the deeper look may run out of time
+
+
+def test_a_board_one_move_further_is_worth_no_more_than_its_safest_cell() -> None:
+    checked = 0
+    for analysis in guess_positions("intermediate", range(20)):
+        for cell in shortlist(analysis)[:2]:
+            for o in outcomes(analysis, cell):
+                value = lookahead_value(o.after, time.monotonic() + 60)
+                assert 0.0 <= value <= next_safety(o.after) + 1e-12
+                if len(o.after.safe) > 1:
+                    assert value == 1.0
+                checked += 1
+    assert checked > 20
+
+
+# from a simulated intermediate game (seed 2901): secondary safety picks the corner (0, 0), but whatever
+# it shows, the single safest living cell after it is (7, 13), which is safer now: open that first
+DOMINATED = """mines: 40
+
+####1###########
+##31112224######
+#42......2#3####
+##1..111.12#####
+221.13#2..1#####
+....1##21122####
+221.13321#2#####
+##1..1#1123#####
+221..222.1#4#4#2
+..1111#1.113#311
+..1#11221..111..
+..111.1#1...111.
+.111..111...2#2.
+.1#1........2#2.
+.111111111..111.
+....1#11#1......
+"""
+
+
+def test_a_safer_cell_that_is_the_next_move_whatever_the_guess_shows_goes_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    board = Board.parse(DOMINATED)
+    analysis = analyse(board)
+    cache: dict[Cell, list[Outcome]] = {}
+    assert secondary_safety(analysis, cache, avoid_dead=True) == (0, 0)
+    assert dominating(analysis, cache, (0, 0)) == (7, 13)
+    assert all(single_safest_living(o.after) == (7, 13) for o in outcomes(analysis, (0, 0)))
+    assert analysis.probabilities[(7, 13)] < analysis.probabilities[(0, 0)]
+    assert secondary_safety(analysis, {}, avoid_dead=True, dominate=True) == (7, 13)
+    # and nothing is safer than (7, 13) that its every outcome makes the next move
+    assert dominating(analysis, cache, (7, 13)) is None

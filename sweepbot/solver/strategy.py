@@ -5,7 +5,9 @@ A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or
 (``full+endgame=60``). ``basic`` is exact probabilities and the least risky cell; ``full`` adds ``dead``,
 ``fifty``, ``secondary``, ``endgame`` and ``isolated``. ``blend`` (the move after a guess valued by its best
 two living cells) and ``near`` (off-frontier candidates touching the frontier) are there to compare; they
-lost in measurement and are off in ``full``.
+lost in measurement and are off in ``full``. ``deep`` (close calls between the two best candidates settled
+one move further) and ``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the
+guess shows is opened first) are off until measured.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, pse
 from sweepbot.solver.longterm import long_term_risk
 from sweepbot.solver.move import Move, first_move
 
-PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm")
+PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm", "deep", "dominate")
 
 
 @dataclass(frozen=True)
@@ -35,11 +37,13 @@ class Strategy:
     isolated: bool = True
     pseudo: bool = False
     longterm: bool = False
+    deep: bool = False  # close calls compared one move further (guesses.deep_choice)
+    dominate: bool = False  # a safer cell that is the next move whatever the guess shows goes first
     endgame_layouts: int = MAX_LAYOUTS
 
 
 FULL = Strategy()
-BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False)
+BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False, False, False)
 
 
 def parse_strategy(text: str) -> Strategy:
@@ -90,7 +94,8 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
             return Move("open", cell)
     if strategy.secondary:
         cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
-                                near_frontier=strategy.near, risk=risk if strategy.longterm else None)
+                                near_frontier=strategy.near, risk=risk if strategy.longterm else None,
+                                deep=strategy.deep, dominate=strategy.dominate)
         if cell:
             return Move("open", cell)
     return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
