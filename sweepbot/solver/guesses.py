@@ -31,6 +31,11 @@ DEEP_MARGIN = 0.03  # relative: candidates scoring this close to the best are co
 DEEP_CANDIDATES = 2
 DEEP_NEXT = 2  # moves looked at in each board after a guess
 DEEP_TIME_LIMIT = 0.15  # seconds; past it the plain secondary-safety choice stands
+OFFEDGE_THRESHOLD = 0.95  # off-frontier candidates only when this close (as a ratio of safety) to the best
+OFFEDGE_ALL = 30  # fewer off-frontier cells than this: all are candidates (before the cap)
+OFFEDGE_CANDIDATES = 8
+OFFSETS = ((2, 0), (-2, 0), (0, 2), (0, -2))
+OFFSETS_ALL = tuple((dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if max(abs(dr), abs(dc)) == 2)
 DOMINATE_GAP = 0.001  # how much safer a dominating cell must be
 DEAD_CHECKS = 20  # cells looked at, safest first, for one that is not dead
 
@@ -88,6 +93,34 @@ def shortlist(analysis: Analysis, near_frontier: bool = False) -> list[Cell]:
     return ranked(analysis, {cell: choices[cell] for cell in on + picked})
 
 
+def offedge_shortlist(analysis: Analysis) -> list[Cell]:
+    """JSMinesweeper's candidates: the safest frontier cells (as in :func:`shortlist`) and, only when a
+    cell off the frontier is at least OFFEDGE_THRESHOLD times as safe as the safest frontier cell, the
+    off-frontier cells two steps from a number (straight across, or within the 5x5 square at high
+    density) or with two or three covered neighbours (all of them when fewer than OFFEDGE_ALL are off
+    the frontier), fewest covered neighbours first, at most OFFEDGE_CANDIDATES."""
+    choices = open_choices(analysis)
+    best = min(choices.values())
+    frontier = frontier_cells(analysis)
+    near = {cell: p for cell, p in choices.items() if p <= best + SECONDARY_MARGIN}
+    on = [cell for cell in ranked(analysis, near) if cell in frontier][:SECONDARY_CANDIDATES]
+    off = {cell: p for cell, p in choices.items() if cell not in frontier}
+    best_on = max((1 - p for cell, p in choices.items() if cell in frontier), default=0.0)
+    picked: list[Cell] = []
+    if off and (not on or 1 - min(off.values()) > OFFEDGE_THRESHOLD * best_on):
+        if len(off) < OFFEDGE_ALL:
+            accepted = set(off)
+        else:
+            left = analysis.free_mines if analysis.free_mines is not None else 0
+            dense = left * 5 > len(analysis.free_cells) * 2
+            steps = OFFSETS_ALL if dense else OFFSETS
+            witnesses = {con.source for con in analysis.constraints}
+            accepted = {(r + dr, c + dc) for r, c in witnesses for dr, dc in steps} & set(off)
+            accepted |= {cell for cell in off if 1 < covered_neighbours(analysis, cell) < 4}
+        picked = ranked(analysis, {cell: off[cell] for cell in accepted})[:OFFEDGE_CANDIDATES]
+    return ranked(analysis, {cell: choices[cell] for cell in on + picked})
+
+
 def cached_outcomes(analysis: Analysis, cell: Cell, cache: OutcomeCache) -> list[Outcome]:
     if cell not in cache:
         cache[cell] = outcomes(analysis, cell)
@@ -139,17 +172,21 @@ def forced_fifty(analysis: Analysis) -> Cell | None:
 def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False, blend: bool = False,
                      near_frontier: bool = False, risk: FiftyRisk | None = None,
                      candidates: list[Cell] | None = None, deep: bool = False,
-                     dominate: bool = False) -> Cell | None:
+                     dominate: bool = False, offedge: bool = False) -> Cell | None:
     """The candidate with the best chance to survive this guess and then have a safe move. With
     ``avoid_dead``, dead candidates are passed over unless all are dead; with ``blend`` the move after is
     valued by :func:`blended_safety` rather than :func:`next_safety`; with ``risk`` each candidate's score
     is raised by the future 50/50 risk it takes now (:meth:`FiftyRisk.factor`), and cells with such risk
     join the candidates. ``candidates`` replaces the shortlist. With ``deep``, candidates scoring close to
     the best are compared one move further (:func:`deep_choice`); with ``dominate``, a safer cell that
-    the choice makes the next move in every case is opened first (:func:`dominating`)."""
+    the choice makes the next move in every case is opened first (:func:`dominating`); with ``offedge``,
+    the candidates are chosen by :func:`offedge_shortlist`."""
     if not analysis.weight:
         return None
-    cells = candidates if candidates is not None else shortlist(analysis, near_frontier)
+    if candidates is not None:
+        cells = candidates
+    else:
+        cells = offedge_shortlist(analysis) if offedge else shortlist(analysis, near_frontier)
     factor: dict[Cell, float] = {}
     if risk is not None:
         if candidates is None:

@@ -7,7 +7,8 @@ A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or
 two living cells) and ``near`` (off-frontier candidates touching the frontier) are there to compare; they
 lost in measurement and are off in ``full``. ``deep`` (close calls between the two best candidates settled
 one move further) and ``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the
-guess shows is opened first) are off until measured.
+guess shows is opened first) and ``offedge`` (JSMinesweeper's off-frontier candidates) are off until
+measured.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, pse
 from sweepbot.solver.longterm import long_term_risk
 from sweepbot.solver.move import Move, first_move
 
-PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm", "deep", "dominate")
+PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm", "deep",
+         "dominate", "offedge")
 
 
 @dataclass(frozen=True)
@@ -39,11 +41,12 @@ class Strategy:
     longterm: bool = False
     deep: bool = False  # close calls compared one move further (guesses.deep_choice)
     dominate: bool = False  # a safer cell that is the next move whatever the guess shows goes first
+    offedge: bool = False  # JSMinesweeper's candidates off the frontier (guesses.offedge_shortlist)
     endgame_layouts: int = MAX_LAYOUTS
 
 
 FULL = Strategy()
-BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False, False, False)
+BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False, False, False, False)
 
 
 def parse_strategy(text: str) -> Strategy:
@@ -95,7 +98,7 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
     if strategy.secondary:
         cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
                                 near_frontier=strategy.near, risk=risk if strategy.longterm else None,
-                                deep=strategy.deep, dominate=strategy.dominate)
+                                deep=strategy.deep, dominate=strategy.dominate, offedge=strategy.offedge)
         if cell:
             return Move("open", cell)
     return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
