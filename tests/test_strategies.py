@@ -16,7 +16,12 @@ from sweepbot.solver import solve
 from sweepbot.solver.analysis import Analysis, analyse
 from sweepbot.solver.endgame import endgame_move, isolated_move, list_layouts
 from sweepbot.solver.guesses import (
+    OFFEDGE_ALL,
+    OFFEDGE_CANDIDATES,
+    OFFEDGE_THRESHOLD,
+    OFFSETS_ALL,
     blended_safety,
+    covered_neighbours,
     dead_cells,
     dominating,
     forced_fifty,
@@ -25,6 +30,7 @@ from sweepbot.solver.guesses import (
     lookahead_value,
     next_safety,
     number_known,
+    offedge_shortlist,
     secondary_safety,
     shortlist,
     single_safest_living,
@@ -413,3 +419,29 @@ def test_a_safer_cell_that_is_the_next_move_whatever_the_guess_shows_goes_first(
     assert secondary_safety(analysis, {}, avoid_dead=True, dominate=True) == (7, 13)
     # and nothing is safer than (7, 13) that its every outcome makes the next move
     assert dominating(analysis, cache, (7, 13)) is None
+
+
+def test_offedge_candidates_follow_jsminesweeper_rule() -> None:
+    """Off-frontier candidates only when off the frontier is nearly as safe as the safest frontier cell
+    (ratio 0.95 of safety); then cells two steps from a number or with two or three covered neighbours."""
+    seen_with = seen_without = 0
+    for analysis in guess_positions("expert", range(6)):
+        choices = {cell: p for cell, p in analysis.probabilities.items() if cell not in set(analysis.mines)}
+        frontier = frontier_cells(analysis)
+        off = {cell: p for cell, p in choices.items() if cell not in frontier}
+        if not off or not frontier or len(off) < OFFEDGE_ALL:
+            continue
+        best_on = max(1 - p for cell, p in choices.items() if cell in frontier)
+        picked = [cell for cell in offedge_shortlist(analysis) if cell not in frontier]
+        assert set(offedge_shortlist(analysis)) & frontier == set(shortlist(analysis)) & frontier
+        if 1 - min(off.values()) > OFFEDGE_THRESHOLD * best_on:
+            witnesses = {con.source for con in analysis.constraints}
+            assert picked and len(picked) <= OFFEDGE_CANDIDATES
+            for r, c in picked:
+                two_steps = any((r + dr, c + dc) in witnesses for dr, dc in OFFSETS_ALL)
+                assert two_steps or 1 < covered_neighbours(analysis, (r, c)) < 4
+            seen_with += 1
+        else:
+            assert not picked
+            seen_without += 1
+    assert seen_with and seen_without
