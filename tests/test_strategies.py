@@ -24,6 +24,7 @@ from sweepbot.solver.guesses import (
     covered_neighbours,
     dead_cells,
     dominating,
+    expected_clears,
     forced_fifty,
     frontier_cells,
     is_dead,
@@ -445,3 +446,40 @@ def test_offedge_candidates_follow_jsminesweeper_rule() -> None:
             assert not picked
             seen_without += 1
     assert seen_with and seen_without
+
+
+# from a simulated intermediate game (seed 105): (11, 15) and (12, 11) have the same secondary safety;
+# (12, 11) leaves more living safe cells to open on average
+TIED = """mines: 40
+
+11.1111#1..1#1..
+#1.1#1111..1221.
+11.1221...112#1.
+111.1#22112#311.
+2#1.13#3#23#2...
+#21..2#312#21...
+11.112111221....
+...1#1112#21....
+...1111#23#2....
+.....12224#3....
+111..1#11##42221
+1#1..11113######
+111..122123#####
+122112##23#32###
+1##11#322##3####
+1221111.1222####
+"""
+
+
+def test_a_tie_in_secondary_safety_goes_to_the_most_safe_cells_to_follow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    analysis = analyse(Board.parse(TIED))
+    plain = secondary_safety(analysis, {}, avoid_dead=True)
+    tie_broken = secondary_safety(analysis, {}, avoid_dead=True, clears=True)
+    assert (plain, tie_broken) == ((11, 15), (12, 11))
+    first, second = outcomes(analysis, plain), outcomes(analysis, tie_broken)
+    assert sum(o.chance * next_safety(o.after) for o in first) == pytest.approx(
+        sum(o.chance * next_safety(o.after) for o in second), abs=1e-9)
+    assert expected_clears(second) > expected_clears(first) > 0
+    move = solve(Board.parse(TIED), strategy=parse_strategy("full+clears")).move
+    assert move is not None and move.cell == tie_broken

@@ -172,7 +172,7 @@ def forced_fifty(analysis: Analysis) -> Cell | None:
 def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False, blend: bool = False,
                      near_frontier: bool = False, risk: FiftyRisk | None = None,
                      candidates: list[Cell] | None = None, deep: bool = False,
-                     dominate: bool = False, offedge: bool = False) -> Cell | None:
+                     dominate: bool = False, offedge: bool = False, clears: bool = False) -> Cell | None:
     """The candidate with the best chance to survive this guess and then have a safe move. With
     ``avoid_dead``, dead candidates are passed over unless all are dead; with ``blend`` the move after is
     valued by :func:`blended_safety` rather than :func:`next_safety`; with ``risk`` each candidate's score
@@ -180,7 +180,8 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
     join the candidates. ``candidates`` replaces the shortlist. With ``deep``, candidates scoring close to
     the best are compared one move further (:func:`deep_choice`); with ``dominate``, a safer cell that
     the choice makes the next move in every case is opened first (:func:`dominating`); with ``offedge``,
-    the candidates are chosen by :func:`offedge_shortlist`."""
+    the candidates are chosen by :func:`offedge_shortlist`; with ``clears``, a tie goes to the candidate
+    with the most living safe cells to follow (:func:`expected_clears`), as in JSMinesweeper."""
     if not analysis.weight:
         return None
     if candidates is not None:
@@ -200,8 +201,10 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
     keep = 1 - DEEP_MARGIN if deep else 1.0  # with ``deep``, close runners-up are scored too
     deadline = time.monotonic() + SECONDARY_TIME_LIMIT
     value = blended_safety if blend else outcome_value
+    best_clears = -1.0
+    slack = TIE if clears else 0.0  # with ``clears``, a candidate that can only tie is looked at too
     for cell in sorted(cells, key=lambda cell: -bound[cell]):
-        if bound[cell] * (1 + PROGRESS_BONUS) <= best_score * keep:
+        if bound[cell] * (1 + PROGRESS_BONUS) <= best_score * keep - slack:
             break  # candidates come best bound first: no later one can score more
         if best_cell is not None and time.monotonic() > deadline:
             break  # out of time: the best so far
@@ -213,11 +216,27 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
         scored[cell] = score
         if score > best_score + TIE:
             best_cell, best_score = cell, score
+            best_clears = expected_clears(found) if clears else 0.0
+        elif clears and score >= best_score - TIE:
+            more = expected_clears(found)
+            if more > best_clears + TIE:
+                best_cell, best_clears = cell, more
     if deep and best_cell is not None:
         best_cell = deep_choice(analysis, cache, scored, best_cell)
     if dominate and best_cell is not None:
         best_cell = dominating(analysis, cache, best_cell) or best_cell
     return best_cell or dead_cell
+
+
+def expected_clears(found: list[Outcome]) -> float:
+    """The expected number of living safe cells (see :class:`KnownNumbers`) after a guess with outcomes
+    ``found``, counting the guess's losses as none."""
+    total = 0.0
+    for o in found:
+        if o.after.safe:
+            known = KnownNumbers(o.after)
+            total += o.chance * sum(1 for cell in o.after.safe if not known(cell))
+    return total
 
 
 def deep_choice(analysis: Analysis, cache: OutcomeCache, scored: dict[Cell, float], best: Cell) -> Cell:

@@ -6,9 +6,9 @@ A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or
 ``fifty``, ``secondary``, ``endgame`` and ``isolated``. ``blend`` (the move after a guess valued by its best
 two living cells) and ``near`` (off-frontier candidates touching the frontier) are there to compare; they
 lost in measurement and are off in ``full``. ``deep`` (close calls between the two best candidates settled
-one move further) and ``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the
-guess shows is opened first) and ``offedge`` (JSMinesweeper's off-frontier candidates) are off until
-measured.
+one move further), ``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the
+guess shows is opened first), ``offedge`` (JSMinesweeper's off-frontier candidates) and ``clears`` (ties
+in secondary safety broken by the expected living safe cells to follow) are off until measured.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from sweepbot.solver.longterm import long_term_risk
 from sweepbot.solver.move import Move, first_move
 
 PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm", "deep",
-         "dominate", "offedge")
+         "dominate", "offedge", "clears")
 
 
 @dataclass(frozen=True)
@@ -42,11 +42,12 @@ class Strategy:
     deep: bool = False  # close calls compared one move further (guesses.deep_choice)
     dominate: bool = False  # a safer cell that is the next move whatever the guess shows goes first
     offedge: bool = False  # JSMinesweeper's candidates off the frontier (guesses.offedge_shortlist)
+    clears: bool = False  # ties in secondary safety go to the most living safe cells to follow
     endgame_layouts: int = MAX_LAYOUTS
 
 
 FULL = Strategy()
-BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False, False, False, False)
+BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False, False, False, False, False)
 
 
 def parse_strategy(text: str) -> Strategy:
@@ -98,7 +99,8 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
     if strategy.secondary:
         cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
                                 near_frontier=strategy.near, risk=risk if strategy.longterm else None,
-                                deep=strategy.deep, dominate=strategy.dominate, offedge=strategy.offedge)
+                                deep=strategy.deep, dominate=strategy.dominate, offedge=strategy.offedge,
+                                clears=strategy.clears)
         if cell:
             return Move("open", cell)
     return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
