@@ -14,7 +14,7 @@ from sweepbot.board import FLAG, Board, Cell, neighbours
 from sweepbot.game import LEVELS, Game
 from sweepbot.solver import solve
 from sweepbot.solver.analysis import Analysis, analyse
-from sweepbot.solver.endgame import endgame_move, isolated_move, list_layouts
+from sweepbot.solver.endgame import LayoutSearch, cell_splits, endgame_move, isolated_move, list_layouts
 from sweepbot.solver.guesses import (
     OFFEDGE_ALL,
     OFFEDGE_CANDIDATES,
@@ -483,3 +483,52 @@ def test_a_tie_in_secondary_safety_goes_to_the_most_safe_cells_to_follow(monkeyp
     assert expected_clears(second) > expected_clears(first) > 0
     move = solve(Board.parse(TIED), strategy=parse_strategy("full+clears")).move
     assert move is not None and move.cell == tie_broken
+
+
+# from a simulated expert game (seed 62034): 560 layouts, too many for the usual endgame search; secondary
+# safety picks (2, 28), which wins 38.0% of them; the search over all 560 finds (6, 28), which wins 40.2%
+WIDE = """mines: 99
+
+112##1...1#3#1.1#1.111...1#3##
+1#222111223#21122112#111113###
+221..12#2#32112#212#432#1.2###
+#1...1#223#311#4#12##2#21.12##
+11...23423##222#32222322..12##
+.11113###223#1112#2112#3112###
+.1#22###31.111..123#13###1####
+1222#3321........1#212#31124##
+2#2112221........222.112111##2
+3#4222##111211..12#21..1#11221
+3#3##34421#2#1112#3#2113431...
+#23332##1112123#3122#23###3111
+122#1122211..1##31.23#3#5##11#
+13#3211.1#1..234#1.1#331223232
+#3#21#1.111..1#322123#31..1#4#
+1211111......12#11#12##1..12##
+"""
+
+
+def test_a_wider_endgame_search_plays_a_board_with_more_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    monkeypatch.setattr("sweepbot.solver.strategy.WIDE_TIME_LIMIT", 60.0)
+    board = Board.parse(WIDE)
+    analysis = analyse(board)
+    assert 400 < analysis.weight <= 1000
+    assert endgame_move(analysis) is None  # too many layouts for the usual search
+    plain = solve(board, strategy=parse_strategy("full")).move
+    wide = solve(board, strategy=parse_strategy("full+wide")).move
+    assert plain is not None and wide is not None
+    assert (plain.cell, wide.cell) == ((2, 28), (6, 28))
+    layouts = list_layouts(analysis, 1000)
+    assert layouts is not None and len(layouts) == analysis.weight
+    cells = sorted(c for c in analysis.probabilities if c not in set(analysis.mines))
+    search = LayoutSearch(cell_splits(analysis, cells, layouts), time.monotonic() + 60)
+    state = (1 << len(layouts)) - 1
+    living = search.living(state, range(len(cells)))
+
+    def wins(cell: Cell) -> float:
+        return search.open_wins(cells.index(cell), state, living, -1) / len(layouts)
+
+    assert wins(wide.cell) == pytest.approx(0.4018, abs=1e-4)
+    assert wins(plain.cell) == pytest.approx(0.3804, abs=1e-4)
+    assert max(wins(cells[i]) for i in living) == pytest.approx(wins(wide.cell))
