@@ -206,6 +206,7 @@ def test_strategy_names() -> None:
     assert parse_strategy("full+endgame=60").endgame_layouts == 60
     assert parse_strategy("full+blend").blend and not parse_strategy("full").blend
     assert parse_strategy("full+deep+dominate").deep and parse_strategy("full+deep+dominate").dominate
+    assert parse_strategy("full").wide and not parse_strategy("full-wide").wide
     assert not any(getattr(parse_strategy("basic"), part) for part in PARTS)
     with pytest.raises(Exception, match="only the endgame"):
         parse_strategy("full-dead=3")
@@ -483,7 +484,7 @@ def test_a_tie_in_secondary_safety_goes_to_the_most_safe_cells_to_follow(monkeyp
     assert sum(o.chance * next_safety(o.after) for o in first) == pytest.approx(
         sum(o.chance * next_safety(o.after) for o in second), abs=1e-9)
     assert expected_clears(second) > expected_clears(first) > 0
-    move = solve(Board.parse(TIED), strategy=parse_strategy("full+clears")).move
+    move = solve(Board.parse(TIED), strategy=parse_strategy("full+clears-wide")).move  # 400-1000 layouts
     assert move is not None and move.cell == tie_broken
 
 
@@ -517,8 +518,8 @@ def test_a_wider_endgame_search_plays_a_board_with_more_layouts(monkeypatch: pyt
     analysis = analyse(board)
     assert 400 < analysis.weight <= 1000
     assert endgame_move(analysis) is None  # too many layouts for the usual search
-    plain = solve(board, strategy=parse_strategy("full")).move
-    wide = solve(board, strategy=parse_strategy("full+wide")).move
+    plain = solve(board, strategy=parse_strategy("full-wide")).move
+    wide = solve(board, strategy=parse_strategy("full")).move  # wide is part of full
     assert plain is not None and wide is not None
     assert (plain.cell, wide.cell) == ((2, 28), (6, 28))
     layouts = list_layouts(analysis, 1000)
