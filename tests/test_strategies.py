@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from functools import cache
+import time
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache, partial
 from itertools import product
 
 import numpy as np
@@ -13,19 +14,30 @@ from sweepbot.board import FLAG, Board, Cell, neighbours
 from sweepbot.game import LEVELS, Game
 from sweepbot.solver import solve
 from sweepbot.solver.analysis import Analysis, analyse
-from sweepbot.solver.endgame import endgame_move, isolated_move, list_layouts
+from sweepbot.solver.endgame import LayoutSearch, cell_splits, endgame_move, isolated_move, list_layouts
 from sweepbot.solver.guesses import (
+    OFFEDGE_ALL,
+    OFFEDGE_CANDIDATES,
+    OFFEDGE_THRESHOLD,
+    OFFSETS_ALL,
     blended_safety,
+    covered_neighbours,
     dead_cells,
+    dominating,
+    expected_clears,
     forced_fifty,
     frontier_cells,
     is_dead,
+    lookahead_value,
     next_safety,
     number_known,
+    offedge_shortlist,
     secondary_safety,
     shortlist,
+    single_safest_living,
 )
-from sweepbot.solver.lookahead import outcomes
+from sweepbot.solver.lookahead import Outcome, outcomes, reveal
+from sweepbot.solver.problem import ContradictionError, build_problem, reveal_problem
 from sweepbot.solver.strategy import BASIC, PARTS, parse_strategy
 
 PAIR = "mines: 1\n\n##\n11\n..\n"  # two cells share one mine and nothing else touches them
@@ -193,6 +205,8 @@ def test_strategy_names() -> None:
         parse_strategy("clever")
     assert parse_strategy("full+endgame=60").endgame_layouts == 60
     assert parse_strategy("full+blend").blend and not parse_strategy("full").blend
+    assert parse_strategy("full+deep+dominate").deep and parse_strategy("full+deep+dominate").dominate
+    assert parse_strategy("full").wide and not parse_strategy("full-wide").wide
     assert not any(getattr(parse_strategy("basic"), part) for part in PARTS)
     with pytest.raises(Exception, match="only the endgame"):
         parse_strategy("full-dead=3")
@@ -282,3 +296,242 @@ def test_near_frontier_candidates_touch_the_frontier() -> None:
     added = near - plain
     assert added and all(c not in frontier for c in added)
     assert all(any(n in frontier for n in neighbours(c, 16, 16)) for c in added)
+
+
+def test_outcomes_read_the_revealed_board_as_a_fresh_analysis_would() -> None:
+    """The problem after a reveal is updated, not rebuilt (reveal_problem): the analysis must not change."""
+    checked = 0
+    for analysis in guess_positions("intermediate", range(12)):
+        if not analysis.weight:
+            continue
+        for cell in shortlist(analysis)[:3]:
+            for outcome in outcomes(analysis, cell):
+                fresh = analyse(reveal(analysis.board, cell, outcome.value), analysis.board.mines)
+                after = outcome.after
+                assert (after.probabilities, after.safe, after.mines, after.weight) == (
+                    fresh.probabilities, fresh.safe, fresh.mines, fresh.weight)
+                assert sorted(after.unknown) == sorted(fresh.unknown)
+                checked += 1
+    assert checked > 50
+
+
+def test_reveal_problem_finds_the_contradictions_build_problem_finds() -> None:
+    board = Board.parse("mines: 2\n\n1##\n###\n")
+    problem = analyse(board).problem
+    assert problem is not None
+    for value in range(9):
+        try:
+            expected = build_problem(reveal(board, (1, 0), value))
+        except ContradictionError:
+            with pytest.raises(ContradictionError):
+                reveal_problem(problem, board, (1, 0), value)
+            continue
+        found = reveal_problem(problem, board, (1, 0), value)
+        assert set(found.constraints) == set(expected.constraints) and found.unknown == expected.unknown
+
+
+# from a simulated intermediate game (seed 391): (12, 10) and (15, 7) score within 3% of each other by
+# secondary safety; one move further, (15, 7) is worth more although it is the riskier guess now
+CLOSE_CALL = """mines: 40
+
+111..1#1........
+2#2..11211..111.
+2#2....1#1..1#1.
+111....11211111.
+......1222#1..11
+....112##2221.1#
+...12#22211#1.11
+...1#21111111...
+11.11112#1..1121
+#1....1#43212#2#
+2321..23##3#3242
+1##2111#4##22#3#
+1333#223###322##
+.1#212#3#####1##
+.223122#####222#
+.1#2#11#########
+"""
+
+
+def test_a_close_call_is_settled_one_move_further(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    monkeypatch.setattr("sweepbot.solver.guesses.DEEP_TIME_LIMIT", 60.0)
+    analysis = analyse(Board.parse(CLOSE_CALL))
+    plain = secondary_safety(analysis, {}, avoid_dead=True)
+    deep = secondary_safety(analysis, {}, avoid_dead=True, deep=True)
+    assert (plain, deep) == ((12, 10), (15, 7))
+    assert analysis.probabilities[deep] > analysis.probabilities[plain]
+
+    def score(cell: Cell, value: Callable[[Analysis], float]) -> float:
+        return sum(o.chance * value(o.after) for o in outcomes(analysis, cell))
+
+    two_moves = partial(lookahead_value, deadline=time.monotonic() + 60)
+    assert score(plain, next_safety) > score(deep, next_safety) > 0.97 * score(plain, next_safety)
+    assert score(deep, two_moves) > score(plain, two_moves)
+    # 328 layouts: the endgame search would play this board when it finishes in time; without it, the
+    # deeper look decides (unless it runs out of time)
+    move = solve(Board.parse(CLOSE_CALL), strategy=parse_strategy("full+deep-endgame")).move
+    assert move is not None and move.cell in {plain, deep}
+
+
+def test_a_board_one_move_further_is_worth_no_more_than_its_safest_cell() -> None:
+    checked = 0
+    for analysis in guess_positions("intermediate", range(20)):
+        for cell in shortlist(analysis)[:2]:
+            for o in outcomes(analysis, cell):
+                value = lookahead_value(o.after, time.monotonic() + 60)
+                assert 0.0 <= value <= next_safety(o.after) + 1e-12
+                if len(o.after.safe) > 1:
+                    assert value == 1.0
+                checked += 1
+    assert checked > 20
+
+
+# from a simulated intermediate game (seed 2901): secondary safety picks the corner (0, 0), but whatever
+# it shows, the single safest living cell after it is (7, 13), which is safer now: open that first
+DOMINATED = """mines: 40
+
+####1###########
+##31112224######
+#42......2#3####
+##1..111.12#####
+221.13#2..1#####
+....1##21122####
+221.13321#2#####
+##1..1#1123#####
+221..222.1#4#4#2
+..1111#1.113#311
+..1#11221..111..
+..111.1#1...111.
+.111..111...2#2.
+.1#1........2#2.
+.111111111..111.
+....1#11#1......
+"""
+
+
+def test_a_safer_cell_that_is_the_next_move_whatever_the_guess_shows_goes_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    board = Board.parse(DOMINATED)
+    analysis = analyse(board)
+    cache: dict[Cell, list[Outcome]] = {}
+    assert secondary_safety(analysis, cache, avoid_dead=True) == (0, 0)
+    assert dominating(analysis, cache, (0, 0)) == (7, 13)
+    assert all(single_safest_living(o.after) == (7, 13) for o in outcomes(analysis, (0, 0)))
+    assert analysis.probabilities[(7, 13)] < analysis.probabilities[(0, 0)]
+    assert secondary_safety(analysis, {}, avoid_dead=True, dominate=True) == (7, 13)
+    # and nothing is safer than (7, 13) that its every outcome makes the next move
+    assert dominating(analysis, cache, (7, 13)) is None
+
+
+def test_offedge_candidates_follow_jsminesweeper_rule() -> None:
+    """Off-frontier candidates only when off the frontier is nearly as safe as the safest frontier cell
+    (ratio 0.95 of safety); then cells two steps from a number or with two or three covered neighbours."""
+    seen_with = seen_without = 0
+    for analysis in guess_positions("expert", range(6)):
+        choices = {cell: p for cell, p in analysis.probabilities.items() if cell not in set(analysis.mines)}
+        frontier = frontier_cells(analysis)
+        off = {cell: p for cell, p in choices.items() if cell not in frontier}
+        if not off or not frontier or len(off) < OFFEDGE_ALL:
+            continue
+        best_on = max(1 - p for cell, p in choices.items() if cell in frontier)
+        picked = [cell for cell in offedge_shortlist(analysis) if cell not in frontier]
+        assert set(offedge_shortlist(analysis)) & frontier == set(shortlist(analysis)) & frontier
+        if 1 - min(off.values()) > OFFEDGE_THRESHOLD * best_on:
+            witnesses = {con.source for con in analysis.constraints}
+            assert picked and len(picked) <= OFFEDGE_CANDIDATES
+            for r, c in picked:
+                two_steps = any((r + dr, c + dc) in witnesses for dr, dc in OFFSETS_ALL)
+                assert two_steps or 1 < covered_neighbours(analysis, (r, c)) < 4
+            seen_with += 1
+        else:
+            assert not picked
+            seen_without += 1
+    assert seen_with and seen_without
+
+
+# from a simulated intermediate game (seed 105): (11, 15) and (12, 11) have the same secondary safety;
+# (12, 11) leaves more living safe cells to open on average
+TIED = """mines: 40
+
+11.1111#1..1#1..
+#1.1#1111..1221.
+11.1221...112#1.
+111.1#22112#311.
+2#1.13#3#23#2...
+#21..2#312#21...
+11.112111221....
+...1#1112#21....
+...1111#23#2....
+.....12224#3....
+111..1#11##42221
+1#1..11113######
+111..122123#####
+122112##23#32###
+1##11#322##3####
+1221111.1222####
+"""
+
+
+def test_a_tie_in_secondary_safety_goes_to_the_most_safe_cells_to_follow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    analysis = analyse(Board.parse(TIED))
+    plain = secondary_safety(analysis, {}, avoid_dead=True)
+    tie_broken = secondary_safety(analysis, {}, avoid_dead=True, clears=True)
+    assert (plain, tie_broken) == ((11, 15), (12, 11))
+    first, second = outcomes(analysis, plain), outcomes(analysis, tie_broken)
+    assert sum(o.chance * next_safety(o.after) for o in first) == pytest.approx(
+        sum(o.chance * next_safety(o.after) for o in second), abs=1e-9)
+    assert expected_clears(second) > expected_clears(first) > 0
+    move = solve(Board.parse(TIED), strategy=parse_strategy("full+clears-wide")).move  # 400-1000 layouts
+    assert move is not None and move.cell == tie_broken
+
+
+# from a simulated expert game (seed 62034): 560 layouts, too many for the usual endgame search; secondary
+# safety picks (2, 28), which wins 38.0% of them; the search over all 560 finds (6, 28), which wins 40.2%
+WIDE = """mines: 99
+
+112##1...1#3#1.1#1.111...1#3##
+1#222111223#21122112#111113###
+221..12#2#32112#212#432#1.2###
+#1...1#223#311#4#12##2#21.12##
+11...23423##222#32222322..12##
+.11113###223#1112#2112#3112###
+.1#22###31.111..123#13###1####
+1222#3321........1#212#31124##
+2#2112221........222.112111##2
+3#4222##111211..12#21..1#11221
+3#3##34421#2#1112#3#2113431...
+#23332##1112123#3122#23###3111
+122#1122211..1##31.23#3#5##11#
+13#3211.1#1..234#1.1#331223232
+#3#21#1.111..1#322123#31..1#4#
+1211111......12#11#12##1..12##
+"""
+
+
+def test_a_wider_endgame_search_plays_a_board_with_more_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
+    monkeypatch.setattr("sweepbot.solver.strategy.WIDE_TIME_LIMIT", 60.0)
+    board = Board.parse(WIDE)
+    analysis = analyse(board)
+    assert 400 < analysis.weight <= 1000
+    assert endgame_move(analysis) is None  # too many layouts for the usual search
+    plain = solve(board, strategy=parse_strategy("full-wide")).move
+    wide = solve(board, strategy=parse_strategy("full")).move  # wide is part of full
+    assert plain is not None and wide is not None
+    assert (plain.cell, wide.cell) == ((2, 28), (6, 28))
+    layouts = list_layouts(analysis, 1000)
+    assert layouts is not None and len(layouts) == analysis.weight
+    cells = sorted(c for c in analysis.probabilities if c not in set(analysis.mines))
+    search = LayoutSearch(cell_splits(analysis, cells, layouts), time.monotonic() + 60)
+    state = (1 << len(layouts)) - 1
+    living = search.living(state, range(len(cells)))
+
+    def wins(cell: Cell) -> float:
+        return search.open_wins(cells.index(cell), state, living, -1) / len(layouts)
+
+    assert wins(wide.cell) == pytest.approx(0.4018, abs=1e-4)
+    assert wins(plain.cell) == pytest.approx(0.3804, abs=1e-4)
+    assert max(wins(cells[i]) for i in living) == pytest.approx(wins(wide.cell))

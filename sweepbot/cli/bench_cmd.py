@@ -22,7 +22,7 @@ from sweepbot.simulate import (
     play_many,
     wilson_interval,
 )
-from sweepbot.solver.strategy import Strategy, parse_strategy
+from sweepbot.solver.strategy import PARTS, Strategy, parse_strategy
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -35,7 +35,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("--first-move", metavar="R,C", help="the first cell to open (default: the solver's)")
     parser.add_argument("--strategy", default="full",
                         help="solver strategy, or several separated by commas to compare them on the same games: "
-                        "basic or full, then +part/-part (dead, fifty, secondary, endgame, isolated, blend, near; "
+                        f"basic or full, then +part/-part ({', '.join(PARTS)}; "
                         "+endgame=N: the endgame search's layouts); default full")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: cores)")
     return parser

@@ -63,7 +63,11 @@ def analyse(board: Board, mines: int | None = None, time_limit: float = 0.5) -> 
     """Certain safe cells and mines (deductions, then exact counting) and every unknown cell's probability.
 
     Raises ContradictionError when no mine layout fits the board."""
-    problem = build_problem(board, mines)
+    return analyse_problem(board, build_problem(board, mines), time_limit)
+
+
+def analyse_problem(board: Board, problem: Problem, time_limit: float = 0.5) -> Analysis:
+    """:func:`analyse` with the board's problem already built."""
     if not problem.unknown:
         return Analysis(board, [], [], {}, problem=problem, weight=1)
     known_safe, known_mines = deduce(problem.constraints)

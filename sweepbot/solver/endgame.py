@@ -27,6 +27,8 @@ from sweepbot.solver.frontier import split_frontier
 MAX_LAYOUTS = 400
 MAX_CELLS = 64
 TIME_LIMIT = 0.15  # seconds for the whole search; past it the search gives up and other strategies decide
+WIDE_LAYOUTS = 1000  # with the ``wide`` part: the search is tried again up to this many layouts ...
+WIDE_TIME_LIMIT = 1.0  # ... with this much time (such boards come about once in 15 expert games)
 
 
 class _OutOfTime(Exception):

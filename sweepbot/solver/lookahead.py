@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sweepbot.board import FLAG, Board, Cell, neighbours
-from sweepbot.solver.analysis import Analysis, analyse
-from sweepbot.solver.problem import ContradictionError
+from sweepbot.solver.analysis import Analysis, analyse, analyse_problem
+from sweepbot.solver.problem import ContradictionError, reveal_problem
 
 
 @dataclass(frozen=True)
@@ -35,10 +35,15 @@ def outcomes(analysis: Analysis, cell: Cell, time_limit: float = 0.05) -> list[O
     certain = set(analysis.mines)
     low = sum(1 for n in around if board[n] == FLAG or n in certain)
     high = low + sum(1 for n in around if n in analysis.probabilities and board[n] != FLAG and n not in certain)
+    problem = analysis.problem
     result: list[Outcome] = []
     for value in range(low, high + 1):
         try:
-            after = analyse(reveal(board, cell, value), board.mines, time_limit)
+            revealed = reveal(board, cell, value)
+            if problem is not None and problem.total_mines == board.mines:
+                after = analyse_problem(revealed, reveal_problem(problem, board, cell, value), time_limit)
+            else:
+                after = analyse(revealed, board.mines, time_limit)
         except ContradictionError:
             continue
         if after.weight:

@@ -92,3 +92,46 @@ def build_problem(board: Board, mines: int | None = None) -> Problem:
     if total is not None and total - flags > len(unknown):
         raise ContradictionError(f"{total - flags} mines left but only {len(unknown)} covered cells")
     return Problem(rows, cols, tuple(unknown), flags, tuple(constraints), total)
+
+
+def reveal_problem(problem: Problem, board: Board, cell: Cell, value: int) -> Problem:
+    """The problem of ``board`` (whose problem is ``problem``) once the covered ``cell`` shows ``value``,
+    without reading the whole board again: ``cell`` leaves the unknown cells and every constraint, and
+    its own number joins them. The same as :func:`build_problem` on the revealed board, constraints
+    aside from their order. Raises ContradictionError as build_problem does."""
+    rows, cols = problem.rows, problem.cols
+    constraints: list[Constraint] = []
+    for con in problem.constraints:
+        if cell in con.cells:
+            rest = con.cells - {cell}
+            if not rest:
+                if con.mines:
+                    raise ContradictionError(f"the number at {con.source} needs a mine at {cell}")
+                continue
+            if con.mines > len(rest):
+                raise ContradictionError(
+                    f"the number at {con.source} needs {con.mines} more mines but has {len(rest)} covered "
+                    "neighbours")
+            con = Constraint(rest, con.mines, con.source)
+        constraints.append(con)
+    around_unknown: list[Cell] = []
+    around_flags = 0
+    for n in neighbours(cell, rows, cols):
+        ch = board[n]
+        if ch in UNKNOWN_CHARS:
+            around_unknown.append(n)
+        elif ch == FLAG:
+            around_flags += 1
+    need = value - around_flags
+    if need < 0:
+        raise ContradictionError(f"the {value} at {cell} has {around_flags} flags around it")
+    if need > len(around_unknown):
+        raise ContradictionError(
+            f"the {value} at {cell} needs {need} more mines but has {len(around_unknown)} covered neighbours")
+    if around_unknown:
+        constraints.append(Constraint(frozenset(around_unknown), need, cell))
+    unknown = tuple(c for c in problem.unknown if c != cell)
+    total = problem.total_mines
+    if total is not None and total - problem.flags > len(unknown):
+        raise ContradictionError(f"{total - problem.flags} mines left but only {len(unknown)} covered cells")
+    return Problem(rows, cols, unknown, problem.flags, tuple(constraints), total)

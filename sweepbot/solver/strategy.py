@@ -3,9 +3,13 @@
 A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or ``-part`` for the parts
 (``full-endgame``, ``basic+secondary``); ``+endgame=N`` sets how many layouts the endgame search takes on
 (``full+endgame=60``). ``basic`` is exact probabilities and the least risky cell; ``full`` adds ``dead``,
-``fifty``, ``secondary``, ``endgame`` and ``isolated``. ``blend`` (the move after a guess valued by its best
-two living cells) and ``near`` (off-frontier candidates touching the frontier) are there to compare; they
-lost in measurement and are off in ``full``.
+``fifty``, ``secondary``, ``endgame``, ``wide`` (the endgame search tried again on up to 1,000 layouts with
+up to 1 s) and ``isolated``. ``blend`` (the move after a guess valued by its best two living cells) and
+``near`` (off-frontier candidates touching the frontier) are there to compare; they lost in measurement and
+are off in ``full``. So are ``deep`` (close calls between the two best candidates settled one move
+further), ``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the guess shows
+is opened first), ``offedge`` (JSMinesweeper's off-frontier candidates) and ``clears`` (ties in secondary
+safety broken by the expected living safe cells to follow): measured, none gained.
 """
 
 from __future__ import annotations
@@ -15,12 +19,13 @@ from dataclasses import dataclass
 
 from sweepbot.errors import SweepbotError
 from sweepbot.solver.analysis import Analysis
-from sweepbot.solver.endgame import MAX_LAYOUTS, endgame_move, isolated_move
+from sweepbot.solver.endgame import MAX_LAYOUTS, WIDE_LAYOUTS, WIDE_TIME_LIMIT, endgame_move, isolated_move
 from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, pseudo_fifty, secondary_safety
 from sweepbot.solver.longterm import long_term_risk
 from sweepbot.solver.move import Move, first_move
 
-PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm")
+PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm", "deep",
+         "dominate", "offedge", "clears", "wide")
 
 
 @dataclass(frozen=True)
@@ -35,11 +40,16 @@ class Strategy:
     isolated: bool = True
     pseudo: bool = False
     longterm: bool = False
+    deep: bool = False  # close calls compared one move further (guesses.deep_choice)
+    dominate: bool = False  # a safer cell that is the next move whatever the guess shows goes first
+    offedge: bool = False  # JSMinesweeper's candidates off the frontier (guesses.offedge_shortlist)
+    clears: bool = False  # ties in secondary safety go to the most living safe cells to follow
+    wide: bool = True  # the endgame search again, up to WIDE_LAYOUTS layouts and WIDE_TIME_LIMIT seconds
     endgame_layouts: int = MAX_LAYOUTS
 
 
 FULL = Strategy()
-BASIC = Strategy("basic", False, False, False, False, False, False, False, False, False)
+BASIC = Strategy("basic", **dict.fromkeys(PARTS, False))
 
 
 def parse_strategy(text: str) -> Strategy:
@@ -72,6 +82,9 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
         return Move("open", first_move(board.rows, board.cols, first_click))
     if strategy.endgame:
         found = endgame_move(analysis, max_layouts=strategy.endgame_layouts)
+        if found is None and strategy.wide:  # too many layouts, or out of time: once more, wider and longer
+            found = endgame_move(analysis, time_limit=WIDE_TIME_LIMIT,
+                                 max_layouts=max(WIDE_LAYOUTS, strategy.endgame_layouts))
         if found:
             return Move("open", found[0])
     if strategy.isolated:
@@ -90,7 +103,9 @@ def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Mov
             return Move("open", cell)
     if strategy.secondary:
         cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
-                                near_frontier=strategy.near, risk=risk if strategy.longterm else None)
+                                near_frontier=strategy.near, risk=risk if strategy.longterm else None,
+                                deep=strategy.deep, dominate=strategy.dominate, offedge=strategy.offedge,
+                                clears=strategy.clears)
         if cell:
             return Move("open", cell)
     return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
