@@ -45,6 +45,27 @@ class Problem:
         return None if self.total_mines is None else self.total_mines - self.flags
 
 
+def number_constraint(board: Board, cell: Cell, value: int) -> Constraint | None:
+    """The constraint the number ``value`` at ``cell`` puts on its unknown neighbours (flags count as
+    mines), or None when it has none. Raises ContradictionError when the flags or the room cannot fit."""
+    around_unknown: list[Cell] = []
+    around_flags = 0
+    grid = board.grid  # indexed directly: this runs for every number of every board the solver looks at
+    for n in neighbours(cell, board.rows, board.cols):
+        ch = grid[n[0]][n[1]]
+        if ch in UNKNOWN_CHARS:
+            around_unknown.append(n)
+        elif ch == FLAG:
+            around_flags += 1
+    need = value - around_flags
+    if need < 0:
+        raise ContradictionError(f"the {value} at {cell} has {around_flags} flags around it")
+    if need > len(around_unknown):
+        raise ContradictionError(
+            f"the {value} at {cell} needs {need} more mines but has {len(around_unknown)} covered neighbours")
+    return Constraint(frozenset(around_unknown), need, cell) if around_unknown else None
+
+
 def build_problem(board: Board, mines: int | None = None) -> Problem:
     """Constraints from every number next to an unknown cell; flags count as mines.
 
@@ -69,24 +90,9 @@ def build_problem(board: Board, mines: int | None = None) -> Problem:
             value = count_value(ch)
             if value is None:
                 continue
-            around_unknown: list[Cell] = []
-            around_flags = 0
-            for n in neighbours((r, c), rows, cols):
-                nch = grid[n[0]][n[1]]
-                if nch in UNKNOWN_CHARS:
-                    around_unknown.append(n)
-                elif nch == FLAG:
-                    around_flags += 1
-            need = value - around_flags
-            if need < 0:
-                raise ContradictionError(f"the {value} at {(r, c)} has {around_flags} flags around it")
-            if need > len(around_unknown):
-                raise ContradictionError(
-                    f"the {value} at {(r, c)} needs {need} more mines but has {len(around_unknown)} covered "
-                    "neighbours"
-                )
-            if around_unknown:
-                constraints.append(Constraint(frozenset(around_unknown), need, (r, c)))
+            con = number_constraint(board, (r, c), value)
+            if con is not None:
+                constraints.append(con)
     if total is not None and flags > total:
         raise ContradictionError(f"{flags} flags but only {total} mines")
     if total is not None and total - flags > len(unknown):
@@ -114,22 +120,9 @@ def reveal_problem(problem: Problem, board: Board, cell: Cell, value: int) -> Pr
                     "neighbours")
             con = Constraint(rest, con.mines, con.source)
         constraints.append(con)
-    around_unknown: list[Cell] = []
-    around_flags = 0
-    for n in neighbours(cell, rows, cols):
-        ch = board[n]
-        if ch in UNKNOWN_CHARS:
-            around_unknown.append(n)
-        elif ch == FLAG:
-            around_flags += 1
-    need = value - around_flags
-    if need < 0:
-        raise ContradictionError(f"the {value} at {cell} has {around_flags} flags around it")
-    if need > len(around_unknown):
-        raise ContradictionError(
-            f"the {value} at {cell} needs {need} more mines but has {len(around_unknown)} covered neighbours")
-    if around_unknown:
-        constraints.append(Constraint(frozenset(around_unknown), need, cell))
+    own = number_constraint(board, cell, value)
+    if own is not None:
+        constraints.append(own)
     unknown = tuple(c for c in problem.unknown if c != cell)
     total = problem.total_mines
     if total is not None and total - problem.flags > len(unknown):
