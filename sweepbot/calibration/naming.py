@@ -120,10 +120,11 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
         covered(grids, names)
     # first from cells with no covered neighbour; then again with the frames that turn out to show every mine
     complete: set[int] = set()
+    doubtful = like_marks(looks, names)
     for _ in range(3):
         mines = mine_looks(grids, names, looks.count, complete, at_loss)
         trial = dict(names)
-        numbers(grids, trial, mines, looks.count, complete, min_cells, like_marks(looks, names))
+        numbers(grids, trial, mines, looks.count, complete, min_cells, doubtful)
         found = complete_frames(grids, trial, mines)
         if found == complete:
             break
@@ -410,7 +411,7 @@ def numbers(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], n_
             complete: set[int], min_cells: int = 2, doubtful: set[int] = frozenset()) -> None:  # type: ignore[assignment]
     """Each look whose cells with every mine in sight agree on one count is that number. A ``doubtful``
     look (one that looks like a mark) needs FEW_CELLS cells or more: a mark left on the board at a loss
-    (gnome-mines dims its question marks) has some count of mines around it too."""
+    (gnome-mines draws a question mark over the mine it hid) has some count of mines around it too."""
     exact = _exact_counts(grids, names, n_looks, complete)
     touching = _touching(grids, names)
     for look, matrix in exact.items():
