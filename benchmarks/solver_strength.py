@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The solver-strength runs of issue 6, one `sweepbot bench --json` each, results kept as JSON files.
 
-    .venv/bin/python benchmarks/solver_strength.py --out out/strength [--games 10000] [--seed 1] [RUN ...]
+    .venv/bin/python benchmarks/solver_strength.py --out out/strength [--games 10000] [--seed 1] [--workers N] [RUN ...]
 
 RUN is one of the names below (default: all, in that order). Each run writes ``<out>/<run>.json`` with the
 command that made it, and prints one line: games, win rate with its 95% interval, ms per move (p50, p99,
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--strategy", default="full")
+    parser.add_argument("--workers", type=int, help="processes per run (default: every core)")
     args = parser.parse_args(argv)
     unknown = [name for name in args.runs if name not in RUNS]
     if unknown:
@@ -44,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.runs or list(RUNS):
         command = [sys.executable, "-m", "sweepbot", "bench", "--json", "--games", str(args.games),
                    "--seed", str(args.seed), "--strategy", args.strategy, *RUNS[name]]
+        if args.workers:
+            command += ["--workers", str(args.workers)]
         start = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
