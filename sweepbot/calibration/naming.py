@@ -55,6 +55,9 @@ MAX_TESTED_FRAMES = 24
 MAX_TRIALS = 400
 #: What taking a look as a mine costs per cell of it counted (see _score).
 MINE_COST = 1.5
+#: ... and for a look that changed at a loss (no number of its own to hide): a tie-break, so that a look the
+#: counts are silent about is not taken.
+SILENT_MINE_COST = 0.1
 #: A frame shows every mine when this share of its numbers count right with covered cells taken as no mines
 #: (numbers around a mine look not found yet count wrong; in play, most numbers next to covered cells do).
 COMPLETE_AGREEMENT = 0.75
@@ -316,7 +319,7 @@ def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int],
         if look in fixed:
             continue
         if look in idx:
-            total -= MINE_COST * matrix.shape[1]
+            total -= (SILENT_MINE_COST if look in no_number else MINE_COST) * matrix.shape[1]
             continue
         if look in no_number:
             continue  # covered before the loss: a mine or a covered cell, no number to agree
@@ -377,7 +380,8 @@ def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complet
     current = _score(exact, chosen, fixed, touching, not_empty)
     while len(chosen) < MAX_MINE_LOOKS + len(given):
         # add the look that helps the counts most (a mine drawn a few ways is several looks), while one helps
-        trials = [(_score(exact, [*chosen, k], fixed, touching, not_empty), k) for k in free if k not in chosen]
+        trials = [(_score(exact, [*chosen, k], fixed, touching, not_empty), k) for k in free
+                  if k not in chosen and _helps(exact, chosen, k, fixed, touching, not_empty)]
         if not trials or max(trials)[0] <= current:
             break
         current, k = max(trials)
@@ -402,9 +406,19 @@ def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complet
         if look in given:
             continue
         rest = [k for k in chosen if k != look]
-        if _score(exact, rest, fixed, touching, not_empty) >= _score(exact, chosen, fixed, touching, not_empty):
+        if _score(exact, rest, fixed, touching, not_empty) >= _score(exact, chosen, fixed, touching, not_empty) \
+                or not _helps(exact, rest, look, fixed, touching, not_empty):
             chosen = rest  # the counts do not need it: not proved a mine
     return chosen
+
+
+def _helps(exact: dict[int, np.ndarray], chosen: Sequence[int], look: int, fixed: set[int], touching: set[int],
+           no_number: set[int]) -> bool:
+    """Whether taking ``look`` as one more mine look makes the counts of the other looks agree better: a look
+    that cannot be a number (a wrong flag's cross, seen next to no mine) is not a mine for that alone."""
+    without = fixed | {look}
+    return _score(exact, [*chosen, look], without, touching, no_number) > _score(exact, list(chosen), without,
+                                                                                  touching, no_number)
 
 
 def numbers(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], n_looks: int,
