@@ -86,13 +86,10 @@ def test_calibrates_from_a_recorded_session(name: str, monkeypatch: pytest.Monke
     assert checked >= len(session.facts) // 2
 
 
-
-
 #: Clients whose recorded screenshots and sessions calibrate to profiles that read every fixture, and
-#: whether that takes the user's one yes to the calibration's hints (the sheet of looks, checked below).
-#: gnome-mines is not here: its 30 px boards (drawn at fractional positions) still leave looks misnamed or
-#: misread (a mine look at a loss that the counts refuse, shifted number glyphs; see issue 5).
-READ_EVERY_FIXTURE = {"ace-minesweeper": False, "sgt-mines": True, "xdemineur": True}
+#: whether that takes the user's one yes to the calibration's hints (the sheet of looks, checked below):
+#: all four clients of the vision issue.
+READ_EVERY_FIXTURE = {"ace-minesweeper": False, "gnome-mines": True, "sgt-mines": True, "xdemineur": True}
 
 
 @pytest.mark.parametrize("client", sorted(READ_EVERY_FIXTURE))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -113,3 +116,23 @@ def test_recorded_source(tmp_path: object) -> None:
     assert src.grab().shape == (40, 60, 3)  # the last frame repeats
     assert src.monitors()[1].region == Region(0, 0, 60, 40)
     assert load_image(folder / "0.png").dtype == np.uint8
+
+
+def test_locate_follows_unevenly_spaced_columns() -> None:
+    """gnome-mines lays a 30-column board out as 21 columns of 30 px and 9 of 29 px (and its rows likewise):
+    every tile must start at the same place in its cell, not drift by up to 4 px as a straight fit does."""
+    image = load_image(Path(__file__).parent / "fixtures" / "gnome-mines" / "digits-30-4.png")
+    geo = locate(image)
+    assert (geo.rows, geo.cols) == (16, 30)
+    pixels = image.astype(int)
+    ground = pixels[geo.ys[0] + 1, geo.xs[0] - 3]  # the light ground between tiles
+
+    def tile_starts(band: np.ndarray, edges: tuple[int, ...]) -> list[int]:
+        # per cell, the first pixel line (across the whole board) that is mostly tile, not ground
+        tile = (np.abs(band - ground).sum(axis=2) >= 20).mean(axis=0) > 0.5
+        return [next(x for x in range(a, b) if tile[x - edges[0]]) - a for a, b in pairwise(edges)]
+
+    x_starts = tile_starts(pixels[geo.ys[0]:geo.ys[-1], geo.xs[0]:geo.xs[-1]], geo.xs)
+    y_starts = tile_starts(pixels[geo.ys[0]:geo.ys[-1], geo.xs[0]:geo.xs[-1]].transpose(1, 0, 2), geo.ys)
+    assert max(x_starts) - min(x_starts) <= 1, x_starts
+    assert max(y_starts) - min(y_starts) <= 1, y_starts

@@ -174,7 +174,7 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: 
         scores = score(windows, current, rows, cols)
         fit = fit_levels(windows, profile, scores.best)
         if fit is None:
-            return profile
+            return current  # no sensible least-squares fit (a plain tile near white): the best guess stands
         current = with_levels(profile, fit)
     return current
 
