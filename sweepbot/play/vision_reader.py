@@ -10,7 +10,7 @@ from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
-from sweepbot.vision.read import learning
+from sweepbot.vision.read import ReadError, learning
 
 
 class VisionReader:
@@ -22,6 +22,7 @@ class VisionReader:
         self.geometry: Geometry | None = None
         self.profile: Profile | None = None
         self.relocations = 0
+        self.new_size: tuple[int, int] | None = None  # a board size found once, not yet confirmed
         self.learnt: list[str] = []  # characters a calibrated profile learnt in play
 
     def read(self, frame: np.ndarray) -> BoardView:
@@ -45,6 +46,14 @@ class VisionReader:
             except SweepbotError:
                 self.relocations += 1
         reading = read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
+        size = (reading.geometry.rows, reading.geometry.cols)
+        if self.geometry is not None and size != (self.geometry.rows, self.geometry.cols) and size != self.new_size:
+            # a board of another size, found on a frame the old place no longer reads: a new board drawn part
+            # way (gnome-mines once gave 9 of 30 columns) or a real change; only a second frame in a row decides
+            self.new_size = size
+            raise ReadError(f"the board seems to have changed from {self.geometry.rows}x{self.geometry.cols} to "
+                            f"{size[0]}x{size[1]} cells: to be read again")
+        self.new_size = None
         if reading.scale == 1.0:
             self.geometry, self.profile = reading.geometry, reading.profile
         else:  # read through a resized copy: no fast path, every frame is read in full

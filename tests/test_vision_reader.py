@@ -1,0 +1,30 @@
+"""The loop's reader: a board found again at another size is taken only when a second frame agrees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sweepbot.errors import SweepbotError
+from sweepbot.play.view import BoardView
+from sweepbot.play.vision_reader import VisionReader
+from sweepbot.vision.capture import load_image
+
+SGT = Path(__file__).parent / "fixtures" / "sgt-mines"
+
+
+def size(view: BoardView) -> tuple[int, int]:
+    return view.board.rows, view.board.cols
+
+
+def test_a_board_of_another_size_is_read_only_when_two_frames_agree() -> None:
+    reader = VisionReader()
+    big, small = load_image(SGT / "30x16-first.png"), load_image(SGT / "9x9-first.png")
+    assert size(reader.read(big)) == (16, 30)
+    # a frame where the old place no longer reads and a smaller board is found (gnome-mines once showed a
+    # new board part-drawn, 9 of its 30 columns): not taken at once, the loop captures again
+    with pytest.raises(SweepbotError, match="changed from 16x30 to 9x9"):
+        reader.read(small)
+    assert size(reader.read(small)) == (9, 9)  # a second frame shows it too: a real change
+    assert reader.relocations == 2
