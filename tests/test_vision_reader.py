@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from sweepbot.errors import SweepbotError
+from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView
 from sweepbot.play.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image
@@ -28,3 +29,13 @@ def test_a_board_of_another_size_is_read_only_when_two_frames_agree() -> None:
         reader.read(small)
     assert size(reader.read(small)) == (9, 9)  # a second frame shows it too: a real change
     assert reader.relocations == 2
+
+
+def test_after_a_game_ends_the_next_board_is_found_afresh() -> None:
+    reader = VisionReader()
+    assert game_over(reader.read(load_image(SGT / "30x16-won.png")).board) == "won"
+    # the won board's place is forgotten (a dialog may have cut it short): the next frame is located afresh
+    assert reader.geometry is None
+    assert size(reader.read(load_image(SGT / "30x16-fresh.png"))) == (16, 30)
+    assert reader.relocations == 0 and reader.geometry is not None
+    assert size(reader.read(load_image(SGT / "30x16-first.png"))) == (16, 30)

@@ -22,7 +22,8 @@ class VisionReader:
         self.geometry: Geometry | None = None
         self.profile: Profile | None = None
         self.relocations = 0
-        self.new_size: tuple[int, int] | None = None  # a board size found once, not yet confirmed
+        self.size: tuple[int, int] | None = None  # the size of the board last found
+        self.new_size: tuple[int, int] | None = None  # another size found once, not yet confirmed
         self.learnt: list[str] = []  # characters a calibrated profile learnt in play
 
     def read(self, frame: np.ndarray) -> BoardView:
@@ -37,6 +38,10 @@ class VisionReader:
                 self.profile = with_templates(reading.profile, new)
                 self.learnt += [ch for ch, _ in new]
                 reading = read_located(frame, reading.geometry, self.profile, opened_unknown=True)
+        if over:
+            # the next game's board is found afresh: a dialog over this one (gnome-mines's high scores) may
+            # have left only part of it in sight, and that part must not stand for the next board
+            self.geometry = None
         return reading
 
     def _read(self, frame: np.ndarray) -> Reading:
@@ -47,13 +52,14 @@ class VisionReader:
                 self.relocations += 1
         reading = read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
         size = (reading.geometry.rows, reading.geometry.cols)
-        if self.geometry is not None and size != (self.geometry.rows, self.geometry.cols) and size != self.new_size:
-            # a board of another size, found on a frame the old place no longer reads: a new board drawn part
-            # way (gnome-mines once gave 9 of 30 columns) or a real change; only a second frame in a row decides
+        if self.size is not None and size != self.size and size != self.new_size:
+            # a board of another size than the last one read: part of it hidden (gnome-mines's high-score
+            # dialog left 9 of 30 columns in sight) or a real change; only a second frame in a row decides
             self.new_size = size
-            raise ReadError(f"the board seems to have changed from {self.geometry.rows}x{self.geometry.cols} to "
+            raise ReadError(f"the board seems to have changed from {self.size[0]}x{self.size[1]} to "
                             f"{size[0]}x{size[1]} cells: to be read again")
         self.new_size = None
+        self.size = size
         if reading.scale == 1.0:
             self.geometry, self.profile = reading.geometry, reading.profile
         else:  # read through a resized copy: no fast path, every frame is read in full
