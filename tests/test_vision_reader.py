@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,10 @@ def test_after_a_game_ends_the_next_board_is_found_afresh() -> None:
     assert game_over(reader.read(load_image(SGT / "30x16-won.png")).board) == "won"
     # the won board's place is forgotten (a dialog may have cut it short): the next frame is located afresh
     assert reader.geometry is None
+    assert reader.profile is not None
+    # a profile that learnt in play (a copy stands for it here) is kept for the next game
+    kept = reader.profile = replace(reader.profile)
     assert size(reader.read(load_image(SGT / "30x16-fresh.png"))) == (16, 30)
     assert reader.relocations == 0 and reader.geometry is not None
+    assert reader.profile is kept
     assert size(reader.read(load_image(SGT / "30x16-first.png"))) == (16, 30)

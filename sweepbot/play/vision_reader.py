@@ -50,7 +50,7 @@ class VisionReader:
                 return read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile))
             except SweepbotError:
                 self.relocations += 1
-        reading = read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
+        reading = self._find(frame)
         size = (reading.geometry.rows, reading.geometry.cols)
         if self.size is not None and size != self.size and size != self.new_size:
             # a board of another size than the last one read: part of it hidden (gnome-mines's high-score
@@ -65,6 +65,16 @@ class VisionReader:
         else:  # read through a resized copy: no fast path, every frame is read in full
             self.geometry = self.profile = None
         return reading
+
+    def _find(self, frame: np.ndarray) -> Reading:
+        """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
+        and moves), else with any that fits."""
+        if self.profile is not None:
+            try:
+                return read_screenshot(frame, profiles=[self.profile], opened_unknown=True)
+            except SweepbotError:
+                pass
+        return read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
 
 
 def to_view(reading: Reading) -> BoardView:
