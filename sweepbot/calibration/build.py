@@ -19,7 +19,7 @@ import numpy as np
 from sweepbot.calibration.looks import window_crop
 from sweepbot.vision.cells import align, cell_windows
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.profile import UNNAMED, Profile, make_profile
+from sweepbot.vision.profile import FLAT_STD, UNNAMED, Profile, make_profile
 
 VARIANT_RMS = 8.0
 MAX_VARIANTS = 6
@@ -28,7 +28,6 @@ FRACTIONAL = 0.05
 #: Characters with fewer looks than this get half-pixel moved variants there (see subpixel_variants);
 #: plain tiles (pixel spread below FLAT_STD) look the same moved.
 FEW_VARIANTS = 3
-FLAT_STD = 8.0
 HALF_SHIFTS = [(dx, dy) for dx in (-0.5, 0.0, 0.5) for dy in (-0.5, 0.0, 0.5) if dx or dy]
 
 
@@ -141,9 +140,6 @@ def build_profile(
     templates = templates_from(frames, geometries, crop, MAX_VARIANTS)
     if any(abs(p - round(p)) > FRACTIONAL for p in pitch):
         templates = subpixel_variants(templates)
-    profile = make_profile(name, client, pitch, crop, templates, sizes)
-    if extra:
-        profile = make_profile(name, client, pitch, crop,
-                               [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)], sizes,
-                               extra.get("counter"), play=extra.get("play"))
+    extra = extra or {}
+    profile = make_profile(name, client, pitch, crop, templates, sizes, extra.get("counter"), play=extra.get("play"))
     return profile, geometries

@@ -249,11 +249,7 @@ def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, fl
 
 def _centres(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
     """The median position of each row/column, filled in by a straight-line fit where none is known."""
-    known = np.full(count, np.nan)
-    for k in range(count):
-        sel = values[index == k]
-        if len(sel):
-            known[k] = float(np.median(sel))
+    known = _medians(index, values, count)
     have = ~np.isnan(known)
     ks = np.arange(count)
     if have.sum() >= 2:
@@ -286,12 +282,17 @@ def _uneven(line: np.ndarray, index: np.ndarray, values: np.ndarray) -> np.ndarr
     a pixel or more off somewhere (gnome-mines lays a 30-column board out as 21 columns 30 px wide and 9 of
     29 px: a straight line is up to 4 px off in the middle); within a pixel everywhere, the line stands."""
     step = float(np.median(np.diff(line))) if len(line) > 1 else 0.0
-    medians = np.array([float(np.median(values[index == k])) if (index == k).any() else np.nan
-                        for k in range(len(line))])
+    medians = _medians(index, values, len(line))
     near = np.abs(medians - line) <= 0.25 * step  # False where no patch (nan)
     if not (np.abs(medians - line)[near] >= 1.0).any():
         return line
     return np.where(near, medians, line)
+
+
+def _medians(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """The median of ``values`` for each row/column number 0..count-1 in ``index``; nan where it has none."""
+    return np.array([float(np.median(values[index == k])) if (index == k).any() else np.nan
+                     for k in range(count)])
 
 
 def _line(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:

@@ -20,7 +20,7 @@ from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, align, c
 from sweepbot.vision.counter import flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
-from sweepbot.vision.profile import BUILTIN_DIR, Profile, available_profiles, select_profiles
+from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
 
 PITCH_TOLERANCE = 0.05
 #: Cells beyond the board count as cells only when they match this closely (see ``_check_edges``).
@@ -221,7 +221,7 @@ def _flat(profile: Profile, ch: str) -> bool:
     """Whether a character's first template is a plain patch (no bevel or glyph in its window)."""
     if ch not in profile.labels:
         return True
-    return float(profile.stack[profile.labels.index(ch)].std()) < 8.0
+    return float(profile.stack[profile.labels.index(ch)].std()) < FLAT_STD
 
 
 def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> None:
