@@ -3,13 +3,13 @@
 A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or ``-part`` for the parts
 (``full-endgame``, ``basic+secondary``); ``+endgame=N`` sets how many layouts the endgame search takes on
 (``full+endgame=60``). ``basic`` is exact probabilities and the least risky cell; ``full`` adds ``dead``,
-``fifty``, ``secondary``, ``endgame``, ``wide`` (the endgame search tried again on up to 1,000 layouts with
-up to 1 s) and ``isolated``. ``blend`` (the move after a guess valued by its best two living cells) and
-``near`` (off-frontier candidates touching the frontier) are there to compare; they did not gain in measurement and
-are off in ``full``. So are ``deep`` (close calls between the two best candidates settled one move
-further), ``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the guess shows
-is opened first), ``offedge`` (JSMinesweeper's off-frontier candidates) and ``clears`` (ties in secondary
-safety broken by the expected living safe cells to follow): measured, none gained.
+``fifty``, ``secondary``, ``endgame``, ``wide`` (the endgame search tried again on up to 1,000 layouts with up
+to 1 s) and ``isolated``. ``blend`` (the move after a guess valued by its best two living cells) and ``near``
+(off-frontier candidates touching the frontier) are there to compare; they did not gain in measurement and are
+off in ``full``. So are ``deep`` (close calls between the two best candidates settled one move further),
+``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the guess shows is opened
+first), ``offedge`` (JSMinesweeper's off-frontier candidates) and ``clears`` (ties in secondary safety broken
+by the expected living safe cells to follow): measured, none gained.
 """
 
 from __future__ import annotations
