@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -200,6 +201,67 @@ def test_new_game_by_key_waits_for_the_fresh_board() -> None:
     device.press = press  # type: ignore[method-assign]
     view = start_new_game(screen, reader, mouse, ClientRules("opening", new_game_keys=(("n",),)), last)
     assert view.board.grid == ("#########",) * 9
+
+
+class SlowReader(SimReader):
+    """Finding a board afresh takes longer than the new-game wait before the keys are pressed again."""
+
+    def read(self, frame: np.ndarray) -> BoardView:
+        time.sleep(0.15)
+        return super().read(frame)
+
+
+def new_game_setup(swallow: int) -> tuple[SimScreen, SimReader, BoardInput, BoardView, list[list[str]]]:
+    """A finished game on screen; ``n`` starts a fresh one (the first ``swallow`` presses are lost, as to a
+    dialog), shown from the frame after the one taken next."""
+    _game, screen, reader, device, mouse = setup(9)
+    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    assert last is not None
+    presses: list[list[str]] = []
+
+    class LateScreen(SimScreen):
+        pending = False
+
+        def grab(self, region: Rect | None = None) -> np.ndarray:
+            image = super().grab(region)
+            if self.pending:  # the client repaints after this frame
+                self.pending = False
+                self.game = device.game = Game(LEVELS["beginner"], 99, "opening")
+            return image
+
+    late = LateScreen(screen.game)
+
+    def press(keys: list[str]) -> None:
+        presses.append(keys)
+        if keys == ["n"] and len(presses) > swallow:
+            late.pending = True
+
+    device.press = press  # type: ignore[method-assign]
+    return late, SlowReader(9, 9, 10), mouse, last, presses
+
+
+def test_new_game_keys_are_not_pressed_again_over_a_fresh_board_read_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sweepbot.play import newgame
+    from sweepbot.play.clients import ClientRules
+
+    monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
+    screen, reader, mouse, last, presses = new_game_setup(swallow=0)
+    rules = ClientRules("opening", new_game_keys=(("n",),), confirm_keys=(("enter",),))
+    view = newgame.start_new_game(screen, reader, mouse, rules, last)
+    assert view.board.grid == ("#########",) * 9
+    assert presses == [["n"]]  # pressed again over the fresh board, Return could leave the game
+
+
+def test_new_game_keys_swallowed_by_a_dialog_are_pressed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sweepbot.play import newgame
+    from sweepbot.play.clients import ClientRules
+
+    monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
+    screen, reader, mouse, last, presses = new_game_setup(swallow=1)
+    rules = ClientRules("opening", new_game_keys=(("n",),), confirm_keys=(("enter",),))
+    view = newgame.start_new_game(screen, reader, mouse, rules, last)
+    assert view.board.grid == ("#########",) * 9
+    assert presses == [["n"], ["enter"], ["n"]]
 
 
 def test_new_game_face_click_only_on_a_face_above_the_board() -> None:

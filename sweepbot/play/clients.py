@@ -25,9 +25,11 @@ CLIENTS: dict[str, ClientRules] = {
     "xdemineur": ClientRules("none", face_above_board=41),
     "ace-minesweeper": ClientRules("none", new_game_keys=(("f2",),)),
     "sgt-mines": ClientRules("opening", new_game_keys=(("n",),)),
-    # after a win gnome-mines may show its scores dialog: Escape closes it (and does nothing otherwise)
-    "gnome-mines": ClientRules("opening", new_game_keys=(("escape",), ("ctrl", "r")),
-                               confirm_keys=(("tab",), ("enter",)), key_gap=0.4),
+    # after a win gnome-mines may show its scores dialog: Escape closes it (and does nothing on a finished
+    # game). No confirm keys: its "start a new game?" dialog only comes mid-game, and Tab, Return on the
+    # game's own window can press "Change Difficulty" (Escape on a fresh board does that too, so the keys
+    # are pressed again only while no fresh board shows: see newgame.start_new_game)
+    "gnome-mines": ClientRules("opening", new_game_keys=(("escape",), ("ctrl", "r")), key_gap=0.4),
 }
 
 UNKNOWN = ClientRules("none")

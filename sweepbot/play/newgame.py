@@ -17,28 +17,31 @@ CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed ag
 
 
 def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
-                   timeout: float = 5.0) -> BoardView:
-    """Press the client's new-game keys or click its face, and wait for a board that is not over."""
-    wait_still(screen)  # a client may open a dialog a moment after the game ends: let it show first
+                   timeout: float = 10.0) -> BoardView:
+    """Press the client's new-game keys or click its face, and wait for a board that is not over.
+
+    The keys are pressed again (after the confirm keys) only when a frame taken CONFIRM_AFTER seconds or more
+    after them shows no new game: the screen has not changed, or it shows no board that reads as a fresh one.
+    A frame is judged by when it was taken, not by when its reading ended, since finding a board afresh can
+    take longer than CONFIRM_AFTER; keys pressed again over a fresh board can leave the game (gnome-mines
+    goes back to its level chooser on Escape, or on Return with the focus on "Change Difficulty")."""
+    before = wait_still(screen)  # a client may open a dialog a moment after the game ends: let it show first
     if rules.new_game_keys:
         press_keys(mouse, rules.new_game_keys, rules.key_gap)
     else:
         allowed = face_rect(last.bbox, rules)
         if allowed is None:
             raise SweepbotError("this client has no known way to start a new game: start it by hand")
-        grabbed = screen.grab()
         centre = (allowed.x + allowed.w // 2, allowed.y + allowed.h // 2)
-        if not looks_like_a_face(grabbed, centre):
+        if not looks_like_a_face(before, centre):
             raise SweepbotError(f"no new-game face where it should be ({centre}): not clicking")
         mouse.click_new_game(*centre, allowed=allowed)
     start = asked = time.monotonic()
     candidate: BoardView | None = None
     while time.monotonic() - start < timeout:
+        taken = time.monotonic()
         frame = screen.grab()
-        try:
-            view = reader.read(frame)
-        except SweepbotError:
-            view = None
+        view = None if same_frame(frame, before) else read_or_none(reader, frame)
         if view is not None and not game_over(view.board) and view.board.grid != last.board.grid:
             if candidate is not None and candidate.board.grid == view.board.grid:
                 return view  # the same new board twice in a row: the client has finished repainting
@@ -46,7 +49,7 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
             time.sleep(STILL_FOR)
             continue
         candidate = None
-        if rules.new_game_keys and time.monotonic() - asked > CONFIRM_AFTER:
+        if rules.new_game_keys and taken - asked > CONFIRM_AFTER:
             # a dialog held the new game back (a confirmation, or a scores dialog that opened late and
             # took the keys): answer it, then ask for the new game again
             press_keys(mouse, rules.confirm_keys + rules.new_game_keys, rules.key_gap)
@@ -55,17 +58,29 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
     raise SweepbotError(f"no new game appeared within {timeout:.0f} s")
 
 
-def wait_still(screen: Grabber, quiet: float = 0.5, timeout: float = 2.5) -> None:
-    """Wait until the whole screen has not changed for ``quiet`` seconds (at most ``timeout``)."""
+def read_or_none(reader: Reader, frame: np.ndarray) -> BoardView | None:
+    try:
+        return reader.read(frame)
+    except SweepbotError:
+        return None
+
+
+def same_frame(frame: np.ndarray, other: np.ndarray) -> bool:
+    return frame.shape == other.shape and np.array_equal(frame, other)
+
+
+def wait_still(screen: Grabber, quiet: float = 0.5, timeout: float = 2.5) -> np.ndarray:
+    """Wait until the whole screen has not changed for ``quiet`` seconds (at most ``timeout``); the last frame."""
     start = still_since = time.monotonic()
     last = screen.grab()
     while time.monotonic() - start < timeout:
         time.sleep(0.05)
         now = screen.grab()
-        if now.shape != last.shape or not np.array_equal(now, last):
+        if not same_frame(now, last):
             last, still_since = now, time.monotonic()
         elif time.monotonic() - still_since >= quiet:
-            return
+            break
+    return last
 
 
 def press_keys(mouse: BoardInput, combos: tuple[tuple[str, ...], ...], gap: float) -> None:
