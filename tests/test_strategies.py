@@ -37,6 +37,7 @@ from sweepbot.solver.guesses import (
     single_safest_living,
 )
 from sweepbot.solver.lookahead import Outcome, outcomes, reveal
+from sweepbot.solver.move import Move
 from sweepbot.solver.problem import ContradictionError, build_problem, reveal_problem
 from sweepbot.solver.strategy import BASIC, PARTS, parse_strategy
 
@@ -204,7 +205,7 @@ def test_strategy_names() -> None:
     with pytest.raises(Exception, match="unknown strategy"):
         parse_strategy("clever")
     assert parse_strategy("full+endgame=60").endgame_layouts == 60
-    assert parse_strategy("full+blend").blend and not parse_strategy("full").blend
+    assert parse_strategy("full").blend and not parse_strategy("full-blend").blend
     assert parse_strategy("full+deep+dominate").deep and parse_strategy("full+deep+dominate").dominate
     assert parse_strategy("full").wide and not parse_strategy("full-wide").wide
     assert not any(getattr(parse_strategy("basic"), part) for part in PARTS)
@@ -284,6 +285,25 @@ def test_blended_safety_counts_only_living_cells() -> None:
     assert after.safe == [(1, 0)] and number_known(after, (1, 0))
     assert next_safety(after) == 1.0
     assert blended_safety(after) == pytest.approx(0.5)
+
+
+def test_blended_safety_weighs_the_three_best_living_cells() -> None:
+    # One mine, under the 1: (0, 2) and (1, 2) are safe and could show 0 or 1 (living); (0, 3) and (1, 3)
+    # are safe but can only show 0 (dead); the 1's three cells are safe two times in three (living).
+    after = analyse(Board.parse("mines: 1\n\n1###\n####\n"))
+    assert sorted(after.safe) == [(0, 2), (0, 3), (1, 2), (1, 3)]
+    assert blended_safety(after) == pytest.approx(0.6 * 1 + 0.2 * 1 + 0.2 * 2 / 3)
+
+
+def test_full_values_the_move_after_a_guess_by_its_best_living_cells() -> None:
+    # From a simulated intermediate game (classic rules): two corners opened, both numbers. Valued by the
+    # single safest cell after it, (0, 2) looks best: with (0, 0)'s 1 its number often leaves one cell
+    # certainly safe. Valued by the three best living cells (``blend``, in ``full``), one safe cell with
+    # blind guesses around it counts for less than the far corner's chance of an opening.
+    board = Board.parse("mines: 40\n\n1" + "#" * 14 + "2\n" + ("#" * 16 + "\n") * 15)
+    assert solve(board, first_click="safe", strategy=parse_strategy("full-blend")).move == Move("open", (0, 2))
+    move = solve(board, first_click="safe").move
+    assert move is not None and move.cell in {(15, 0), (15, 15)}
 
 
 def test_near_frontier_candidates_touch_the_frontier() -> None:
@@ -369,8 +389,9 @@ def test_a_close_call_is_settled_one_move_further(monkeypatch: pytest.MonkeyPatc
     assert score(plain, next_safety) > score(deep, next_safety) > 0.97 * score(plain, next_safety)
     assert score(deep, two_moves) > score(plain, two_moves)
     # 328 layouts: the endgame search would play this board when it finishes in time; without it, the
-    # deeper look decides (unless it runs out of time)
-    move = solve(Board.parse(CLOSE_CALL), strategy=parse_strategy("full+deep-endgame")).move
+    # deeper look decides (unless it runs out of time) over the plain scores above (``blend`` values the
+    # boards after each guess otherwise)
+    move = solve(Board.parse(CLOSE_CALL), strategy=parse_strategy("full-blend+deep-endgame")).move
     assert move is not None and move.cell in {plain, deep}
 
 
@@ -518,7 +539,7 @@ def test_a_wider_endgame_search_plays_a_board_with_more_layouts(monkeypatch: pyt
     analysis = analyse(board)
     assert 400 < analysis.weight <= 1000
     assert endgame_move(analysis) is None  # too many layouts for the usual search
-    plain = solve(board, strategy=parse_strategy("full-wide")).move
+    plain = solve(board, strategy=parse_strategy("full-wide-blend")).move  # plain secondary safety
     wide = solve(board, strategy=parse_strategy("full")).move  # wide is part of full
     assert plain is not None and wide is not None
     assert (plain.cell, wide.cell) == ((2, 28), (6, 28))

@@ -24,7 +24,7 @@ SECONDARY_MARGIN = 0.1  # candidates at most this much riskier than the safest c
 SECONDARY_CANDIDATES = 12
 OFF_FRONTIER_CANDIDATES = 3
 NEAR_FRONTIER_CANDIDATES = 4  # off-frontier cells touching the frontier, looked at with ``near``
-BLEND = 0.2  # weight of the second best living cell in a board's blended safety
+BLEND_WEIGHTS = (0.6, 0.2, 0.2)  # weights of the best, second and third best living cells' safeties
 PROGRESS_BONUS = 0.0  # extra value of an outcome with a certain safe move next
 SECONDARY_TIME_LIMIT = 0.3  # seconds; past it the best candidate so far is taken
 DEEP_MARGIN = 0.03  # relative: candidates scoring this close to the best are compared one move further
@@ -376,10 +376,11 @@ def next_safety(after: Analysis) -> float:
 
 
 def blended_safety(after: Analysis) -> float:
-    """What surviving into ``after`` is worth: the safety of its best living cell (one that could still
-    show more than one number), blended with the second best (a board with two good moves is worth more
-    than one with a single good one). A safe cell that can only show one number is no progress; with only
-    dead cells left, the best of them (a blind guess); with nothing but safe cells left, 1."""
+    """What surviving into ``after`` is worth: the safeties of its best living cells (cells that could still
+    show more than one number), weighted by BLEND_WEIGHTS: a board with several good moves is worth more
+    than one with a single good one, since each move tells something about the others. A safe cell that
+    can only show one number is no progress; with fewer living cells than weights, the last one counts
+    again; with only dead cells left, the best of them (a blind guess); with nothing but safe cells, 1."""
     choices = open_choices(after)
     if not choices or max(choices.values()) == 0.0:
         return 1.0
@@ -388,12 +389,12 @@ def blended_safety(after: Analysis) -> float:
     for cell in sorted(choices, key=choices.__getitem__):
         if not known(cell):
             living.append(1.0 - choices[cell])
-            if len(living) == 2:
+            if len(living) == len(BLEND_WEIGHTS):
                 break
     if not living:
         return 1.0 - min(choices.values())
-    best, second = living[0], living[-1]
-    return (1 - BLEND) * best + BLEND * second
+    living += [living[-1]] * (len(BLEND_WEIGHTS) - len(living))
+    return sum(weight * safety for weight, safety in zip(BLEND_WEIGHTS, living, strict=True))
 
 
 class KnownNumbers:
