@@ -240,28 +240,21 @@ def new_game_setup(swallow: int) -> tuple[SimScreen, SimReader, BoardInput, Boar
     return late, SlowReader(9, 9, 10), mouse, last, presses
 
 
-def test_new_game_keys_are_not_pressed_again_over_a_fresh_board_read_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("swallow", "expected"), [
+    (0, [["n"]]),  # pressed again over the fresh board, Return could leave the game (gnome-mines)
+    (1, [["n"], ["enter"], ["n"]]),  # lost to a dialog: answered, then pressed again
+], ids=["fresh-board-read-slowly", "keys-lost-to-a-dialog"])
+def test_new_game_keys_are_pressed_again_only_while_no_fresh_board_shows(
+        monkeypatch: pytest.MonkeyPatch, swallow: int, expected: list[list[str]]) -> None:
     from sweepbot.play import newgame
     from sweepbot.play.clients import ClientRules
 
     monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
-    screen, reader, mouse, last, presses = new_game_setup(swallow=0)
+    screen, reader, mouse, last, presses = new_game_setup(swallow)
     rules = ClientRules("opening", new_game_keys=(("n",),), confirm_keys=(("enter",),))
     view = newgame.start_new_game(screen, reader, mouse, rules, last)
     assert view.board.grid == ("#########",) * 9
-    assert presses == [["n"]]  # pressed again over the fresh board, Return could leave the game
-
-
-def test_new_game_keys_swallowed_by_a_dialog_are_pressed_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sweepbot.play import newgame
-    from sweepbot.play.clients import ClientRules
-
-    monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
-    screen, reader, mouse, last, presses = new_game_setup(swallow=1)
-    rules = ClientRules("opening", new_game_keys=(("n",),), confirm_keys=(("enter",),))
-    view = newgame.start_new_game(screen, reader, mouse, rules, last)
-    assert view.board.grid == ("#########",) * 9
-    assert presses == [["n"], ["enter"], ["n"]]
+    assert presses == expected
 
 
 def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
