@@ -295,7 +295,8 @@ def test_blended_safety_weighs_the_three_best_living_cells() -> None:
     assert blended_safety(after) == pytest.approx(0.6 * 1 + 0.2 * 1 + 0.2 * 2 / 3)
 
 
-def test_full_values_the_move_after_a_guess_by_its_best_living_cells() -> None:
+def test_full_values_the_move_after_a_guess_by_its_best_living_cells(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)  # about 10 ms: never cut short
     # From a simulated intermediate game (classic rules): two corners opened, both numbers. Valued by the
     # single safest cell after it, (0, 2) looks best: with (0, 0)'s 1 its number often leaves one cell
     # certainly safe. Valued by the three best living cells (``blend``, in ``full``), one safe cell with
