@@ -17,7 +17,7 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over
 from sweepbot.play.record import Recorder
-from sweepbot.play.view import BoardView, Grabber, Reader
+from sweepbot.play.view import BoardView, Grabber, Reader, same_frame
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
@@ -194,8 +194,8 @@ class Player:
         still_since = time.monotonic()
         while time.monotonic() < deadline:
             now = self.screen.grab(region)
-            if now.shape != last.shape or not np.array_equal(now, last):
-                changed = changed or now.shape != old.shape or not np.array_equal(now, old)
+            if not same_frame(now, last):
+                changed = changed or not same_frame(now, old)
                 last, still_since = now, time.monotonic()
             elif changed and time.monotonic() - still_since >= self.settings.settle_quiet:
                 return

@@ -10,7 +10,7 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.clients import ClientRules, face_rect
 from sweepbot.play.consistency import game_over
-from sweepbot.play.view import BoardView, Grabber, Reader
+from sweepbot.play.view import BoardView, Grabber, Reader, same_frame
 
 STILL_FOR = 0.05  # seconds between the two reads that must agree on the new board
 CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
@@ -63,10 +63,6 @@ def read_or_none(reader: Reader, frame: np.ndarray) -> BoardView | None:
         return reader.read(frame)
     except SweepbotError:
         return None
-
-
-def same_frame(frame: np.ndarray, other: np.ndarray) -> bool:
-    return frame.shape == other.shape and np.array_equal(frame, other)
 
 
 def wait_still(screen: Grabber, quiet: float = 0.5, timeout: float = 2.5) -> np.ndarray:
