@@ -1,4 +1,5 @@
-"""The loop's reader: a board found again at another size is taken only when a second frame agrees."""
+"""The loop's reader: a board found again at another size is taken only when a second frame agrees; a
+board that no profile reads is reported with every reason."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+import sweepbot
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView
 from sweepbot.play.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.profile import load_profile
+from sweepbot.vision.read import ReadError
 
 SGT = Path(__file__).parent / "fixtures" / "sgt-mines"
 
@@ -44,3 +48,16 @@ def test_after_a_game_ends_the_next_board_is_found_afresh() -> None:
     assert reader.relocations == 0 and reader.geometry is not None
     assert reader.profile is kept
     assert size(reader.read(load_image(SGT / "30x16-first.png"))) == (16, 30)
+
+
+def test_when_both_reads_fail_the_error_gives_both_reasons() -> None:
+    # the profile in use (one of another client, as if the game window had been swapped) reads the board
+    # badly, and the profile asked for on the command line does not fit its cell size: the user is told both
+    reader = VisionReader("gnome-mines")
+    reader.profile = load_profile(Path(sweepbot.__file__).parent / "profiles" / "xdemineur-21px")
+    with pytest.raises(ReadError) as caught:
+        reader.read(load_image(SGT / "30x16-first.png"))
+    message = str(caught.value)
+    assert "no profile fits it" in message
+    assert "with the profile in use (xdemineur-21px)" in message
+    assert "match no template of profile xdemineur-21px" in message

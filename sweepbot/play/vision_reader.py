@@ -68,13 +68,20 @@ class VisionReader:
 
     def _find(self, frame: np.ndarray) -> Reading:
         """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
-        and moves), else with any that fits."""
-        if self.profile is not None:
+        and moves), else with any that fits. When both fail for different reasons, the error says both."""
+        first: SweepbotError | None = None
+        in_use = self.profile
+        if in_use is not None:
             try:
-                return read_screenshot(frame, profiles=[self.profile], opened_unknown=True)
-            except SweepbotError:
-                pass
-        return read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
+                return read_screenshot(frame, profiles=[in_use], opened_unknown=True)
+            except SweepbotError as error:
+                first = error
+        try:
+            return read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
+        except SweepbotError as error:
+            if first is None or in_use is None or str(first) == str(error):
+                raise
+            raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}") from error
 
 
 def to_view(reading: Reading) -> BoardView:
