@@ -54,6 +54,7 @@ from capture_fixtures import (  # noqa: E402
     covered_cells,
     covered_reference,
     exploded_cell,
+    undo_death,
     window_image,
 )
 
@@ -203,20 +204,16 @@ def play_by_undo(
     flag: bool = True,
     before_last: Callable[[set[Cell] | None], None] | None = None,
 ) -> int:
+    """sgt-mines: open every safe cell, undoing (`u`) each death and (with ``flag``) flagging its mine."""
     total = game.size.mines
     snapshot: set[Cell] | None = None
     last: Cell | None = None
-    """sgt-mines: open every safe cell, undoing (`u`) each death and (with ``flag``) flagging its mine."""
     mines: set[Cell] = set()
     deaths = 0
     for _ in range(6 * grid.rows * grid.cols):
         image = window_image(game)
-        boom = exploded_cell(image, grid)
+        boom = undo_death(game, grid, image, flag)
         if boom is not None:
-            game.key("u")
-            game.wait_settled(quiet=0.1)
-            if flag:
-                game.click_cell(*boom, button=3)
             mines.add(boom)
             deaths += 1
             continue

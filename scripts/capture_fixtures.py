@@ -156,6 +156,17 @@ def window_image(game: LaunchedClient) -> np.ndarray:
     return game.screen.grab(game.window_geometry())
 
 
+def undo_death(game: LaunchedClient, grid: Grid, image: np.ndarray, flag: bool = True) -> Cell | None:
+    """sgt-mines: if ``image`` shows a mine gone off, undo it (``u``), flag it (with ``flag``) and return it."""
+    boom = exploded_cell(image, grid)
+    if boom is not None:
+        game.key("u")
+        game.wait_settled(quiet=0.1)
+        if flag:
+            game.click_cell(*boom, button=3)
+    return boom
+
+
 def nearest_first(cells: set[Cell], origin: Cell) -> list[Cell]:
     return sorted(cells, key=lambda rc: (abs(rc[0] - origin[0]) + abs(rc[1] - origin[1]), rc))
 

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from capture_fixtures import covered_cells, covered_reference, exploded_cell, window_image  # noqa: E402
+from capture_fixtures import covered_cells, covered_reference, undo_death, window_image  # noqa: E402
 
 from sweepbot.calibration.live import KEEP_MARGIN, LiveSession  # noqa: E402
 from sweepbot.calibration.naming import REVEALED, Fact  # noqa: E402
@@ -43,11 +43,8 @@ def play_to_win(game: LaunchedClient, grid: Grid, rng: random.Random) -> tuple[s
     left: set[Cell] = set()
     for _ in range(6 * grid.rows * grid.cols):
         image = window_image(game)
-        boom = exploded_cell(image, grid)
+        boom = undo_death(game, grid, image)
         if boom is not None:
-            game.key("u")
-            game.wait_settled(quiet=0.1)
-            game.click_cell(*boom, button=3)
             mines.add(boom)
             continue
         choices = sorted(covered_cells(image, grid, reference) - mines)
