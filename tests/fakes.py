@@ -89,3 +89,42 @@ class SimDevice:
 
     def size(self) -> tuple[int, int]:
         return (1280, 1024)
+
+
+
+class LaggingDevice(SimDevice):
+    """A pointer that shows each move only after ``lag`` reads of its position, as an X server does while a
+    window manager holds a button press in its grab: later input waits in the server's queue, in order.
+    ``hand(x, y)`` queues a move made by a person."""
+
+    def __init__(self, game: Game, lag: int) -> None:
+        super().__init__(game)
+        self.lag = lag
+        self.shown = self.pointer
+        self.queue: list[tuple[int, int]] = []  # moves not shown yet, oldest first
+        self.reads_left = 0  # reads before the oldest queued move shows
+
+    def _queue(self, point: tuple[int, int]) -> None:
+        if not self.queue:
+            self.reads_left = self.lag
+        self.queue.append(point)
+
+    def position(self) -> tuple[int, int]:
+        if self.queue:
+            self.reads_left -= 1
+            if self.reads_left <= 0:
+                self.shown = self.queue.pop(0)
+                self.reads_left = self.lag
+        return self.shown
+
+    def move(self, x: int, y: int) -> None:
+        super().move(x, y)
+        self._queue((x, y))
+
+    def click(self, x: int, y: int, button: str) -> None:
+        super().click(x, y, button)
+        self._queue((x, y))
+
+    def hand(self, x: int, y: int) -> None:
+        self.pointer = (x, y)
+        self._queue((x, y))

@@ -12,7 +12,6 @@ from sweepbot.desktop import CLIENTS, DesktopError, Grid, Size, get_spec
 from sweepbot.desktop.clients.gnome_mines import COVERED_BGR, find_tiles, keyfile_text
 from sweepbot.desktop.display import display_in_use, free_displays
 from sweepbot.desktop.install import PACKAGES, PROGRAMS
-from sweepbot.desktop.openbox_rc import rc_xml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -106,9 +105,3 @@ def test_package_list_matches_install_script() -> None:
 def test_free_displays_skip_used_numbers() -> None:
     numbers = free_displays(90, 120)
     assert numbers and all(90 <= n <= 120 and not display_in_use(n) for n in numbers)
-
-
-def test_openbox_config_places_windows() -> None:
-    text = rc_xml((16, 16))
-    assert "<x>16</x><y>16</y>" in text
-    assert "<keyboard></keyboard>" in text

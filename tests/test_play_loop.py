@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sweepbot.board import Board
-from sweepbot.control.errors import ControlError, OutsideBoardError, UserTookOver
+from sweepbot.control import mouse as mouse_module
+from sweepbot.control.errors import ControlError, InputHeld, OutsideBoardError, UserTookOver
 from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
@@ -18,7 +19,7 @@ from sweepbot.play.loop import Player, PlaySettings, ScreenStoppedMakingSense
 from sweepbot.play.record import Recorder, replay
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
-from tests.fakes import CELL, MARGIN_X, MARGIN_Y, SimDevice, SimReader, SimScreen
+from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen
 
 
 def setup(seed: int, level: str = "beginner") -> tuple[Game, SimScreen, SimReader, SimDevice, BoardInput]:
@@ -64,6 +65,46 @@ def test_the_bot_stops_when_the_user_moves_the_mouse() -> None:
         Player(Meddler(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
     clicks = len(device.clicks)
     assert clicks > 0 and device.outside == 0
+
+
+def lagging(seed: int, lag: int, level: str = "expert") -> tuple[Game, SimScreen, SimReader, LaggingDevice, BoardInput]:
+    lv = LEVELS[level]
+    game = Game(lv, seed, "opening")
+    device = LaggingDevice(game, lag)
+    return game, SimScreen(game), SimReader(lv.rows, lv.cols, lv.mines), device, BoardInput(device, ScreenMapping())
+
+
+@pytest.mark.parametrize("lag", [2, 5])
+def test_a_pointer_that_shows_the_bots_moves_late_is_not_taken_for_a_hand(lag: int) -> None:
+    for seed in range(3):
+        game, screen, reader, device, mouse = lagging(seed, lag)
+        report = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+        assert report.result == game.state in ("won", "lost")
+        assert report.clicks == len(device.clicks) > 10 and device.outside == 0
+
+
+def test_a_hand_on_a_lagging_pointer_stops_the_bot_within_one_move() -> None:
+    game, _screen, reader, device, mouse = lagging(3, 3)
+    sent_when_moved: list[int] = []
+
+    class Meddler(SimScreen):
+        def grab(self, region: Rect | None = None) -> np.ndarray:
+            if self.grabs == 6:
+                device.hand(device.pointer[0] + 50, device.pointer[1])
+                sent_when_moved.append(len(device.clicks))
+            return super().grab(region)
+
+    with pytest.raises(UserTookOver):
+        Player(Meddler(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
+    assert sent_when_moved and len(device.clicks) <= sent_when_moved[0] + 1
+
+
+def test_a_pointer_that_never_follows_the_bot_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mouse_module, "CATCH_UP_TIMEOUT", 0.05)
+    _game, screen, reader, device, mouse = lagging(1, 10**9)
+    with pytest.raises(InputHeld, match="another program holds the mouse"):
+        Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+    assert len(device.clicks) == 1
 
 
 def test_nonsense_reads_stop_the_bot_with_a_diagnostic_and_no_click(tmp_path: Path) -> None:

@@ -17,5 +17,9 @@ class UserTookOver(ControlError):
     exit_code = 3
 
 
+class InputHeld(ControlError):
+    """The pointer does not follow the bot's moves: another program holds the mouse (a grab)."""
+
+
 class LimitReached(ControlError):
     """The click or time limit of this run is used up."""

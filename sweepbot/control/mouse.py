@@ -2,6 +2,13 @@
 
 Every click names a point in screenshot pixels; ``BoardInput`` refuses any point outside the rectangle of
 the board just read, maps it to input coordinates and notices when the user moves the mouse.
+
+Input sent through XTEST is queued by the X server, not applied at once: while a window manager holds a
+button press in its passive grab (openbox does on every click into a window, to focus and raise it), the
+server freezes the pointer, and the motion of the next click or of the park stays queued until the window
+manager lets the press through. The pointer read back then shows a position the bot left a moment ago.
+``BoardInput`` keeps the trail of positions it sent since the pointer last showed where the bot put it: a
+position on that trail is input still on its way, waited for; any other position is a person's hand.
 """
 
 from __future__ import annotations
@@ -10,13 +17,18 @@ import contextlib
 import os
 import sys
 import tempfile
+import time
 from typing import Any, Protocol
 
-from sweepbot.control.errors import ControlError, LimitReached, OutsideBoardError, UserTookOver
+from sweepbot.control.errors import ControlError, InputHeld, LimitReached, OutsideBoardError, UserTookOver
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.rect import Rect
 
 USER_MOVE_TOLERANCE = 3  # input units the pointer may drift before we call it the user's hand
+#: Seconds the pointer may take to show the bot's last move before the bot gives up on its input
+#: (a window manager that is slow to pass a press on, on a loaded machine, takes milliseconds)
+CATCH_UP_TIMEOUT = 5.0
+CATCH_UP_POLL = 0.0005
 
 
 class InputDevice(Protocol):
@@ -93,7 +105,9 @@ class BoardInput:
         self.clicks = 0
         self.refused = 0
         self.board: Rect | None = None
-        self._last: tuple[int, int] | None = None
+        #: where the pointer may be without a person having moved it: the last position it was seen at
+        #: the bot's bidding, then every position sent since (the last one is where the bot left it)
+        self._trail: list[tuple[int, int]] = []
 
     def set_board(self, bbox: Rect) -> None:
         """The rectangle (screenshot pixels) of the board just read: the only place clicks may go."""
@@ -105,23 +119,14 @@ class BoardInput:
             raise OutsideBoardError(f"refused a click at ({x:.0f}, {y:.0f}): outside the board {self.board}")
         if self.clicks >= self.max_clicks:
             raise LimitReached(f"click limit of {self.max_clicks} reached")
-        self.check_user()
-        point = self.mapping.to_input(x, y)
-        self.device.click(point[0], point[1], button)
-        self.clicks += 1
-        self._last = point
-        self.check_user()  # a hand that moved the mouse during the click
+        self._click(x, y, button)
 
     def click_new_game(self, x: float, y: float, allowed: Rect) -> None:
         """The one click allowed off the board: a client's new-game face, inside ``allowed``."""
         if not allowed.contains(x, y):
             self.refused += 1
             raise OutsideBoardError(f"refused a new-game click at ({x:.0f}, {y:.0f}): outside {allowed}")
-        self.check_user()
-        point = self.mapping.to_input(x, y)
-        self.device.click(point[0], point[1], "left")
-        self.clicks += 1
-        self._last = point
+        self._click(x, y, "left")
 
     def press(self, keys: list[str]) -> None:
         self.check_user()
@@ -131,13 +136,48 @@ class BoardInput:
         """Move the pointer off the board (never into a corner) so it does not cover or light a tile."""
         self.check_user()
         point = self.mapping.to_input(x, y)
+        self._start_trail()
         self.device.move(*point)
-        self._last = point
+        self._trail.append(point)
 
     def check_user(self) -> None:
-        """Stop if the pointer is not where the bot left it: the user has taken the mouse."""
-        if self._last is None:
+        """Stop if the pointer is not where the bot left it: the user has taken the mouse.
+
+        A position the bot sent earlier is input the X server has not applied yet: wait for it to catch up
+        (at most CATCH_UP_TIMEOUT seconds), so the bot's own moves never read as a person's."""
+        if not self._trail:
             return
-        x, y = self.device.position()
-        if abs(x - self._last[0]) > USER_MOVE_TOLERANCE or abs(y - self._last[1]) > USER_MOVE_TOLERANCE:
-            raise UserTookOver(f"the mouse moved to ({x}, {y}) (the bot left it at {self._last}): stopping")
+        last = self._trail[-1]
+        waited_since: float | None = None
+        while True:
+            x, y = self.device.position()
+            if _near((x, y), last):
+                self._trail = [last]
+                return
+            if not any(_near((x, y), earlier) for earlier in self._trail[:-1]):
+                raise UserTookOver(f"the mouse moved to ({x}, {y}) (the bot left it at {last}): stopping")
+            now = time.monotonic()
+            if waited_since is None:
+                waited_since = now
+            elif now - waited_since > CATCH_UP_TIMEOUT:
+                raise InputHeld(f"the pointer stayed at ({x}, {y}) for {CATCH_UP_TIMEOUT:.0f} s after the bot "
+                                f"moved it to {last}: another program holds the mouse")
+            time.sleep(CATCH_UP_POLL)
+
+    def _click(self, x: float, y: float, button: str) -> None:
+        self.check_user()
+        point = self.mapping.to_input(x, y)
+        self._start_trail()
+        self.device.click(point[0], point[1], button)
+        self.clicks += 1
+        self._trail.append(point)
+        self.check_user()  # a hand that moved the mouse during the click
+
+    def _start_trail(self) -> None:
+        """Before the bot's first move, the pointer's own position is where it may still be seen."""
+        if not self._trail:
+            self._trail.append(self.device.position())
+
+
+def _near(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return abs(a[0] - b[0]) <= USER_MOVE_TOLERANCE and abs(a[1] - b[1]) <= USER_MOVE_TOLERANCE

@@ -1,4 +1,7 @@
-"""A private X display: Xvfb on a free display number, openbox and a D-Bus session bus, all stopped on exit."""
+"""A private X display: Xvfb on a free display number, openbox and a D-Bus session bus, all stopped on exit.
+
+openbox runs with its stock settings (the system's rc.xml, nothing of ours), as on a user's desktop: it grabs
+the mouse buttons on every window to focus and raise it, and places windows itself."""
 
 from __future__ import annotations
 
@@ -15,7 +18,6 @@ from types import TracebackType
 
 from sweepbot.desktop import procs
 from sweepbot.desktop.errors import DesktopError
-from sweepbot.desktop.openbox_rc import WINDOW_ORIGIN, rc_xml
 
 #: Display numbers below this are left to people and other tools (the vision developer uses :98).
 FIRST_DISPLAY = 90
@@ -44,7 +46,7 @@ class VirtualDisplay:
 
     ``env`` is the environment for children (``DISPLAY``, ``DBUS_SESSION_BUS_ADDRESS`` set, foreign display
     variables removed); ``name`` is ``":N"``. Everything started is stopped by :meth:`stop`, also when start-up
-    fails half-way. openbox places every normal window's frame at ``window_origin``.
+    fails half-way. ``window_manager=False`` leaves the screen without one.
     """
 
     def __init__(
@@ -55,7 +57,6 @@ class VirtualDisplay:
         window_manager: bool = True,
         dbus: bool = True,
         first_display: int = FIRST_DISPLAY,
-        window_origin: tuple[int, int] = WINDOW_ORIGIN,
         timeout: float = 10.0,
     ) -> None:
         self.width = width
@@ -63,7 +64,6 @@ class VirtualDisplay:
         self.window_manager = window_manager
         self.dbus = dbus
         self.first_display = first_display
-        self.window_origin = window_origin
         self.timeout = timeout
         self.number: int | None = None
         self.dbus_address: str | None = None
@@ -208,10 +208,8 @@ class VirtualDisplay:
         env["XDG_CONFIG_HOME"] = os.path.join(self._home, "config")
         env["XDG_CACHE_HOME"] = os.path.join(self._home, "cache")
         log = os.path.join(self._home, "openbox.log")
-        rc = os.path.join(self._home, "openbox-rc.xml")
-        with open(rc, "w", encoding="utf-8") as fh:
-            fh.write(rc_xml(self.window_origin))
-        self._wm = procs.spawn(["openbox", "--sm-disable", "--config-file", rc], env, log=log)
+        # an empty private config folder: openbox reads the system's stock rc.xml
+        self._wm = procs.spawn(["openbox", "--sm-disable"], env, log=log)
         wm = self._wm
         procs.wait_for(lambda: wm.poll() is not None or self._wm_ready(), self.timeout, "openbox")
         if wm.poll() is not None:
