@@ -107,6 +107,29 @@ def test_a_pointer_that_never_follows_the_bot_stops_it(monkeypatch: pytest.Monke
     assert len(device.clicks) == 1
 
 
+def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
+    game, _screen, _, device, mouse = setup(4, "expert")
+    covered: list[int] = []
+
+    class CoverAfterRead(SimReader):
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = super().read(frame)
+            if len(device.clicks) >= 30 and not covered:
+                covered.append(len(device.clicks))  # a window opens over the board now
+            return view
+
+    class Screen(SimScreen):
+        def grab(self, region: Rect | None = None) -> np.ndarray:
+            image = super().grab(region)
+            return np.zeros_like(image) if covered and region is not None else image
+
+    lv = LEVELS["expert"]
+    with pytest.raises(ScreenStoppedMakingSense, match="changed between its read and the clicks"):
+        Player(Screen(game), CoverAfterRead(lv.rows, lv.cols, lv.mines), mouse,
+               PlaySettings(first_click="opening", settle_timeout=0.05)).play_game()
+    assert covered and len(device.clicks) == covered[0]
+
+
 def test_nonsense_reads_stop_the_bot_with_a_diagnostic_and_no_click(tmp_path: Path) -> None:
     _game, screen, _, device, mouse = setup(2)
 

@@ -14,8 +14,8 @@ position on that trail is input still on its way, waited for; any other position
 from __future__ import annotations
 
 import contextlib
+import io
 import os
-import sys
 import tempfile
 import time
 from typing import Any, Protocol
@@ -49,17 +49,19 @@ class PyAutoGuiDevice:
         if os.name == "posix" and not os.environ.get("DISPLAY") and os.uname().sysname == "Linux":
             raise ControlError("no display: DISPLAY is not set")
         ensure_xauthority()
+        said = io.StringIO()
         try:
-            with contextlib.redirect_stdout(sys.stderr):  # python-xlib prints its warnings on stdout
+            # python-xlib prints warnings (an X authority file without this display) on stdout and stderr
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
                 import pyautogui
         except Exception as err:  # pyautogui raises several kinds when no display can be opened
-            raise ControlError(f"cannot open the display for input: {err}") from None
+            raise ControlError(f"cannot open the display for input: {err} {said.getvalue().strip()}") from None
         pyautogui.PAUSE = 0
         pyautogui.FAILSAFE = True
         self._gui: Any = pyautogui
 
     def position(self) -> tuple[int, int]:
-        x, y = self._gui.position()
+        x, y = self._call(self._gui.position)
         return (int(x), int(y))
 
     def move(self, x: int, y: int) -> None:
@@ -72,14 +74,17 @@ class PyAutoGuiDevice:
         self._call(self._gui.hotkey, *keys) if len(keys) > 1 else self._call(self._gui.press, keys[0])
 
     def size(self) -> tuple[int, int]:
-        width, height = self._gui.size()
+        width, height = self._call(self._gui.size)
         return (int(width), int(height))
 
-    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         try:
-            fn(*args, **kwargs)
+            return fn(*args, **kwargs)
         except self._gui.FailSafeException:
             raise UserTookOver("pyautogui failsafe: the pointer reached a screen corner") from None
+        except Exception as err:  # python-xlib raises many kinds once the X server is gone
+            raise ControlError(f"input cannot be sent: the display {os.environ.get('DISPLAY', '')} is gone "
+                               f"({type(err).__name__})") from None
 
 
 def ensure_xauthority() -> None:

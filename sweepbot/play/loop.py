@@ -24,6 +24,8 @@ from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
 
 MAX_RETRY_PAUSE = 0.4
+#: moves in a row called off because the board changed between its read and the clicks
+MAX_STALE_READS = 20
 DISMISS_WAIT = 0.5
 
 
@@ -73,6 +75,7 @@ class Player:
         self.settings = settings
         self.recorder = recorder
         self._dismissed = False
+        self._stale = 0
 
     # -- the steps ---------------------------------------------------------------------------------
     def play_game(self) -> GameReport:
@@ -173,6 +176,14 @@ class Player:
             cells, button = [move.cell], ("right" if move.action == "flag" else "left")
         else:
             raise ScreenStoppedMakingSense("nothing to do on a board that is not finished")
+        if self.mouse is not None and not self.settings.dry_run and not self._unchanged(frame, view.bbox):
+            # the board moved, was covered or repainted since it was read: look again before any click
+            self._stale += 1
+            if self._stale >= MAX_STALE_READS:
+                raise ScreenStoppedMakingSense(f"the board changed between its read and the clicks "
+                                               f"{MAX_STALE_READS} times in a row: something covers or moves it")
+            return []
+        self._stale = 0
         if self.recorder:
             self.recorder.step(frame, view, analysis, cells, button)
         report.moves += 1
@@ -202,6 +213,11 @@ class Player:
             time.sleep(self.settings.poll)
 
     # -- helpers -----------------------------------------------------------------------------------
+    def _unchanged(self, frame: np.ndarray, bbox: Rect) -> bool:
+        """Whether the board region on screen is still what ``frame`` showed when it was read."""
+        x, y, w, h = bbox.x, bbox.y, bbox.w, bbox.h
+        return same_frame(self.screen.grab(bbox), frame[y:y + h, x:x + w])
+
     def _park(self, bbox: Rect) -> None:
         """Leave the pointer just below the board's left end: off every tile, never in a corner."""
         if self.mouse is not None:
