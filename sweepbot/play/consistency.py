@@ -20,6 +20,13 @@ def changes_that_cannot_happen(before: Board, after: Board) -> list[tuple[Cell, 
     return bad
 
 
+def untaken_clicks(before: Board, after: Board, clicked: list[Cell]) -> list[Cell]:
+    """Cells clicked on ``before`` that ``after`` still shows as they were: clicks the client did not take."""
+    if (before.rows, before.cols) != (after.rows, after.cols):
+        return []
+    return [(r, c) for r, c in clicked if before.grid[r][c] == after.grid[r][c]]
+
+
 def game_over(board: Board) -> str | None:
     """``won`` or ``lost`` when the board itself shows it (or says so), else None."""
     if board.state in ("won", "lost"):

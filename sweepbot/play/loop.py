@@ -15,7 +15,7 @@ from sweepbot.board import Board
 from sweepbot.control.errors import ControlError
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
-from sweepbot.play.consistency import changes_that_cannot_happen, game_over
+from sweepbot.play.consistency import changes_that_cannot_happen, game_over, untaken_clicks
 from sweepbot.play.record import Recorder
 from sweepbot.play.view import BoardView, Grabber, Reader, same_frame
 from sweepbot.rect import Rect
@@ -52,7 +52,8 @@ class PlaySettings:
 @dataclass
 class GameReport:
     result: str = "unfinished"  # won, lost, unfinished, error
-    clicks: int = 0
+    clicks: int = 0  # clicks the client took
+    missed: int = 0  # clicks sent that the client did not take (each is sent again)
     moves: int = 0
     seconds: float = 0.0
     error: str | None = None
@@ -84,6 +85,7 @@ class Player:
         start = time.monotonic()
         previous: BoardView | None = None
         expected_win: Board | None = None
+        cells: list[tuple[int, int]] = []
         while True:
             if time.monotonic() - start > self.settings.max_seconds:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
@@ -101,6 +103,8 @@ class Player:
                     previous, board=expected_win)
                 break
             over = game_over(view.board)
+            if previous is not None and not over:
+                report.missed += len(untaken_clicks(previous.board, view.board, cells))
             if over:
                 report.result = over
                 report.final = view.board
@@ -117,7 +121,7 @@ class Player:
             previous = view
         report.seconds = time.monotonic() - start
         if self.mouse:
-            report.clicks = self.mouse.clicks
+            report.clicks = self.mouse.clicks - report.missed
         return report
 
     def look(self, previous: BoardView | None, report: GameReport,

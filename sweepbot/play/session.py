@@ -19,6 +19,7 @@ class SessionSummary:
     losses: int = 0
     errors: int = 0
     clicks: int = 0
+    missed_clicks: int = 0  # clicks the client did not take, sent again (not counted in ``clicks``)
     refused_clicks: int = 0  # clicks the board guard refused (always 0 unless something is wrong)
     seconds: float = 0.0
     three_bv_per_second: list[float] = field(default_factory=list)
@@ -27,6 +28,7 @@ class SessionSummary:
     def add(self, report: GameReport) -> None:
         self.games += 1
         self.clicks += report.clicks
+        self.missed_clicks += report.missed
         if report.result == "won":
             self.wins += 1
             if report.final is not None and report.seconds > 0:
@@ -42,7 +44,8 @@ class SessionSummary:
         rates = self.three_bv_per_second
         return {
             "games": self.games, "wins": self.wins, "losses": self.losses, "errors": self.errors,
-            "clicks": self.clicks, "refused_clicks": self.refused_clicks, "seconds": round(self.seconds, 3),
+            "clicks": self.clicks, "missed_clicks": self.missed_clicks,
+            "refused_clicks": self.refused_clicks, "seconds": round(self.seconds, 3),
             "three_bv_per_second": round(sum(rates) / len(rates), 3) if rates else None,
             "messages": self.messages,
         }
