@@ -65,7 +65,9 @@ def test_solve_bad_boards_exit_non_zero_with_a_message(
     assert main(["solve", "--json", bad, good]) == 2
     captured = capsys.readouterr()
     assert "bad.board" in captured.err and message in captured.err and "Traceback" not in captured.err
-    assert len(captured.out.strip().splitlines()) == 1  # the good file is still answered
+    answers = [json.loads(line) for line in captured.out.strip().splitlines()]  # one per file, in order
+    assert len(answers) == 2 and answers[0]["file"] == bad and message in answers[0]["error"]
+    assert "error" not in answers[1] and answers[1]["move"]["action"] == "open"  # the good file is still answered
 
 
 def test_solve_missing_file_and_console_entry_point(tmp_path: Path) -> None:

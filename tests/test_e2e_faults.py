@@ -131,6 +131,23 @@ def test_the_user_moving_the_mouse_stops_the_bot_at_once(tmp_path: Path) -> None
 
     outcome = play_with_fault(tmp_path, grab_mouse)
     assert outcome is not None
-    result, _recorded = outcome
+    result, recorded = outcome
     assert result.returncode == 3, (result.stdout, result.stderr[-1500:])
     assert "the mouse moved" in result.stderr and "Traceback" not in result.stderr
+    answer = json.loads(result.stdout)  # --json answers even when the bot stops
+    assert "the mouse moved" in answer["error"] and answer["games"] == len(answer["per_game"]) == 0
+    assert answer["refused_clicks"] == 0 and recorded, "the recording folder was not kept"
+
+
+def test_play_with_no_game_on_screen_answers_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    require_clients()
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    with VirtualDisplay() as display:
+        env = dict(display.env, TMPDIR=str(tmpdir))
+        result = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--json"], env=env, capture_output=True,
+                                text=True, timeout=60, check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    answer = json.loads(result.stdout)
+    assert "no board" in answer["error"] and answer["error"] in result.stderr
+    assert list(tmpdir.iterdir()) == []

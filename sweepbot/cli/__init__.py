@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -41,8 +42,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except SweepbotError as err:
-        print(f"sweepbot {args.command}: {err}", file=sys.stderr)
-        return err.exit_code
+        return fail(args, str(err), err.exit_code, err.partial)
     except KeyboardInterrupt:
-        print(f"sweepbot {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return fail(args, "interrupted", 2)
+
+
+def fail(args: argparse.Namespace, message: str, code: int, partial: dict[str, object] | None = None) -> int:
+    """Say why a command stopped: on stderr always, and with ``--json`` as one object on stdout, with what was
+    done before (``partial``)."""
+    print(f"sweepbot {args.command}: {message}", file=sys.stderr)
+    if getattr(args, "json", False):
+        print(json.dumps({"error": message, **(partial or {})}), flush=True)
+    return code

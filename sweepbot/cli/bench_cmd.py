@@ -24,6 +24,8 @@ from sweepbot.simulate import (
 )
 from sweepbot.solver.strategy import PARTS, Strategy, parse_strategy
 
+#: more processes than this only fight over the cores and memory of any machine it runs on
+MAX_WORKERS = 256
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
@@ -53,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     level = parse_level(args.level)
     if args.games < 1:
         raise SweepbotError("--games must be at least 1")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise SweepbotError(f"--workers must be from 1 to {MAX_WORKERS}, not {args.workers}")
     first = parse_cell(args.first_move) if args.first_move else None
     if first and not (0 <= first[0] < level.rows and 0 <= first[1] < level.cols):
         raise SweepbotError(f"--first-move {first} is outside the {level.rows}x{level.cols} board")
@@ -63,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         for strategy in strategies:
             settings = BenchSettings(level, args.first_click, first, args.seed, strategy)
             task = progress.add_task(f"{level.text} {args.first_click} {strategy.name}", total=args.games)
-            results = play_many(settings, args.games, max(1, args.workers))
+            results = play_many(settings, args.games, args.workers)
             summaries.append(BenchSummary.collect(results, partial(progress.advance, task)))
     if args.json:
         print(json.dumps(bench_json(strategies, summaries)))

@@ -19,12 +19,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("image", metavar="IMAGE", help="screenshot file (PNG)")
     parser.add_argument("--profile", help="profile name, client name or profile folder (default: the one that fits)")
     parser.add_argument("--annotate", metavar="OUT.png", help="save the screenshot with the grid and what was read")
+    parser.add_argument("--save-unread", metavar="DIR",
+                        help="when some cells cannot be read, save their crops (cell-rR-cC.png) in DIR")
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     from sweepbot.vision.annotate import annotate
-    from sweepbot.vision.capture import load_image
+    from sweepbot.vision.capture import load_image, save_crops
     from sweepbot.vision.locate import locate
     from sweepbot.vision.read import ReadError, read_screenshot
 
@@ -34,6 +36,12 @@ def run(args: argparse.Namespace) -> int:
     except ReadError as err:
         if args.annotate and err.cells:
             _save(args.annotate, annotate(image, locate(image), None, err.cells))
+        err.partial = {"unread": [list(cell) for cell in err.cells]}
+        if err.crops and args.save_unread:
+            err.partial["crops"] = str(save_crops(err.crops, args.save_unread))
+            err.args = (f"{err}; their crops are in {args.save_unread}",)
+        elif err.crops:
+            err.args = (f"{err}; --save-unread DIR keeps their crops",)
         raise
     if args.annotate:
         _save(args.annotate, annotate(image, reading.geometry, reading.board))

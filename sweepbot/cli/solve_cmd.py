@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         except SweepbotError as err:
             message = str(err) if str(err).startswith(name) else f"{name}: {err}"
             print(f"sweepbot solve: {message}", file=sys.stderr)
+            if args.json:
+                print(json.dumps({"file": name, "error": message}), flush=True)
             failed += 1
             continue
         if args.json:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import tempfile
 import time
 from typing import Any, Protocol
 
@@ -89,15 +88,11 @@ class PyAutoGuiDevice:
 
 def ensure_xauthority() -> None:
     """python-xlib refuses to open a display when the X authority file is missing, even for a server that
-    needs none (Xvfb started without -auth). Point it at an empty file in that case."""
+    needs none (Xvfb started without -auth). Point it at an empty file in that case (no file is made)."""
     if os.name != "posix" or os.environ.get("XAUTHORITY"):
         return
-    default = os.path.expanduser("~/.Xauthority")
-    if os.path.exists(default):
-        return
-    empty = os.path.join(tempfile.gettempdir(), f"sweepbot-{os.getuid()}.Xauthority")
-    open(empty, "ab").close()
-    os.environ["XAUTHORITY"] = empty
+    if not os.path.exists(os.path.expanduser("~/.Xauthority")):
+        os.environ["XAUTHORITY"] = os.devnull
 
 
 class BoardInput:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sweepbot.control.errors import ControlError
-from sweepbot.errors import SweepbotError
+from sweepbot.errors import Interrupted, SweepbotError
 from sweepbot.game import won_board_three_bv
 from sweepbot.play.loop import GameReport, Player
 
@@ -24,8 +24,12 @@ class SessionSummary:
     seconds: float = 0.0
     three_bv_per_second: list[float] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
+    per_game: list[dict[str, object]] = field(default_factory=list)
 
     def add(self, report: GameReport) -> None:
+        self.per_game.append({"result": report.result, "clicks": report.clicks, "missed_clicks": report.missed,
+                              "moves": report.moves, "seconds": round(report.seconds, 3),
+                              **({"error": report.error} if report.error else {})})
         self.games += 1
         self.clicks += report.clicks
         self.missed_clicks += report.missed
@@ -47,17 +51,35 @@ class SessionSummary:
             "clicks": self.clicks, "missed_clicks": self.missed_clicks,
             "refused_clicks": self.refused_clicks, "seconds": round(self.seconds, 3),
             "three_bv_per_second": round(sum(rates) / len(rates), 3) if rates else None,
-            "messages": self.messages,
+            "messages": self.messages, "per_game": self.per_game,
+            **({"error": self.messages[0]} if self.messages else {}),
         }
 
 
 def play_session(player: Player, games: int, new_game: Callable[[GameReport], None],
                  progress: Callable[[int, GameReport], None] | None = None) -> SessionSummary:
     """Play ``games`` games; after each finished one (but the last) call ``new_game`` with its report.
-    A failure that makes further input unsafe (the user took over, a click refused, no display) ends the
-    session."""
+    A failure that makes further input unsafe (the user took over, a click refused, no display) and Ctrl-C
+    end the session with an error that carries the summary of the games played (``partial``)."""
     summary = SessionSummary()
     start = time.monotonic()
+    try:
+        _play_games(player, games, new_game, progress, summary)
+    except (ControlError, KeyboardInterrupt) as err:
+        stop = err if isinstance(err, ControlError) else Interrupted("interrupted")
+        stop.partial = _finish(summary, player, start).to_json()
+        raise stop from None
+    return _finish(summary, player, start)
+
+
+def _finish(summary: SessionSummary, player: Player, start: float) -> SessionSummary:
+    summary.seconds = time.monotonic() - start
+    summary.refused_clicks = player.mouse.refused if player.mouse else 0
+    return summary
+
+
+def _play_games(player: Player, games: int, new_game: Callable[[GameReport], None],
+                progress: Callable[[int, GameReport], None] | None, summary: SessionSummary) -> None:
     for number in range(games):
         clicks_before = player.mouse.clicks if player.mouse else 0
         try:
@@ -83,6 +105,3 @@ def play_session(player: Player, games: int, new_game: Callable[[GameReport], No
                 summary.messages.append(f"could not start game {number + 2}: {err}")
                 summary.errors += 1
                 break
-    summary.seconds = time.monotonic() - start
-    summary.refused_clicks = player.mouse.refused if player.mouse else 0
-    return summary

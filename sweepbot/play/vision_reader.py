@@ -81,7 +81,8 @@ class VisionReader:
         except SweepbotError as error:
             if first is None or in_use is None or str(first) == str(error):
                 raise
-            raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}") from error
+            cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
+            raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops) from error
 
 
 def to_view(reading: Reading) -> BoardView:

@@ -126,6 +126,19 @@ def load_image(path: str | Path) -> np.ndarray:
     return as_bgr(image)
 
 
+def save_crops(crops: dict[tuple[int, int], np.ndarray], folder: str | Path) -> Path:
+    """Write cell crops as ``cell-rR-cC.png`` into ``folder`` (made if missing); returns the folder."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for (r, c), crop in crops.items():
+            if not cv2.imwrite(str(folder / f"cell-r{r}-c{c}.png"), crop):
+                raise OSError(f"OpenCV could not write cell-r{r}-c{c}.png")
+    except OSError as err:
+        raise CaptureError(f"cannot save the cells' crops in {folder}: {err}") from None
+    return folder
+
+
 def as_bgr(image: np.ndarray) -> np.ndarray:
     """Gray, BGR or BGRA (8 or 16 bit) as 8-bit BGR."""
     if image.dtype == np.uint16:

@@ -6,10 +6,8 @@ The game loop calls :func:`read_screenshot` once to find the board and its profi
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -28,12 +26,14 @@ EDGE_RMS = 12.0
 
 
 class ReadError(SweepbotError):
-    """Cells that match no template well: named, with their crops saved for a person to look at."""
+    """Cells that match no template well: named, with their crops for a person to look at (kept in memory;
+    the command line writes them only where the user asks)."""
 
-    def __init__(self, message: str, cells: Sequence[tuple[int, int]] = (), crops_dir: Path | None = None) -> None:
+    def __init__(self, message: str, cells: Sequence[tuple[int, int]] = (),
+                 crops: dict[tuple[int, int], np.ndarray] | None = None) -> None:
         super().__init__(message)
         self.cells = list(cells)
-        self.crops_dir = crops_dir
+        self.crops = crops or {}
 
 
 @dataclass(frozen=True)
@@ -79,25 +79,25 @@ def game_state(grid: Sequence[str], total: int | None) -> str | None:
     return None
 
 
+#: The most crops of unread cells one error carries.
+MAX_CROPS = 200
+
+
 def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: Profile) -> ReadError:
-    """The error for cells that match nothing, with their crops saved under a temporary folder."""
+    """The error for cells that match nothing, with their crops."""
     bad = scores.refused()
-    folder = Path(tempfile.mkdtemp(prefix="sweepbot-unread-"))
-    for r, c in bad[:200]:
+    crops: dict[tuple[int, int], np.ndarray] = {}
+    for r, c in bad[:MAX_CROPS]:
         x, y, w, h = geometry.cell_rect(r, c)
         crop = image[max(y, 0) : y + h, max(x, 0) : x + w]
         if crop.size:
-            cv2.imwrite(str(folder / f"cell-r{r}-c{c}.png"), crop)
+            crops[(r, c)] = crop.copy()
     names = ", ".join(
         f"({r}, {c}) ~{scores.chars[r, c]} rms {scores.rms[r, c]:.0f} margin {scores.margin[r, c]:.2f}"
         for r, c in bad[:8]
     )
     more = f" and {len(bad) - 8} more" if len(bad) > 8 else ""
-    return ReadError(
-        f"{len(bad)} cell(s) match no template of profile {profile.name} well: {names}{more}; crops saved in {folder}",
-        bad,
-        folder,
-    )
+    return ReadError(f"{len(bad)} cell(s) match no template of profile {profile.name} well: {names}{more}", bad, crops)
 
 
 def read_located(
