@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -19,6 +20,7 @@ from sweepbot.play.loop import Player, PlaySettings, ScreenStoppedMakingSense
 from sweepbot.play.record import Recorder, replay
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
+from sweepbot.vision.read import ReadError
 from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen
 
 
@@ -169,6 +171,27 @@ def test_nonsense_reads_stop_the_bot_with_a_diagnostic_and_no_click(tmp_path: Pa
         Player(screen, Contradicting(), mouse, PlaySettings(tries=3), recorder).play_game()
     assert device.clicks == []
     assert list((tmp_path / "diagnostics").glob("*.png")) and list((tmp_path / "diagnostics").glob("*.txt"))
+
+
+@pytest.mark.parametrize("record", [True, False])
+def test_cells_that_cannot_be_read_are_kept_only_in_the_recording(tmp_path: Path, record: bool) -> None:
+    _game, screen, _, device, mouse = setup(2)
+    crop = np.full((8, 8, 3), 77, np.uint8)
+
+    class Unreadable:
+        def read(self, frame: np.ndarray) -> BoardView:
+            raise ReadError("1 cell(s) match no template", [(2, 3)], {(2, 3): crop})
+
+    recorder = Recorder(tmp_path / "rec") if record else None
+    with pytest.raises(ScreenStoppedMakingSense) as stop:
+        Player(screen, Unreadable(), mouse, PlaySettings(tries=2), recorder).play_game()
+    assert device.clicks == []
+    if record:
+        saved = list((tmp_path / "rec" / "diagnostics").glob("*-cells/cell-r2-c3.png"))
+        assert len(saved) == 1 and "unread cells are in" in str(stop.value)
+        assert np.array_equal(cv2.imread(str(saved[0])), crop)
+    else:
+        assert "--record DIR keeps" in str(stop.value) and list(tmp_path.iterdir()) == []
 
 
 def test_a_read_where_revealed_cells_changed_is_taken_again() -> None:

@@ -128,6 +128,7 @@ class Player:
              quiet: bool = False) -> tuple[np.ndarray, BoardView, Analysis | None]:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again."""
         problems: list[str] = []
+        crops: dict[tuple[int, int], np.ndarray] = {}
         frame = np.zeros((1, 1, 3), np.uint8)
         for attempt in range(self.settings.tries):
             if attempt:
@@ -139,6 +140,7 @@ class Player:
                 view = self.reader.read(frame)
             except SweepbotError as err:
                 problems.append(f"read: {err}")
+                crops = getattr(err, "crops", None) or crops
                 continue
             if view.board.mines is None and self.settings.mines is not None:
                 view = replace(view, board=view.board.with_mines(self.settings.mines))
@@ -155,10 +157,14 @@ class Player:
                 problems.append(f"the board read contradicts itself: {err}")
                 continue
             return frame, view, analysis
+        kept = ""
         if self.recorder and not quiet:  # quiet: a win is expected, a covered board is no surprise
-            self.recorder.diagnostic(frame, problems)
+            kept = f"; the frame{' and the unread cells' if crops else ''} are in " + str(
+                self.recorder.diagnostic(frame, problems, crops).parent)
+        elif crops:
+            kept = "; --record DIR keeps the frame and the unread cells' crops"
         raise ScreenStoppedMakingSense(
-            f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}"
+            f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
         )
 
     def dismiss(self) -> bool:

@@ -19,6 +19,7 @@ from sweepbot.errors import SweepbotError
 from sweepbot.play.view import BoardView, Reader
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.strategy import Strategy, parse_strategy
+from sweepbot.vision.capture import save_crops
 
 SESSION = "session.jsonl"
 
@@ -53,12 +54,17 @@ class Recorder:
         with (self.folder / SESSION).open("a", encoding="utf-8") as out:
             out.write(json.dumps(entry) + "\n")
 
-    def diagnostic(self, frame: np.ndarray, problems: list[str]) -> Path:
+    def diagnostic(self, frame: np.ndarray, problems: list[str],
+                   crops: dict[tuple[int, int], np.ndarray] | None = None) -> Path:
+        """Keep a frame the bot could not make sense of, why, and the crops of cells it could not read
+        (``diagnostics/NNNNN.png``, ``.txt`` and ``NNNNN-cells/``); returns the frame's path."""
         folder = self.folder / "diagnostics"
         folder.mkdir(exist_ok=True)
         path = folder / f"{self.count:05d}.png"
         cv2.imwrite(str(path), frame)
         path.with_suffix(".txt").write_text("\n".join(problems) + "\n", encoding="utf-8")
+        if crops:
+            save_crops(crops, folder / f"{self.count:05d}-cells")
         return path
 
 
