@@ -390,6 +390,19 @@ def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
     assert len(device.clicks) == clicks
 
 
+def test_a_new_game_that_never_comes_is_reported_with_what_the_screen_showed() -> None:
+    from sweepbot.errors import SweepbotError
+    from sweepbot.play.clients import ClientRules
+    from sweepbot.play.newgame import start_new_game
+
+    _game, screen, reader, _device, mouse = setup(12)
+    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    assert last is not None
+    rules = ClientRules("opening", new_game_keys=(("n",),))  # the fake client ignores keys
+    with pytest.raises(SweepbotError, match="no new game appeared within 1 s; the last screen showed no change"):
+        start_new_game(screen, reader, mouse, rules, last, timeout=1.0)
+
+
 def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None:
     from sweepbot.play import loop
 

@@ -38,11 +38,12 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         mouse.click_new_game(*centre, allowed=allowed)
     start = asked = time.monotonic()
     candidate: BoardView | None = None
+    seen = "nothing: no frame was taken"
     while time.monotonic() - start < timeout:
         taken = time.monotonic()
         frame = screen.grab()
-        view = None if same_frame(frame, before) else read_or_none(reader, frame)
-        if view is not None and not game_over(view.board) and view.board.grid != last.board.grid:
+        view, seen = look_for_new_game(reader, frame, before, last)
+        if view is not None:
             if candidate is not None and candidate.board.grid == view.board.grid:
                 return view  # the same new board twice in a row: the client has finished repainting
             candidate = view
@@ -55,14 +56,24 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
             press_keys(mouse, rules.confirm_keys + rules.new_game_keys, rules.key_gap)
             asked = time.monotonic()
         time.sleep(0.02)
-    raise SweepbotError(f"no new game appeared within {timeout:.0f} s")
+    raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")
 
 
-def read_or_none(reader: Reader, frame: np.ndarray) -> BoardView | None:
+def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
+                      last: BoardView) -> tuple[BoardView | None, str]:
+    """A fresh board on ``frame`` (one that is not over and not the last game's), or None and what was seen."""
+    if same_frame(frame, before):
+        return None, "no change since the new game was asked for"
     try:
-        return reader.read(frame)
-    except SweepbotError:
-        return None
+        view = reader.read(frame)
+    except SweepbotError as err:
+        return None, f"no board it could read ({err})"
+    over = game_over(view.board)
+    if over:
+        return None, f"a board that is over ({over})"
+    if view.board.grid == last.board.grid:
+        return None, "the board of the game that ended"
+    return view, "a new board"
 
 
 def wait_still(screen: Grabber, quiet: float = 0.5, timeout: float = 2.5) -> np.ndarray:
