@@ -437,3 +437,21 @@ def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None
     screen2 = LateDialog(game2)
     with pytest.raises(ScreenStoppedMakingSense):
         Player(screen2, reader2, mouse2, PlaySettings(first_click="opening", tries=2)).play_game()
+
+
+def test_waits_follow_a_slow_client_within_bounds() -> None:
+    from sweepbot.play.loop import ClientPace
+
+    pace = ClientPace()
+    assert pace.waits(2.0, 0.03) == (2.0, 0.03)  # nothing seen yet: the settings
+    for _ in range(10):
+        pace.answered(0.004, 0.0)
+    assert pace.waits(2.0, 0.03) == (2.0, 0.03)  # a fast client: the settings still
+    pace.answered(1.5, 0.2)  # a loaded machine: an answer after 1.5 s, repainted in pieces 0.2 s apart
+    timeout, quiet = pace.waits(2.0, 0.03)
+    assert timeout == 6.0 and quiet == 0.03  # one pause in eleven answers is not the pace yet
+    for _ in range(10):
+        pace.answered(0.01, 0.2)
+    assert pace.waits(2.0, 0.03) == (6.0, pytest.approx(0.3))
+    pace.answered(30.0, 5.0)
+    assert pace.waits(2.0, 0.03) == (ClientPace.MAX_TIMEOUT, pytest.approx(0.3))

@@ -7,6 +7,7 @@ fresh captures), and waits for the game to answer by watching the board region: 
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -49,6 +50,32 @@ class PlaySettings:
     dismiss_keys: tuple[tuple[str, ...], ...] = ()
 
 
+class ClientPace:
+    """How fast the client answers lately: the slowest first change after a move, and the longest pause
+    inside one answer, over the last ``MEMORY`` answers."""
+
+    MEMORY = 50
+    #: the longest waits ever asked for, however slow the client looked
+    MAX_TIMEOUT = 15.0
+    MAX_QUIET = 0.5
+
+    def __init__(self) -> None:
+        self.first_change: deque[float] = deque(maxlen=self.MEMORY)
+        self.pauses: deque[float] = deque(maxlen=self.MEMORY)
+
+    def answered(self, first_change: float, longest_pause: float) -> None:
+        self.first_change.append(first_change)
+        self.pauses.append(longest_pause)
+
+    def waits(self, timeout: float, quiet: float) -> tuple[float, float]:
+        """The time to allow for an answer and the stillness that ends it, at least the given ones."""
+        slowest = max(self.first_change, default=0.0)
+        pauses = sorted(self.pauses)
+        pause = pauses[int(0.9 * (len(pauses) - 1))] if pauses else 0.0  # one odd pause (an end-of-game flash) is
+        # not the client's pace
+        return (min(max(timeout, 4 * slowest), self.MAX_TIMEOUT), min(max(quiet, 1.5 * pause), self.MAX_QUIET))
+
+
 @dataclass
 class GameReport:
     result: str = "unfinished"  # won, lost, unfinished, error
@@ -77,6 +104,7 @@ class Player:
         self.recorder = recorder
         self._dismissed = False
         self._stale = 0
+        self.pace = ClientPace()
 
     # -- the steps ---------------------------------------------------------------------------------
     def play_game(self) -> GameReport:
@@ -206,19 +234,30 @@ class Player:
         return cells
 
     def settle(self, region: Rect, before: np.ndarray) -> None:
-        """Wait until the board region differs from ``before`` and then holds still, or the time runs out."""
+        """Wait until the board region differs from ``before`` and then holds still, or the time runs out.
+
+        The waits follow the client: the time allowed for an answer grows with the slowest answer seen lately,
+        and the stillness asked for with the longest pause seen inside one answer (a loaded client repaints
+        in pieces)."""
         x, y, w, h = region.x, region.y, region.w, region.h
         old = before[y:y + h, x:x + w]
-        deadline = time.monotonic() + self.settings.settle_timeout
-        changed = False
+        start = time.monotonic()
+        timeout, quiet = self.pace.waits(self.settings.settle_timeout, self.settings.settle_quiet)
+        changed_at: float | None = None
         last = old
-        still_since = time.monotonic()
-        while time.monotonic() < deadline:
+        still_since = start
+        longest_pause = 0.0
+        while time.monotonic() - start < timeout:
             now = self.screen.grab(region)
+            moment = time.monotonic()
             if not same_frame(now, last):
-                changed = changed or not same_frame(now, old)
-                last, still_since = now, time.monotonic()
-            elif changed and time.monotonic() - still_since >= self.settings.settle_quiet:
+                if changed_at is None and not same_frame(now, old):
+                    changed_at = moment
+                elif changed_at is not None:
+                    longest_pause = max(longest_pause, moment - still_since)
+                last, still_since = now, moment
+            elif changed_at is not None and moment - still_since >= quiet:
+                self.pace.answered(changed_at - start, longest_pause)
                 return
             time.sleep(self.settings.poll)
 
