@@ -274,6 +274,26 @@ def test_a_session_plays_several_games_and_sums_them_up() -> None:
     assert set(summary.to_json()) >= {"games", "wins", "losses", "errors", "clicks", "seconds"}
 
 
+def test_the_click_limit_is_a_games_not_the_sessions() -> None:
+    from sweepbot.control.errors import LimitReached
+    from sweepbot.play.session import play_session
+
+    _game, screen, reader, device, mouse = setup(10, "intermediate")
+    seeds = iter(range(11, 100))
+
+    def new_game(report: object) -> None:
+        fresh = Game(LEVELS["intermediate"], next(seeds), "opening")
+        screen.game = device.game = fresh
+
+    summary = play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening", max_clicks=250)), 5,
+                           new_game)
+    assert summary.games == 5 and summary.errors == 0 and summary.clicks > 250  # 256 cells: a game fits in 250
+    new_game(None)
+    with pytest.raises(LimitReached) as stop:
+        play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening", max_clicks=3)), 2, new_game)
+    assert stop.value.partial is not None and stop.value.partial["games"] == 0
+
+
 def test_a_win_hidden_by_a_congratulation_dialog_still_counts() -> None:
     game, _, reader, _device, mouse = setup(8)
 

@@ -39,7 +39,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         "(default: known per client, else none)")
     parser.add_argument("--mines", type=int, help="total mines, when the client shows no counter")
     parser.add_argument("--strategy", default="full", help="solver strategy (see sweepbot bench)")
-    parser.add_argument("--max-clicks", type=int, default=20_000, help="stop after this many clicks")
+    parser.add_argument("--max-clicks", type=int, default=20_000,
+                        help="stop a game after this many clicks (default 20000)")
     parser.add_argument("--max-seconds", type=float, default=600.0, help="stop a game after this long")
     return parser
 
@@ -72,6 +73,10 @@ def check_session() -> None:
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise SweepbotError("--games must be at least 1")
+    if args.max_clicks < 1 or args.max_seconds <= 0:
+        raise SweepbotError("--max-clicks and --max-seconds must be positive")
+    if args.mines is not None and args.mines < 1:
+        raise SweepbotError("--mines must be at least 1")
     check_session()
     screen = ScreenGrabber()
     reader = VisionReader(args.profile)
@@ -80,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_for(view.client, reader.profile.play if reader.profile else None)
     dismiss = tuple(k for k in rules.new_game_keys if k == ("escape",))  # a client known to open dialogs
     settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines, dismiss_keys=dismiss,
-                            strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run)
+                            strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run,
+                            max_clicks=args.max_clicks)
     recorder = Recorder(Path(args.record), args.strategy, settings.first_click) if args.record else None
     if args.dry_run:
         return dry_run(screen, reader, settings, recorder, args)
@@ -89,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
     device = PyAutoGuiDevice()
     mapping = mapping_for((frame.shape[1], frame.shape[0]), screen.origin, device.size())
-    mouse = BoardInput(device, mapping, args.max_clicks)
+    mouse = BoardInput(device, mapping)
     player = Player(screen, reader, mouse, settings, recorder)
 
     def new_game(report: GameReport) -> None:

@@ -109,6 +109,10 @@ class BoardInput:
         #: the bot's bidding, then every position sent since (the last one is where the bot left it)
         self._trail: list[tuple[int, int]] = []
 
+    def allow(self, clicks: int) -> None:
+        """Allow ``clicks`` more clicks from now on (a game's budget)."""
+        self.max_clicks = self.clicks + clicks
+
     def set_board(self, bbox: Rect) -> None:
         """The rectangle (screenshot pixels) of the board just read: the only place clicks may go."""
         self.board = bbox

@@ -43,7 +43,8 @@ class PlaySettings:
     settle_timeout: float = 2.0  # seconds to wait for the board to answer a click
     settle_quiet: float = 0.03  # seconds without change that count as "answered"
     poll: float = 0.004
-    max_seconds: float = 600.0
+    max_seconds: float = 600.0  # per game
+    max_clicks: int = 20_000  # per game
     dry_run: bool = False
     #: keys that close a window the client may open over its board at any time (gnome-mines's scores
     #: dialog can open late, after the next game started): pressed once when the board is gone
@@ -110,6 +111,8 @@ class Player:
     def play_game(self) -> GameReport:
         report = GameReport()
         self._dismissed = False
+        if self.mouse is not None:
+            self.mouse.allow(self.settings.max_clicks)
         start = time.monotonic()
         previous: BoardView | None = None
         expected_win: Board | None = None
