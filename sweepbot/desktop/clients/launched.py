@@ -265,7 +265,11 @@ def launch(
         )
         try:
             client._wait_window(window_timeout)
+            client.wait_painted(timeout=timeout)
+            xtools.activate(env, client.wid)
         except DesktopError:
+            # no window in time (a client started as the window manager settles may never be managed), or the
+            # window found went away before it could be activated: start the client again
             procs.stop(proc)
             client.screen.close()
             if proc.returncode not in (None, -15, -9) or attempt == LAUNCH_ATTEMPTS:
@@ -274,8 +278,6 @@ def launch(
             continue
         break
     try:
-        client.wait_painted(timeout=timeout)
-        xtools.activate(env, client.wid)
         spec.after_start(client)
         client.park_pointer()
         client.wait_settled(timeout=timeout)
