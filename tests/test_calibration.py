@@ -19,11 +19,11 @@ from sweepbot.calibration.naming import (
     Fact,
     Name,
     name_looks,
-    neighbour_count,
     no_empty_by_covered,
 )
 from sweepbot.cli import main
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.learn import neighbour_count
 from sweepbot.vision.read import read_screenshot
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -17,9 +17,13 @@ import pytest
 from sweepbot.desktop import VirtualDisplay, launch_client
 from sweepbot.desktop.display import display_in_use
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("Xvfb") is None, reason="Xvfb is not installed (run scripts/install-clients)"
-)
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(autouse=True)
+def _xvfb_installed() -> None:
+    if shutil.which("Xvfb") is None:
+        pytest.fail("Xvfb is not installed: run scripts/install-clients")
 
 
 def _alive(pid: int) -> bool:

@@ -17,6 +17,8 @@ import pytest
 
 from sweepbot.desktop.clients import get_spec
 
+pytestmark = pytest.mark.e2e
+
 GAMES = 6
 
 CASES = [

@@ -19,6 +19,8 @@ import pytest
 from sweepbot.desktop.clients import LaunchedClient, get_spec, launch_client
 from sweepbot.desktop.display import VirtualDisplay
 
+pytestmark = pytest.mark.e2e
+
 LEVEL = "30x16/85"
 ATTEMPTS = 6
 

@@ -33,6 +33,7 @@ def calibrate(client: TileClient, games: int = 5) -> live.LiveSession:
     return LiveCalibration(client, mouse, games=games, seed=3).run()
 
 
+@pytest.mark.slow
 def test_facts_match_the_game() -> None:
     client = TileClient(seed=11)
     session = calibrate(client, games=4)
@@ -45,6 +46,7 @@ def test_facts_match_the_game() -> None:
     assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
 
 
+@pytest.mark.slow
 def test_profile_from_live_session_reads_new_games_exactly(tmp_path) -> None:  # type: ignore[no-untyped-def]
     client = TileClient(seed=5)
     session = calibrate(client, games=6)

@@ -20,6 +20,8 @@ from sweepbot.vision.locate import locate
 from sweepbot.vision.read import ReadError, read_located, read_screenshot
 from tests.test_vision_fixtures import COUNTER_CLIENTS
 
+pytestmark = pytest.mark.slow
+
 SESSIONS = Path(__file__).parent / "fixtures" / "calibration"
 
 #: per session: the characters the game proves (checked by eye on the sheet), and looks left unnamed

@@ -17,6 +17,8 @@ from sweepbot.vision.locate import locate
 from sweepbot.vision.read import read_screenshot
 from tests.test_vision_common import Fixture, fixtures
 
+pytestmark = pytest.mark.slow
+
 FIXTURES = fixtures()
 
 

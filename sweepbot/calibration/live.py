@@ -34,13 +34,13 @@ from sweepbot.calibration.naming import (
 )
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
-from sweepbot.play.newgame import looks_like_a_face, wait_still
-from sweepbot.play.view import Grabber
 from sweepbot.rect import Rect
 from sweepbot.solver.analysis import analyse
 from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
+from sweepbot.vision.settle import Grabber, wait_still
 
 #: Keys clients commonly use for a new game, tried in this order when no face shows above the board.
 #: Never Escape or Q: some clients quit on them (xdemineur quits on Escape).

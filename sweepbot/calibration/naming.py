@@ -34,6 +34,7 @@ from sweepbot.calibration.looks import Looks
 from sweepbot.errors import SweepbotError
 from sweepbot.solver.analysis import analyse
 from sweepbot.solver.problem import ContradictionError
+from sweepbot.vision.learn import neighbour_count
 
 MARKS = "F!*"
 #: The most looks taken as mines (mine, exploded, flag, each perhaps drawn a few ways).
@@ -102,15 +103,6 @@ FLAG_AT_LOSS = "%"
 #: A fact's character for "this question mark changed when the game was lost": the mark drawn over what it
 #: hid (gnome-mines draws it on a mine's background); a look that mostly such facts name is a question mark.
 QUESTION_AT_LOSS = "&"
-
-
-def neighbour_count(mask: np.ndarray) -> np.ndarray:
-    """For each cell, how many of its (up to 8) neighbours are set in ``mask``."""
-    p = np.pad(mask.astype(np.int16), 1)
-    rows, cols = mask.shape
-    total = sum(p[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
-                for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
-    return np.asarray(total)
 
 
 def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, with_hints: bool = True) -> Naming:

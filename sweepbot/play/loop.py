@@ -18,11 +18,12 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over, untaken_clicks
 from sweepbot.play.record import Recorder
-from sweepbot.play.view import BoardView, Grabber, Reader, same_frame
+from sweepbot.play.view import BoardView, Reader
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
+from sweepbot.vision.settle import Grabber, same_frame
 
 MAX_RETRY_PAUSE = 0.4
 #: moves in a row called off because the board changed between its read and the clicks

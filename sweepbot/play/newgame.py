@@ -10,7 +10,9 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.clients import ClientRules, face_rect
 from sweepbot.play.consistency import game_over
-from sweepbot.play.view import BoardView, Grabber, Reader, same_frame
+from sweepbot.play.view import BoardView, Reader
+from sweepbot.vision.face import looks_like_a_face
+from sweepbot.vision.settle import Grabber, same_frame, wait_still
 
 STILL_FOR = 0.05  # seconds between the two reads that must agree on the new board
 CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
@@ -76,32 +78,8 @@ def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
     return view, "a new board"
 
 
-def wait_still(screen: Grabber, quiet: float = 0.5, timeout: float = 2.5) -> np.ndarray:
-    """Wait until the whole screen has not changed for ``quiet`` seconds (at most ``timeout``); the last frame."""
-    start = still_since = time.monotonic()
-    last = screen.grab()
-    while time.monotonic() - start < timeout:
-        time.sleep(0.05)
-        now = screen.grab()
-        if not same_frame(now, last):
-            last, still_since = now, time.monotonic()
-        elif time.monotonic() - still_since >= quiet:
-            break
-    return last
-
-
 def press_keys(mouse: BoardInput, combos: tuple[tuple[str, ...], ...], gap: float) -> None:
     for i, combo in enumerate(combos):
         if i and gap:
             time.sleep(gap)
         mouse.press(list(combo))
-
-
-def looks_like_a_face(frame: np.ndarray, centre: tuple[int, int]) -> bool:
-    """A smiley is mostly yellow: high red and green, low blue, around its centre."""
-    x, y = centre
-    patch = frame[max(0, y - 4):y + 5, max(0, x - 4):x + 5].reshape(-1, 3).astype(int)
-    if patch.size == 0:
-        return False
-    b, g, r = patch[:, 0], patch[:, 1], patch[:, 2]
-    return bool(((r > 150) & (g > 150) & (b < 110)).mean() > 0.3)

@@ -36,14 +36,3 @@ class Reader(Protocol):
     """Locates and reads the board on a frame; raises SweepbotError when it cannot."""
 
     def read(self, frame: np.ndarray) -> BoardView: ...
-
-
-class Grabber(Protocol):
-    """A live screen or recorded frames: the whole screen, or a region of it, as BGR pixels."""
-
-    def grab(self, region: Rect | None = None) -> np.ndarray: ...
-
-
-def same_frame(frame: np.ndarray, other: np.ndarray) -> bool:
-    """True when two screen grabs are identical (same size, same pixels)."""
-    return frame.shape == other.shape and bool(np.array_equal(frame, other))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from sweepbot.board import OPENED
-from sweepbot.calibration.learn import learn_opened, with_templates
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
+from sweepbot.vision.learn import learn_opened, with_templates
 from sweepbot.vision.read import ReadError, learning
 
 

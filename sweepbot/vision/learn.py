@@ -7,10 +7,18 @@ from __future__ import annotations
 import numpy as np
 
 from sweepbot.board import OPENED, Board
-from sweepbot.calibration.naming import neighbour_count
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import UNNAMED, Profile, make_profile, save_profile
+
+
+def neighbour_count(mask: np.ndarray) -> np.ndarray:
+    """For each cell, how many of its (up to 8) neighbours are set in ``mask``."""
+    p = np.pad(mask.astype(np.int16), 1)
+    rows, cols = mask.shape
+    total = sum(p[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+                for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    return np.asarray(total)
 
 
 def mines_shown(board: Board, won: bool) -> np.ndarray | None:

@@ -1,0 +1,55 @@
+"""The parts form the one-way stack that docs/architecture.md describes: no part imports one above it."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = Path(__file__).parents[1] / "sweepbot"
+
+#: what each part may import (besides itself); the table in docs/architecture.md
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "rect": set(),
+    "board": {"errors"},
+    "game": {"board", "errors"},
+    "solver": {"board", "errors"},
+    "simulate": {"board", "game", "solver", "errors"},
+    "vision": {"board", "errors", "rect"},
+    "control": {"errors", "rect"},
+    "desktop": {"errors", "rect"},
+    "play": {"board", "game", "errors", "rect", "solver", "vision", "control"},
+    "calibration": {"board", "errors", "rect", "solver", "vision", "control"},
+    "cli": {"board", "game", "errors", "rect", "solver", "simulate", "vision", "control", "desktop", "play",
+            "calibration"},
+}
+
+
+def imports() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        part = parts[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else (
+                [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+            for name in names:
+                if name.startswith("sweepbot.") and name.split(".")[1] != part:
+                    found[part].add(name.split(".")[1])
+    return found
+
+
+def test_every_part_imports_only_parts_below_it() -> None:
+    found = imports()
+    assert set(found) - {"__main__", "__init__"} <= set(ALLOWED)
+    for part, targets in found.items():
+        if part in ("__main__", "__init__"):
+            continue
+        assert targets <= ALLOWED[part], f"{part} imports {sorted(targets - ALLOWED[part])}"
+
+
+def test_the_table_in_the_docs_names_every_part() -> None:
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for part in ALLOWED:
+        assert f"`{part}/`" in text or f"`{part}.py`" in text, part
