@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -107,8 +110,24 @@ def test_bench_first_move_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
         (["--first-move", "40,1"], "outside"),
         (["--first-move", "x"], "ROW,COL"),
         (["--games", "0"], "at least 1"),
+        (["--workers", "0"], "--workers must be from 1"),
+        (["--workers", "100000"], "--workers must be from 1"),
     ],
 )
 def test_bench_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     assert main(["bench", *args]) == 2
     assert message in capsys.readouterr().err
+    assert main(["bench", *args, "--json"]) == 2
+    assert message in json.loads(capsys.readouterr().out)["error"]
+
+
+@pytest.mark.parametrize("command", [["bench", "--games", "100000", "--workers", "2"], ["solve", "-"]])
+def test_ctrl_c_stops_any_command_with_a_message_and_a_json_answer(command: list[str]) -> None:
+    """Ctrl-C reaches the whole process group, as in a terminal: a message, exit 2, no traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "sweepbot", *command, "--json"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(3.0)  # the bench's workers are playing; solve waits for its board on stdin
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in err, err[-2000:]
+    assert err.strip().endswith("interrupted") and json.loads(out) == {"error": "interrupted"}

@@ -22,8 +22,9 @@ pytestmark = pytest.mark.e2e
 GAMES = 6
 
 CASES = [
-    ("xdemineur", "12x9/10"),  # xdemineur needs 12 columns at least: the nearest to 9x9/10
-    ("gnome-mines", "small"),  # 8x8/10
+    ("xdemineur", "12x9/10", True),  # xdemineur needs 12 columns at least: the nearest to 9x9/10
+    ("gnome-mines", "small", True),  # 8x8/10
+    ("xdemineur", "12x9/10", False),  # a screen with no window manager at all
 ]
 
 
@@ -31,15 +32,16 @@ def installed(client: str) -> bool:
     return shutil.which("Xvfb") is not None and get_spec(client).executable.exists()
 
 
-@pytest.mark.parametrize(("client", "level"), CASES, ids=[c for c, _ in CASES])
-def test_plays_real_client_games_to_the_end(client: str, level: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("client", "level", "window_manager"), CASES,
+                         ids=[c + ("" if wm else "-no-window-manager") for c, _, wm in CASES])
+def test_plays_real_client_games_to_the_end(client: str, level: str, window_manager: bool, tmp_path: Path) -> None:
     if not installed(client):
         pytest.fail(f"{client} or Xvfb is not installed: run scripts/install-clients")
     from sweepbot.desktop.clients import launch_client
     from sweepbot.desktop.display import VirtualDisplay
 
     record = tmp_path / "recording"
-    with VirtualDisplay() as display, launch_client(display, client, level):
+    with VirtualDisplay(window_manager=window_manager) as display, launch_client(display, client, level):
         result = subprocess.run(
             [sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record", str(record)],
             env=dict(display.env), capture_output=True, text=True, timeout=300, check=False,

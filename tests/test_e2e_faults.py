@@ -86,9 +86,10 @@ def test_window_closed_mid_game_stops_the_bot_cleanly(tmp_path: Path) -> None:
 
     outcome = play_with_fault(tmp_path, close)
     assert outcome is not None
-    result, _ = outcome
+    result, recorded = outcome
     summary = json.loads(result.stdout)
     assert result.returncode == 1 and summary["errors"] == 1 and summary["refused_clicks"] == 0
+    assert summary["error"] == summary["messages"][0] and recorded, "the recording folder was not kept"
     assert "Traceback" not in result.stderr and "makes no sense" in summary["messages"][0]
 
 
@@ -101,10 +102,10 @@ def test_a_window_over_the_board_stops_the_bot_cleanly(tmp_path: Path) -> None:
 
     outcome = play_with_fault(tmp_path, cover)
     assert outcome is not None
-    result, _ = outcome
+    result, recorded = outcome
     assert "Traceback" not in result.stderr
     summary = json.loads(result.stdout)
-    assert summary["refused_clicks"] == 0
+    assert summary["refused_clicks"] == 0 and recorded
     # covered before the bot's next read: it stops; covered too late: the game was already over
     assert summary["errors"] == 1 or summary["wins"] + summary["losses"] == 1
 
