@@ -46,9 +46,11 @@ def play_with_fault(tmp_path: Path, fault: Callable[[VirtualDisplay, LaunchedCli
     for attempt in range(ATTEMPTS):
         record = tmp_path / f"attempt{attempt}"
         with VirtualDisplay() as display, launch_client(display, "xdemineur", LEVEL) as client:
+            tmpdir = tmp_path / f"tmp{attempt}"  # the bot's temporary folder: left empty, whatever happens
+            tmpdir.mkdir()
             proc = subprocess.Popen(
                 [sys.executable, "-m", "sweepbot", "play", "--json", "--record", str(record)],
-                env=dict(display.env), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env=dict(display.env, TMPDIR=str(tmpdir)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             )
             deadline = time.monotonic() + 20
             while len(steps(record)) < 2 and proc.poll() is None and time.monotonic() < deadline:
@@ -58,6 +60,7 @@ def play_with_fault(tmp_path: Path, fault: Callable[[VirtualDisplay, LaunchedCli
                 continue  # the game ended first: try another
             fault(display, client)
             out, err = proc.communicate(timeout=60)
+        assert list(tmpdir.iterdir()) == [], "the bot left files in its temporary folder"
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), steps(record)
     return None
 

@@ -80,8 +80,14 @@ def window_pid(env: Env, wid: int) -> int | None:
 
 
 def activate(env: Env, wid: int) -> None:
-    """Raise and focus a window through the window manager, and wait until it has the focus."""
-    _xdotool(env, "windowactivate", "--sync", str(wid))
+    """Raise and focus a window through the window manager, and wait until it has the focus; on a screen
+    with no window manager (nothing to ask), give it the keyboard focus directly."""
+    try:
+        _xdotool(env, "windowactivate", "--sync", str(wid))
+    except DesktopError:
+        if "_NET_ACTIVE_WINDOW" in procs.run_quiet(["xprop", "-root", "_NET_SUPPORTED"], env).stdout:
+            raise
+        _xdotool(env, "windowfocus", "--sync", str(wid))
 
 
 def move_pointer(env: Env, x: int, y: int) -> None:
