@@ -23,12 +23,28 @@ def _commands() -> list[ModuleType]:
         solve_cmd,
     )
 
-    return [solve_cmd, bench_cmd, read_cmd, play_cmd, replay_cmd, demo_cmd, calibrate_cmd, profiles_cmd]
+    return [play_cmd, calibrate_cmd, profiles_cmd, demo_cmd, read_cmd, replay_cmd, solve_cmd, bench_cmd]
+
+
+DESCRIPTION = """\
+Play Minesweeper by looking at the screen and moving the mouse: sweepbot finds the board, reads every cell,
+works out the mine probabilities and clicks the move most likely to win. Move the mouse to stop it."""
+
+EPILOG = """\
+examples:
+  sweepbot play --games 5                      play the game open on screen, five games in a row
+  sweepbot play --dry-run --annotate plan.png  draw the moves it would make, click nothing
+  sweepbot calibrate --live --client NAME      learn a client sweepbot cannot read yet
+  sweepbot demo --client sgt-mines             watch it play a real client on a virtual screen
+  sweepbot solve board.txt                     probabilities and the move for a board written as text
+
+Every command takes --json (one JSON object on stdout, also on errors); 'sweepbot COMMAND --help' tells more."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sweepbot", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = argparse.ArgumentParser(
+        prog="sweepbot", description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", title="commands")
     for module in _commands():
         command = module.add_parser(sub)
         command.add_argument("--json", action="store_true", help="print one JSON object on stdout")

@@ -24,11 +24,23 @@ import cv2
 
 from sweepbot.errors import SweepbotError
 
+DESCRIPTION = """\
+Make a profile for a client sweepbot cannot read yet.
+
+  sweepbot calibrate --live --client NAME     the client open on screen, showing a new game
+  sweepbot calibrate IMAGE... --client NAME   from screenshots: a new game, games in play, lost games
+
+With --live it plays a few games and names each tile look by what the game proves: a new board is covered,
+a right click shows a flag, an opened cell is a number that agrees with its neighbours, a loss shows the
+mines. It also finds how the client starts a new game and keeps that in the profile. Looks the game did not
+prove get a hint, shown to you once in one image (--yes accepts the hints); looks left unnamed are refused in
+play, never guessed. --record DIR keeps the session, --recording DIR calibrates from it again."""
+
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "calibrate", help="make a profile for a client from screenshots", description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "calibrate", help="learn a client's looks into a profile (live, or from screenshots)",
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("images", nargs="*", metavar="IMAGE", help="screenshots of the client (PNG)")
     parser.add_argument("--live", action="store_true", help="calibrate on the game open on screen (clicks in it)")
     parser.add_argument("--games", type=int, default=6, help="games to play with --live (default 6)")

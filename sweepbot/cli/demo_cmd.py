@@ -18,11 +18,13 @@ from sweepbot.errors import SweepbotError
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
         "demo", help="start a real client on a virtual screen and let the bot play it",
-        description=__doc__)
+        description="Start a virtual screen (Xvfb with openbox) and a real Minesweeper client on it, let sweepbot "
+        "play a few games there, and leave the recording, an animated GIF and the summary in a folder under --out. "
+        "Needs the clients and Xvfb (scripts/install-clients installs them).")
     parser.add_argument("--client", default="xdemineur",
                         help="xdemineur, sgt-mines, ace-minesweeper or gnome-mines (default xdemineur)")
     parser.add_argument("--level", help="the client's level name or COLSxROWS/MINES (default: its own)")
-    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--games", type=int, default=3, help="games to play (default 3)")
     parser.add_argument("--out", default="out", help="folder for the recording, GIF and summary (default out/)")
     return parser
 
