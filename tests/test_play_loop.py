@@ -475,3 +475,18 @@ def test_waits_follow_a_slow_client_within_bounds() -> None:
     assert pace.waits(2.0, 0.03) == (6.0, pytest.approx(0.3))
     pace.answered(30.0, 5.0)
     assert pace.waits(2.0, 0.03) == (ClientPace.MAX_TIMEOUT, pytest.approx(0.3))
+
+
+def test_a_games_time_is_split_by_step() -> None:
+    from sweepbot.play.session import SessionSummary
+
+    _game, screen, reader, _device, mouse = setup(5, "expert")
+    report = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+    split = report.time.to_json()
+    assert set(split) == {"capture", "read", "solve", "click", "wait", "record"}
+    assert all(split[step] > 0 for step in ("capture", "read", "solve", "click", "wait")) and split["record"] == 0
+    assert sum(split.values()) <= report.seconds * 1000 + 1
+    summary = SessionSummary()
+    summary.add(report)
+    answer = summary.to_json()
+    assert answer["ms"] == split and answer["per_game"][0]["ms"] == split  # type: ignore[index]

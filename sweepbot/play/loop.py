@@ -18,6 +18,7 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over, untaken_clicks
 from sweepbot.play.record import Recorder
+from sweepbot.play.timing import TimeSplit
 from sweepbot.play.view import BoardView, Reader
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
@@ -90,6 +91,7 @@ class GameReport:
     final_view: BoardView | None = None
     reads: int = 0
     planned: list[tuple[int, int]] = field(default_factory=list)
+    time: TimeSplit = field(default_factory=TimeSplit)
 
 
 class Player:
@@ -149,7 +151,8 @@ class Player:
             if self.settings.dry_run:
                 report.planned = cells
                 break
-            self.settle(view.bbox, frame)
+            with report.time.measure("wait"):
+                self.settle(view.bbox, frame)
             previous = view
         report.seconds = time.monotonic() - start
         if self.mouse:
@@ -166,25 +169,21 @@ class Player:
             if attempt:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
                 time.sleep(min(MAX_RETRY_PAUSE, self.settings.settle_quiet * 2 ** attempt))
-            frame = self.screen.grab()
+            with report.time.measure("capture"):
+                frame = self.screen.grab()
             report.reads += 1
-            try:
-                view = self.reader.read(frame)
-            except SweepbotError as err:
-                problems.append(f"read: {err}")
-                crops = getattr(err, "crops", None) or crops
+            with report.time.measure("read"):
+                view, problem, unread = self._read(frame, previous)
+            if view is None:
+                problems.append(problem)
+                crops = unread or crops
                 continue
-            if view.board.mines is None and self.settings.mines is not None:
-                view = replace(view, board=view.board.with_mines(self.settings.mines))
-            if previous is not None:
-                bad = changes_that_cannot_happen(previous.board, view.board)
-                if bad:
-                    problems.append(f"cells changed in ways no move can cause: {bad[:5]}")
-                    continue
             if game_over(view.board):
                 return frame, view, None
             try:
-                analysis = solve(view.board, first_click=self.settings.first_click, strategy=self.settings.strategy)
+                with report.time.measure("solve"):
+                    analysis = solve(view.board, first_click=self.settings.first_click,
+                                     strategy=self.settings.strategy)
             except ContradictionError as err:
                 problems.append(f"the board read contradicts itself: {err}")
                 continue
@@ -198,6 +197,22 @@ class Player:
         raise ScreenStoppedMakingSense(
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
         )
+
+    def _read(self, frame: np.ndarray, previous: BoardView | None
+              ) -> tuple[BoardView | None, str, dict[tuple[int, int], np.ndarray]]:
+        """The board on ``frame``, checked against the last read; or None, what was wrong, and the crops of
+        the cells that could not be read."""
+        try:
+            view = self.reader.read(frame)
+        except SweepbotError as err:
+            return None, f"read: {err}", getattr(err, "crops", None) or {}
+        if view.board.mines is None and self.settings.mines is not None:
+            view = replace(view, board=view.board.with_mines(self.settings.mines))
+        if previous is not None:
+            bad = changes_that_cannot_happen(previous.board, view.board)
+            if bad:
+                return None, f"cells changed in ways no move can cause: {bad[:5]}", {}
+        return view, "", {}
 
     def dismiss(self) -> bool:
         """Press the dismiss keys once per game (True if pressed): a window over the board may close."""
@@ -218,7 +233,7 @@ class Player:
             cells, button = [move.cell], ("right" if move.action == "flag" else "left")
         else:
             raise ScreenStoppedMakingSense("nothing to do on a board that is not finished")
-        if self.mouse is not None and not self.settings.dry_run and not self._unchanged(frame, view.bbox):
+        if self.mouse is not None and not self.settings.dry_run and not self._unchanged(frame, view.bbox, report):
             # the board moved, was covered or repainted since it was read: look again before any click
             self._stale += 1
             if self._stale >= MAX_STALE_READS:
@@ -227,14 +242,16 @@ class Player:
             return []
         self._stale = 0
         if self.recorder:
-            self.recorder.step(frame, view, analysis, cells, button)
+            with report.time.measure("record"):
+                self.recorder.step(frame, view, analysis, cells, button)
         report.moves += 1
         if self.settings.dry_run or self.mouse is None:
             return cells
         self.mouse.set_board(view.bbox)
-        for cell in cells:
-            self.mouse.click_cell(*view.centre(cell), button=button)
-        self._park(view.bbox)
+        with report.time.measure("click"):
+            for cell in cells:
+                self.mouse.click_cell(*view.centre(cell), button=button)
+            self._park(view.bbox)
         return cells
 
     def settle(self, region: Rect, before: np.ndarray) -> None:
@@ -266,10 +283,12 @@ class Player:
             time.sleep(self.settings.poll)
 
     # -- helpers -----------------------------------------------------------------------------------
-    def _unchanged(self, frame: np.ndarray, bbox: Rect) -> bool:
+    def _unchanged(self, frame: np.ndarray, bbox: Rect, report: GameReport) -> bool:
         """Whether the board region on screen is still what ``frame`` showed when it was read."""
         x, y, w, h = bbox.x, bbox.y, bbox.w, bbox.h
-        return same_frame(self.screen.grab(bbox), frame[y:y + h, x:x + w])
+        with report.time.measure("capture"):
+            now = self.screen.grab(bbox)
+        return same_frame(now, frame[y:y + h, x:x + w])
 
     def _park(self, bbox: Rect) -> None:
         """Leave the pointer just below the board's left end: off every tile, never in a corner."""

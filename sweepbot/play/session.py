@@ -10,6 +10,7 @@ from sweepbot.control.errors import ControlError
 from sweepbot.errors import Interrupted, SweepbotError
 from sweepbot.game import won_board_three_bv
 from sweepbot.play.loop import GameReport, Player
+from sweepbot.play.timing import TimeSplit
 
 
 @dataclass
@@ -25,12 +26,15 @@ class SessionSummary:
     three_bv_per_second: list[float] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     per_game: list[dict[str, object]] = field(default_factory=list)
+    time: TimeSplit = field(default_factory=TimeSplit)
 
     def add(self, report: GameReport) -> None:
         self.per_game.append({"result": report.result, "clicks": report.clicks, "missed_clicks": report.missed,
                               "moves": report.moves, "seconds": round(report.seconds, 3),
+                              "ms": report.time.to_json(),
                               **({"error": report.error} if report.error else {})})
         self.games += 1
+        self.time.add(report.time)
         self.clicks += report.clicks
         self.missed_clicks += report.missed
         if report.result == "won":
@@ -51,7 +55,7 @@ class SessionSummary:
             "clicks": self.clicks, "missed_clicks": self.missed_clicks,
             "refused_clicks": self.refused_clicks, "seconds": round(self.seconds, 3),
             "three_bv_per_second": round(sum(rates) / len(rates), 3) if rates else None,
-            "messages": self.messages, "per_game": self.per_game,
+            "messages": self.messages, "ms": self.time.to_json(), "per_game": self.per_game,
             **({"error": self.messages[0]} if self.messages else {}),
         }
 
