@@ -62,9 +62,26 @@ class ClientPace:
     MAX_TIMEOUT = 15.0
     MAX_QUIET = 0.5
 
+    #: the least stillness that ends a complete answer, and the answers needed before trusting the pace
+    MIN_REPAINT = 0.003
+    LEARNT_AFTER = 3
+
     def __init__(self) -> None:
         self.first_change: deque[float] = deque(maxlen=self.MEMORY)
         self.pauses: deque[float] = deque(maxlen=self.MEMORY)
+        self.latencies: deque[float] = deque(maxlen=self.MEMORY)
+
+    def latency(self, seconds: float) -> None:
+        """The client's first change was seen this long after the last click (an upper bound of its delay)."""
+        self.latencies.append(seconds)
+
+    def repaint(self) -> float | None:
+        """How long the client takes to draw an answer (1.5 times the 90th percentile of the delays seen, at least
+        MIN_REPAINT); None until LEARNT_AFTER answers were seen."""
+        if len(self.latencies) < self.LEARNT_AFTER:
+            return None
+        ordered = sorted(self.latencies)
+        return min(max(self.MIN_REPAINT, 1.5 * ordered[int(0.9 * (len(ordered) - 1))]), self.MAX_QUIET)
 
     def answered(self, first_change: float, longest_pause: float) -> None:
         self.first_change.append(first_change)
@@ -108,6 +125,7 @@ class Player:
         self.recorder = recorder
         self._dismissed = False
         self._stale = 0
+        self._clicked_at = 0.0
         self.pace = ClientPace()
 
     # -- the steps ---------------------------------------------------------------------------------
@@ -152,7 +170,7 @@ class Player:
                 report.planned = cells
                 break
             with report.time.measure("wait"):
-                self.settle(view.bbox, frame)
+                self.settle(view, frame, cells)
             previous = view
         report.seconds = time.monotonic() - start
         if self.mouse:
@@ -251,35 +269,49 @@ class Player:
         with report.time.measure("click"):
             for cell in cells:
                 self.mouse.click_cell(*view.centre(cell), button=button)
+            self._clicked_at = time.monotonic()
             self._park(view.bbox)
         return cells
 
-    def settle(self, region: Rect, before: np.ndarray) -> None:
-        """Wait until the board region differs from ``before`` and then holds still, or the time runs out.
+    def settle(self, view: BoardView, before: np.ndarray, clicked: list[tuple[int, int]]) -> None:
+        """Wait until the client has answered the clicks: the board region differs from ``before`` and holds
+        still, or the time runs out.
 
-        The waits follow the client: the time allowed for an answer grows with the slowest answer seen lately,
-        and the stillness asked for with the longest pause seen inside one answer (a loaded client repaints
-        in pieces)."""
+        When every clicked cell has changed, the answer is complete once the board holds still for one repaint
+        of the client (learnt from how long it takes to answer); otherwise, for the longer stillness of
+        ``settle_quiet`` (a click the client did not take, or a client that repaints in pieces). The waits
+        follow the client: the time allowed grows with the slowest answer seen lately, the stillness with the
+        pauses seen inside one answer."""
+        region = view.bbox
         x, y, w, h = region.x, region.y, region.w, region.h
         old = before[y:y + h, x:x + w]
+        spots = [_inside(view, cell, region) for cell in clicked]
         start = time.monotonic()
         timeout, quiet = self.pace.waits(self.settings.settle_timeout, self.settings.settle_quiet)
+        repaint = self.pace.repaint()
         changed_at: float | None = None
         last = old
         still_since = start
         longest_pause = 0.0
+        complete = False
         while time.monotonic() - start < timeout:
             now = self.screen.grab(region)
             moment = time.monotonic()
             if not same_frame(now, last):
                 if changed_at is None and not same_frame(now, old):
                     changed_at = moment
+                    # at most this long after the last click, the client had drawn its answer
+                    self.pace.latency(moment - min(self._clicked_at, start))
                 elif changed_at is not None:
                     longest_pause = max(longest_pause, moment - still_since)
                 last, still_since = now, moment
-            elif changed_at is not None and moment - still_since >= quiet:
-                self.pace.answered(changed_at - start, longest_pause)
-                return
+                complete = all(not same_frame(now[sy:sy + sh, sx:sx + sw], old[sy:sy + sh, sx:sx + sw])
+                               for sx, sy, sw, sh in spots)
+            elif changed_at is not None:
+                needed = repaint if complete and repaint is not None else quiet
+                if moment - still_since >= needed:
+                    self.pace.answered(changed_at - start, longest_pause)
+                    return
             time.sleep(self.settings.poll)
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -294,6 +326,15 @@ class Player:
         """Leave the pointer just below the board's left end: off every tile, never in a corner."""
         if self.mouse is not None:
             self.mouse.park(bbox.x + 2, bbox.y + bbox.h + 6)
+
+
+def _inside(view: BoardView, cell: tuple[int, int], region: Rect) -> tuple[int, int, int, int]:
+    """A cell with its edges (the 3D bevel that tells a covered tile from an open empty one), as x, y, w, h
+    relative to ``region``."""
+    r, c = cell
+    left, top = round(view.x_edges[c]) - region.x, round(view.y_edges[r]) - region.y
+    right, bottom = round(view.x_edges[c + 1]) - region.x, round(view.y_edges[r + 1]) - region.y
+    return left, top, max(1, right - left), max(1, bottom - top)
 
 
 def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:
