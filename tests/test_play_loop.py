@@ -490,3 +490,44 @@ def test_a_games_time_is_split_by_step() -> None:
     summary.add(report)
     answer = summary.to_json()
     assert answer["ms"] == split and answer["per_game"][0]["ms"] == split  # type: ignore[index]
+
+
+def test_the_wait_ends_once_every_clicked_cell_changed_and_the_board_held_still() -> None:
+    """A client that answers two clicks one after the other: the wait goes on while a clicked cell is
+    unchanged, and ends soon after both changed (one repaint of this client, not the long stillness)."""
+    game, screen, reader, _device, mouse = setup(3)
+    view = reader.read(screen.grab())
+    before = screen.grab()
+    first, second = (0, 0), (8, 8)
+
+    def painted(*cells: tuple[int, int]) -> np.ndarray:
+        image = before.copy()
+        for r, c in cells:
+            x, y = int(view.x_edges[c]), int(view.y_edges[r])
+            image[y:y + CELL, x:x + CELL] = 255
+        return image
+
+    class Answering(SimScreen):
+        def __init__(self) -> None:
+            super().__init__(game)
+            self.started = time.monotonic()
+
+        def grab(self, region: Rect | None = None) -> np.ndarray:
+            elapsed = time.monotonic() - self.started
+            image = before if elapsed < 0.005 else painted(first) if elapsed < 0.02 else painted(first, second)
+            assert region is not None
+            return image[region.y:region.y + region.h, region.x:region.x + region.w]
+
+    settings = PlaySettings(settle_quiet=0.2, settle_timeout=2.0, poll=0.001)
+    player = Player(SimScreen(game), reader, mouse, settings)
+    for _ in range(3):  # the client's pace: it answers within about 20 ms
+        player.pace.latency(0.02)
+    player.screen = screen_ = Answering()
+    player._clicked_at = screen_.started
+    player.settle(view, before, [first, second])
+    waited = time.monotonic() - screen_.started
+    assert 0.02 <= waited < 0.2  # after the second cell changed; not the 0.2 s stillness
+    assert player.pace.repaint() == pytest.approx(0.03, abs=0.01)
+    player.screen = screen_ = Answering()
+    player.settle(view, before, [first, (4, 4)])  # a click the client never answers: the long stillness
+    assert time.monotonic() - screen_.started >= 0.2

@@ -287,6 +287,7 @@ class Player:
         old = before[y:y + h, x:x + w]
         spots = [_inside(view, cell, region) for cell in clicked]
         start = time.monotonic()
+        sent, self._clicked_at = self._clicked_at, 0.0  # when the last click went (0: no click this move)
         timeout, quiet = self.pace.waits(self.settings.settle_timeout, self.settings.settle_quiet)
         repaint = self.pace.repaint()
         changed_at: float | None = None
@@ -300,8 +301,8 @@ class Player:
             if not same_frame(now, last):
                 if changed_at is None and not same_frame(now, old):
                     changed_at = moment
-                    # at most this long after the last click, the client had drawn its answer
-                    self.pace.latency(moment - min(self._clicked_at, start))
+                    if sent:  # at most this long after the last click, the client had drawn its answer
+                        self.pace.latency(moment - sent)
                 elif changed_at is not None:
                     longest_pause = max(longest_pause, moment - still_since)
                 last, still_since = now, moment
