@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -54,6 +55,17 @@ def test_a_click_outside_the_board_is_refused_and_never_sent() -> None:
         fresh.click_cell(MARGIN_X + 4, MARGIN_Y + 4)
 
 
+def test_a_batch_with_one_click_outside_the_board_sends_none() -> None:
+    _game, _, _, device, mouse = setup(1)
+    mouse.set_board(Rect(MARGIN_X, MARGIN_Y, 9 * CELL, 9 * CELL))
+    inside = (MARGIN_X + 4.0, MARGIN_Y + 4.0)
+    with pytest.raises(OutsideBoardError):
+        mouse.click_cells([inside, inside, (MARGIN_X + 9.0 * CELL, MARGIN_Y + 4.0)])
+    assert device.clicks == [] and mouse.refused == 1
+    mouse.click_cells([inside, (MARGIN_X + 12.0, MARGIN_Y + 4.0)])
+    assert len(device.clicks) == mouse.clicks == 2
+
+
 def test_the_bot_stops_when_the_user_moves_the_mouse() -> None:
     game, _screen, reader, device, mouse = setup(3, "expert")
 
@@ -87,18 +99,24 @@ def test_a_pointer_that_shows_the_bots_moves_late_is_not_taken_for_a_hand(lag: i
 
 def test_a_hand_on_a_lagging_pointer_stops_the_bot_within_one_move() -> None:
     game, _screen, reader, device, mouse = lagging(3, 3)
-    sent_when_moved: list[int] = []
+    moved: list[int] = []  # moves made when the hand moved
+    moves: list[int] = []  # moves made so far
 
     class Meddler(SimScreen):
         def grab(self, region: Rect | None = None) -> np.ndarray:
             if self.grabs == 6:
                 device.hand(device.pointer[0] + 50, device.pointer[1])
-                sent_when_moved.append(len(device.clicks))
+                moved.append(len(moves))
             return super().grab(region)
 
+    class Counting(Player):
+        def act(self, *args: Any, **kwargs: Any) -> list[tuple[int, int]]:
+            moves.append(1)
+            return super().act(*args, **kwargs)
+
     with pytest.raises(UserTookOver):
-        Player(Meddler(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
-    assert sent_when_moved and len(device.clicks) <= sent_when_moved[0] + 1
+        Counting(Meddler(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
+    assert moved and len(moves) <= moved[0] + 1  # the hand is seen, at the latest, at the end of the next move
 
 
 def test_a_pointer_that_never_follows_the_bot_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:

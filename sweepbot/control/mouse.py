@@ -118,12 +118,28 @@ class BoardInput:
         self.board = bbox
 
     def click_cell(self, x: float, y: float, button: str = "left") -> None:
-        if self.board is None or not self.board.contains(x, y):
-            self.refused += 1
-            raise OutsideBoardError(f"refused a click at ({x:.0f}, {y:.0f}): outside the board {self.board}")
-        if self.clicks >= self.max_clicks:
+        self.click_cells([(x, y)], button)
+
+    def click_cells(self, points: list[tuple[float, float]], button: str = "left") -> None:
+        """Click every point, in order: all inside the board or none (every point is checked first). The
+        user's hand is looked for around every click, but the bot waits for the pointer to show its own moves
+        only before the first click and after the last one, so a batch goes out without waiting on the X
+        server between its clicks."""
+        for x, y in points:
+            if self.board is None or not self.board.contains(x, y):
+                self.refused += 1
+                raise OutsideBoardError(f"refused a click at ({x:.0f}, {y:.0f}): outside the board {self.board}")
+        if self.clicks + len(points) > self.max_clicks:
             raise LimitReached(f"click limit of {self.max_clicks} reached")
-        self._click(x, y, button)
+        self.check_user()
+        self._start_trail()
+        for x, y in points:
+            point = self.mapping.to_input(x, y)
+            self.device.click(point[0], point[1], button)
+            self.clicks += 1
+            self._trail.append(point)
+            self.check_user(wait=False)
+        self.check_user()  # a hand that moved the mouse during the clicks
 
     def click_new_game(self, x: float, y: float, allowed: Rect) -> None:
         """The one click allowed off the board: a client's new-game face, inside ``allowed``."""
@@ -144,11 +160,12 @@ class BoardInput:
         self.device.move(*point)
         self._trail.append(point)
 
-    def check_user(self) -> None:
+    def check_user(self, wait: bool = True) -> None:
         """Stop if the pointer is not where the bot left it: the user has taken the mouse.
 
-        A position the bot sent earlier is input the X server has not applied yet: wait for it to catch up
-        (at most CATCH_UP_TIMEOUT seconds), so the bot's own moves never read as a person's."""
+        A position the bot sent earlier is input the X server has not applied yet: with ``wait``, wait for it
+        to catch up (at most CATCH_UP_TIMEOUT seconds), so the bot's own moves never read as a person's;
+        without, accept it as it is."""
         if not self._trail:
             return
         last = self._trail[-1]
@@ -158,8 +175,12 @@ class BoardInput:
             if _near((x, y), last):
                 self._trail = [last]
                 return
-            if not any(_near((x, y), earlier) for earlier in self._trail[:-1]):
+            seen = [i for i, earlier in enumerate(self._trail[:-1]) if _near((x, y), earlier)]
+            if not seen:
                 raise UserTookOver(f"the mouse moved to ({x}, {y}) (the bot left it at {last}): stopping")
+            self._trail = self._trail[seen[0]:]  # the pointer has gone past the positions before it
+            if not wait:
+                return
             now = time.monotonic()
             if waited_since is None:
                 waited_since = now

@@ -44,7 +44,7 @@ class PlaySettings:
     tries: int = 6  # captures per step before giving up on a read that makes no sense (about 1.2 s)
     settle_timeout: float = 2.0  # seconds to wait for the board to answer a click
     settle_quiet: float = 0.03  # seconds without change that count as "answered"
-    poll: float = 0.004
+    poll: float = 0.001
     max_seconds: float = 600.0  # per game
     max_clicks: int = 20_000  # per game
     dry_run: bool = False
@@ -267,8 +267,7 @@ class Player:
             return cells
         self.mouse.set_board(view.bbox)
         with report.time.measure("click"):
-            for cell in cells:
-                self.mouse.click_cell(*view.centre(cell), button=button)
+            self.mouse.click_cells([view.centre(cell) for cell in cells], button)
             self._clicked_at = time.monotonic()
             self._park(view.bbox)
         return cells
