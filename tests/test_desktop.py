@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -143,3 +144,39 @@ def test_client_launches_paints_plays_and_closes(
         game.close()
     assert not game.is_running()
     assert not _alive(pid)
+
+
+def test_every_click_reaches_the_game_under_a_window_manager_that_grabs_the_buttons(
+    display: VirtualDisplay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """openbox (stock settings) holds each press until it has focused and raised the window: left clicks
+    (xdemineur opens a cell when the button is released) sent through the bot's input device one right after
+    the other still all arrive."""
+    from sweepbot.control.x11 import XTestDevice
+    from sweepbot.play.vision_reader import VisionReader
+    from sweepbot.solver import solve
+
+    monkeypatch.setenv("XAUTHORITY", os.devnull)
+    clicked: list[tuple[int, int]] = []
+    not_taken: list[tuple[int, int]] = []
+    with launch_client(display, "xdemineur", "30x16/60") as game:
+        device = XTestDevice(display.name)
+        reader = VisionReader()
+        try:
+            for _ in range(6):  # certain safe cells, in batches, until 30 were clicked
+                view = reader.read(game.screen.grab())
+                safe = solve(view.board, first_click="none").safe
+                if not safe or len(clicked) >= 30:
+                    break
+                for cell in safe:
+                    x, y = view.centre(cell)
+                    device.click(round(x), round(y), "left")
+                game.park_pointer()
+                time.sleep(0.3)
+                board = reader.read(game.screen.grab()).board
+                clicked += safe
+                not_taken += [cell for cell in safe if board.grid[cell[0]][cell[1]] == "#"]
+        finally:
+            device.close()
+    assert len(clicked) >= 10, "too few safe cells to click on these boards"
+    assert not_taken == []

@@ -132,13 +132,14 @@ def session_geometry(session: Any) -> Any:
 def live_session(args: argparse.Namespace) -> Any:
     from sweepbot.calibration.live import LiveCalibration
     from sweepbot.cli.play_cmd import ScreenGrabber, check_session
+    from sweepbot.control.device import open_device
     from sweepbot.control.mapping import mapping_for
-    from sweepbot.control.mouse import BoardInput, PyAutoGuiDevice
+    from sweepbot.control.mouse import BoardInput
 
     check_session()
     screen = ScreenGrabber()
     frame = screen.grab()
-    device = PyAutoGuiDevice()
+    device = open_device()
     mouse = BoardInput(device, mapping_for((frame.shape[1], frame.shape[0]), screen.origin, device.size()))
     keys = [args.new_game_keys.split("+")] if args.new_game_keys else []
     calibration = LiveCalibration(screen, mouse, games=args.games, log=lambda m: print(m, file=sys.stderr),

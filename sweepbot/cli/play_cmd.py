@@ -91,9 +91,10 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         return dry_run(screen, reader, settings, recorder, args)
 
-    from sweepbot.control.mouse import BoardInput, PyAutoGuiDevice
+    from sweepbot.control.device import open_device
+    from sweepbot.control.mouse import BoardInput
 
-    device = PyAutoGuiDevice()
+    device = open_device()
     mapping = mapping_for((frame.shape[1], frame.shape[0]), screen.origin, device.size())
     mouse = BoardInput(device, mapping)
     player = Player(screen, reader, mouse, settings, recorder)

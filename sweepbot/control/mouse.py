@@ -1,4 +1,4 @@
-"""The input device: a small interface, and pyautogui behind it (imported only when input is sent).
+"""The mouse on one board: clicks only inside the board just read, with limits and the user's hand watched.
 
 Every click names a point in screenshot pixels; ``BoardInput`` refuses any point outside the rectangle of
 the board just read, maps it to input coordinates and notices when the user moves the mouse.
@@ -13,13 +13,10 @@ position on that trail is input still on its way, waited for; any other position
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 import time
-from typing import Any, Protocol
 
-from sweepbot.control.errors import ControlError, InputHeld, LimitReached, OutsideBoardError, UserTookOver
+from sweepbot.control.device import InputDevice
+from sweepbot.control.errors import InputHeld, LimitReached, OutsideBoardError, UserTookOver
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.rect import Rect
 
@@ -28,71 +25,6 @@ USER_MOVE_TOLERANCE = 3  # input units the pointer may drift before we call it t
 #: (a window manager that is slow to pass a press on, on a loaded machine, takes milliseconds)
 CATCH_UP_TIMEOUT = 5.0
 CATCH_UP_POLL = 0.0005
-
-
-class InputDevice(Protocol):
-    def position(self) -> tuple[int, int]: ...
-    def move(self, x: int, y: int) -> None: ...
-    def click(self, x: int, y: int, button: str) -> None: ...
-    def press(self, keys: list[str]) -> None: ...
-    def size(self) -> tuple[int, int]: ...
-
-
-class PyAutoGuiDevice:
-    """pyautogui with PAUSE=0 and its corner failsafe on. Import happens here, at first use."""
-
-    def __init__(self) -> None:
-        if os.environ.get("WAYLAND_DISPLAY") and os.environ.get("XDG_SESSION_TYPE") == "wayland":
-            raise ControlError("this is a Wayland session: input cannot be sent to other windows; "
-                               "run the game under X11 (or Xwayland with DISPLAY set)")
-        if os.name == "posix" and not os.environ.get("DISPLAY") and os.uname().sysname == "Linux":
-            raise ControlError("no display: DISPLAY is not set")
-        ensure_xauthority()
-        said = io.StringIO()
-        try:
-            # python-xlib prints warnings (an X authority file without this display) on stdout and stderr
-            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
-                import pyautogui
-        except Exception as err:  # pyautogui raises several kinds when no display can be opened
-            raise ControlError(f"cannot open the display for input: {err} {said.getvalue().strip()}") from None
-        pyautogui.PAUSE = 0
-        pyautogui.FAILSAFE = True
-        self._gui: Any = pyautogui
-
-    def position(self) -> tuple[int, int]:
-        x, y = self._call(self._gui.position)
-        return (int(x), int(y))
-
-    def move(self, x: int, y: int) -> None:
-        self._call(self._gui.moveTo, x, y)
-
-    def click(self, x: int, y: int, button: str) -> None:
-        self._call(self._gui.click, x, y, button=button)
-
-    def press(self, keys: list[str]) -> None:
-        self._call(self._gui.hotkey, *keys) if len(keys) > 1 else self._call(self._gui.press, keys[0])
-
-    def size(self) -> tuple[int, int]:
-        width, height = self._call(self._gui.size)
-        return (int(width), int(height))
-
-    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except self._gui.FailSafeException:
-            raise UserTookOver("pyautogui failsafe: the pointer reached a screen corner") from None
-        except Exception as err:  # python-xlib raises many kinds once the X server is gone
-            raise ControlError(f"input cannot be sent: the display {os.environ.get('DISPLAY', '')} is gone "
-                               f"({type(err).__name__})") from None
-
-
-def ensure_xauthority() -> None:
-    """python-xlib refuses to open a display when the X authority file is missing, even for a server that
-    needs none (Xvfb started without -auth). Point it at an empty file in that case (no file is made)."""
-    if os.name != "posix" or os.environ.get("XAUTHORITY"):
-        return
-    if not os.path.exists(os.path.expanduser("~/.Xauthority")):
-        os.environ["XAUTHORITY"] = os.devnull
 
 
 class BoardInput:
@@ -108,6 +40,7 @@ class BoardInput:
         #: where the pointer may be without a person having moved it: the last position it was seen at
         #: the bot's bidding, then every position sent since (the last one is where the bot left it)
         self._trail: list[tuple[int, int]] = []
+        self._corners: set[tuple[int, int]] | None = None
 
     def allow(self, clicks: int) -> None:
         """Allow ``clicks`` more clicks from now on (a game's budget)."""
@@ -172,6 +105,8 @@ class BoardInput:
         waited_since: float | None = None
         while True:
             x, y = self.device.position()
+            if (x, y) in self.corners():
+                raise UserTookOver(f"the mouse was pushed into a screen corner ({x}, {y}): stopping")
             if _near((x, y), last):
                 self._trail = [last]
                 return
@@ -188,6 +123,13 @@ class BoardInput:
                 raise InputHeld(f"the pointer stayed at ({x}, {y}) for {CATCH_UP_TIMEOUT:.0f} s after the bot "
                                 f"moved it to {last}: another program holds the mouse")
             time.sleep(CATCH_UP_POLL)
+
+    def corners(self) -> set[tuple[int, int]]:
+        """The screen's corners: a pointer pushed into one stops the bot (the bot never sends it there)."""
+        if self._corners is None:
+            w, h = self.device.size()
+            self._corners = {(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)}
+        return self._corners
 
     def _click(self, x: float, y: float, button: str) -> None:
         self.check_user()

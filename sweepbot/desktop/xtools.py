@@ -95,8 +95,12 @@ def move_pointer(env: Env, x: int, y: int) -> None:
 
 
 def click(env: Env, x: int, y: int, button: int = 1) -> None:
-    """Move the pointer to screen point ``(x, y)`` and click ``button`` (1 left, 2 middle, 3 right)."""
-    _xdotool(env, "mousemove", str(x), str(y), "click", str(button))
+    """Move the pointer to screen point ``(x, y)`` and click ``button`` (1 left, 2 middle, 3 right).
+
+    Each step waits until the pointer shows the last one (``--sync``): a window manager that grabs the
+    buttons holds the press, and a release sent meanwhile does not reach the window (see control/x11.py)."""
+    _xdotool(env, "mousemove", "--sync", str(x), str(y), "mousedown", str(button),
+             "mousemove", "--sync", str(x + 1), str(y), "mouseup", str(button))
 
 
 def key(env: Env, *keys: str, wid: int | None = None) -> None:

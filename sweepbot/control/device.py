@@ -1,0 +1,48 @@
+"""The input device: a small interface with one backend per platform, and the one that fits this session.
+
+On X11 the XTEST backend (``x11.py``) sends input; elsewhere pyautogui (``pyautogui_device.py``). Both are
+imported only when input is about to be sent, so that everything else works with no display.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Protocol
+
+from sweepbot.control.errors import ControlError
+
+
+class InputDevice(Protocol):
+    def position(self) -> tuple[int, int]: ...
+    def move(self, x: int, y: int) -> None: ...
+    def click(self, x: int, y: int, button: str) -> None: ...
+    def press(self, keys: list[str]) -> None: ...
+    def size(self) -> tuple[int, int]: ...
+
+
+def open_device() -> InputDevice:
+    """The input device for this session; a clear ControlError where no input can be sent (no display,
+    a Wayland session)."""
+    if os.environ.get("WAYLAND_DISPLAY") and os.environ.get("XDG_SESSION_TYPE") == "wayland":
+        raise ControlError("this is a Wayland session: input cannot be sent to other windows; "
+                           "run the game under X11 (or Xwayland with DISPLAY set)")
+    if sys.platform.startswith("linux"):
+        if not os.environ.get("DISPLAY"):
+            raise ControlError("no display: DISPLAY is not set")
+        ensure_xauthority()
+        from sweepbot.control.x11 import XTestDevice
+
+        return XTestDevice()
+    from sweepbot.control.pyautogui_device import PyAutoGuiDevice
+
+    return PyAutoGuiDevice()
+
+
+def ensure_xauthority() -> None:
+    """python-xlib refuses to open a display when the X authority file is missing, even for a server that
+    needs none (Xvfb started without -auth). Point it at an empty file in that case (no file is made)."""
+    if os.name != "posix" or os.environ.get("XAUTHORITY"):
+        return
+    if not os.path.exists(os.path.expanduser("~/.Xauthority")):
+        os.environ["XAUTHORITY"] = os.devnull

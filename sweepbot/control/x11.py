@@ -1,0 +1,139 @@
+"""Input on an X11 display through the XTEST extension (python-xlib): motion, buttons and keys.
+
+A click waits on the X server twice. A window manager that grabs the buttons (openbox's stock settings do,
+to focus and raise the window clicked) holds each press until it has passed it on, and the server keeps
+later input queued meanwhile: a press sent before the pointer reached its cell, or a release sent while the
+press is held, does not reach the game. So a click moves the pointer and waits until it shows there, presses,
+moves it one pixel further and waits until that shows (the press has been passed on), and releases. Each
+wait is usually a fraction of a millisecond; a click costs about half of what it costs through pyautogui.
+Key names are pyautogui's (``f2``, ``ctrl``, ``n``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import time
+from typing import Any
+
+from sweepbot.control.errors import ControlError, InputHeld, UserTookOver
+
+BUTTONS = {"left": 1, "middle": 2, "right": 3}
+#: seconds the pointer may take to reach a cell before the click is given up (a window manager that holds a
+#: press that long has stopped passing input on)
+REACH_TIMEOUT = 5.0
+#: pyautogui's key names that are not X keysym names
+KEYSYMS = {
+    "ctrl": "Control_L", "ctrlleft": "Control_L", "ctrlright": "Control_R", "shift": "Shift_L",
+    "shiftleft": "Shift_L", "shiftright": "Shift_R", "alt": "Alt_L", "altleft": "Alt_L", "altright": "Alt_R",
+    "win": "Super_L", "super": "Super_L", "escape": "Escape", "esc": "Escape", "enter": "Return",
+    "return": "Return", "tab": "Tab", "space": " ", "backspace": "BackSpace", "delete": "Delete",
+    "del": "Delete", "insert": "Insert", "home": "Home", "end": "End", "pageup": "Prior", "pagedown": "Next",
+    "up": "Up", "down": "Down", "left": "Left", "right": "Right",
+    **{f"f{n}": f"F{n}" for n in range(1, 25)},
+}
+
+
+class XTestDevice:
+    """The X11 display named by ``DISPLAY``: clicks, moves and keys through XTEST, the pointer read back."""
+
+    def __init__(self, display: str | None = None) -> None:
+        said = io.StringIO()
+        try:
+            # python-xlib prints warnings (an X authority file without this display) on stdout and stderr
+            with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+                from Xlib import XK, X
+                from Xlib import display as xdisplay
+                from Xlib.ext import xtest
+
+                self._display: Any = xdisplay.Display(display)
+            if not self._display.has_extension("XTEST"):
+                raise ControlError("the X server has no XTEST extension: input cannot be sent")
+        except ControlError:
+            raise
+        except Exception as err:  # python-xlib raises many kinds when no display can be opened
+            raise ControlError(f"cannot open the display {display or os.environ.get('DISPLAY', '')} for input: "
+                               f"{err} {said.getvalue().strip()}") from None
+        self._X: Any = X
+        self._XK: Any = XK
+        self._fake: Any = xtest.fake_input
+        self._root: Any = self._display.screen().root
+        self._sent: tuple[int, int] | None = None  # the last position sent
+
+    def position(self) -> tuple[int, int]:
+        reply = self._call(self._root.query_pointer)
+        return (int(reply.root_x), int(reply.root_y))
+
+    def move(self, x: int, y: int) -> None:
+        self._send([(self._X.MotionNotify, 0, x, y)])
+        self._sent = (x, y)
+
+    def click(self, x: int, y: int, button: str) -> None:
+        """Move to ``(x, y)`` and press ``button`` once the pointer is there; release it one pixel to the right
+        once the press has gone through. A pointer seen anywhere but where the bot put it last or is putting
+        it now is a person's hand: UserTookOver."""
+        number = BUTTONS[button]
+        self._reach(x, y)
+        self._send([(self._X.ButtonPress, number, 0, 0)])
+        self._reach(x + 1, y)
+        self._send([(self._X.ButtonRelease, number, 0, 0)])
+
+    def press(self, keys: list[str]) -> None:
+        """Press the keys in order and release them in reverse (a combination such as ctrl, n)."""
+        codes = [self._keycode(key) for key in keys]
+        events = [(self._X.KeyPress, code, 0, 0) for code in codes]
+        events += [(self._X.KeyRelease, code, 0, 0) for code in reversed(codes)]
+        self._send(events)
+
+    def size(self) -> tuple[int, int]:
+        screen = self._display.screen()
+        return (int(screen.width_in_pixels), int(screen.height_in_pixels))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._display.close()
+
+    # -- helpers -----------------------------------------------------------------------------------------
+    def _reach(self, x: int, y: int) -> None:
+        before, self._sent = self._sent, (x, y)
+        self._send([(self._X.MotionNotify, 0, x, y)])
+        deadline = time.monotonic() + REACH_TIMEOUT
+        while True:
+            seen = self.position()
+            if seen == (x, y):
+                return
+            if before is not None and seen != before:
+                raise UserTookOver(f"the mouse moved to {seen} (the bot was moving it to {(x, y)}): stopping")
+            if time.monotonic() > deadline:
+                raise InputHeld(f"the pointer stayed at {seen} for {REACH_TIMEOUT:.0f} s after the bot moved it "
+                                f"to {(x, y)}: another program holds the mouse")
+            time.sleep(0.0001)
+
+    def _keycode(self, key: str) -> int:
+        name = KEYSYMS.get(key.lower(), key)
+        keysym = self._XK.string_to_keysym(name) if len(name) > 1 else ord(name)
+        code = int(self._display.keysym_to_keycode(keysym)) if keysym else 0
+        if not code:
+            raise ControlError(f"no key named {key!r} on this keyboard")
+        return code
+
+    def _send(self, events: list[tuple[int, int, int, int]]) -> None:
+        def send() -> None:
+            for kind, detail, x, y in events:
+                if kind == self._X.MotionNotify:
+                    self._fake(self._display, kind, x=x, y=y)
+                else:
+                    self._fake(self._display, kind, detail)
+            self._display.sync()
+
+        self._call(send)
+
+    def _call(self, fn: Any) -> Any:
+        try:
+            return fn()
+        except ControlError:
+            raise
+        except Exception as err:  # python-xlib raises many kinds once the X server is gone
+            raise ControlError(f"input cannot be sent: the display {os.environ.get('DISPLAY', '')} is gone "
+                               f"({type(err).__name__})") from None
