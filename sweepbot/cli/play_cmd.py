@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             recorder.new_game()
         if report.final_view is None:
             raise SweepbotError("the last game did not end on a readable board")
-        start_new_game(screen, reader, mouse, rules, report.final_view)
+        start_new_game(screen, reader, mouse, rules, report.final_view, repaint=player.pace.repaint())
 
     def progress(number: int, report: GameReport) -> None:
         print(f"game {number}/{args.games}: {report.result} in {report.seconds:.1f} s, {report.clicks} clicks"

@@ -14,20 +14,30 @@ from sweepbot.play.view import BoardView, Reader
 from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.settle import Grabber, same_frame, wait_still
 
-STILL_FOR = 0.05  # seconds between the two reads that must agree on the new board
+STILL_FOR = 0.05  # seconds between the two reads that must agree on the new board, for a client of unknown pace
+#: how long the screen must hold still before the new game is asked for, in repaints of the client (a dialog
+#: that a client opens a moment after a game ends shows first); 0.5 s for a client of unknown pace
+SETTLED_REPAINTS = 15
+SETTLED_UNKNOWN = 0.5
+POLL = 0.005  # seconds between frames while waiting for the new game
 CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
 
 
 def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
-                   timeout: float = 10.0) -> BoardView:
+                   timeout: float = 10.0, repaint: float | None = None) -> BoardView:
     """Press the client's new-game keys or click its face, and wait for a board that is not over.
 
     The keys are pressed again (after the confirm keys) only when a frame taken CONFIRM_AFTER seconds or more
     after them shows no new game: the screen has not changed, or it shows no board that reads as a fresh one.
     A frame is judged by when it was taken, not by when its reading ended, since finding a board afresh can
     take longer than CONFIRM_AFTER; keys pressed again over a fresh board can leave the game (gnome-mines
-    goes back to its level chooser on Escape, or on Return with the focus on "Change Difficulty")."""
-    before = wait_still(screen)  # a client may open a dialog a moment after the game ends: let it show first
+    goes back to its level chooser on Escape, or on Return with the focus on "Change Difficulty").
+
+    ``repaint`` is how long the client takes to draw an answer (``ClientPace.repaint``); the waits here are
+    counted in it when it is known."""
+    quiet = SETTLED_UNKNOWN if repaint is None else SETTLED_REPAINTS * repaint
+    still_for = STILL_FOR if repaint is None else repaint
+    before = wait_still(screen, quiet=quiet)  # a dialog a client opens a moment after a game ends shows first
     if rules.new_game_keys:
         press_keys(mouse, rules.new_game_keys, rules.key_gap)
     else:
@@ -49,7 +59,7 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
             if candidate is not None and candidate.board.grid == view.board.grid:
                 return view  # the same new board twice in a row: the client has finished repainting
             candidate = view
-            time.sleep(STILL_FOR)
+            time.sleep(still_for)
             continue
         candidate = None
         if rules.new_game_keys and taken - asked > CONFIRM_AFTER:
@@ -57,7 +67,7 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
             # took the keys): answer it, then ask for the new game again
             press_keys(mouse, rules.confirm_keys + rules.new_game_keys, rules.key_gap)
             asked = time.monotonic()
-        time.sleep(0.02)
+        time.sleep(POLL)
     raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")
 
 

@@ -28,8 +28,9 @@ def wait_still(screen: Grabber, quiet: float = 0.5, timeout: float = 2.5) -> np.
     """Wait until the whole screen has not changed for ``quiet`` seconds (at most ``timeout``); the last frame."""
     start = still_since = time.monotonic()
     last = screen.grab()
+    poll = min(0.05, max(0.002, quiet / 4))
     while time.monotonic() - start < timeout:
-        time.sleep(0.05)
+        time.sleep(poll)
         now = screen.grab()
         if not same_frame(now, last):
             last, still_since = now, time.monotonic()
