@@ -1,49 +1,48 @@
-"""Strategies: which guessing steps the solver uses, by name, so variants can be compared on the same games.
+"""The move: every certain safe cell, else the first move, else a guess chosen by named steps in order.
 
-A strategy is written ``basic`` or ``full``, optionally followed by ``+part`` or ``-part`` for the parts
-(``full-endgame``, ``basic+secondary``); ``+endgame=N`` sets how many layouts the endgame search takes on
-(``full+endgame=60``). ``basic`` is exact probabilities and the least risky cell; ``full`` adds ``dead``,
-``fifty``, ``secondary``, ``blend`` (the board after a guess valued by its best three living cells rather than
-its single safest one), ``endgame``, ``wide`` (the endgame search tried again on up to 1,000 layouts with up
-to 1 s) and ``isolated``. ``near`` (off-frontier candidates touching the frontier) is there to compare; it did
-not gain in measurement and is off in ``full``. So are ``deep`` (close calls between the two best candidates
-settled one move further), ``dominate`` (JSMinesweeper's rule: a safer cell that is the next move whatever the
-guess shows is opened first), ``offedge`` (JSMinesweeper's off-frontier candidates) and ``clears`` (ties in
-secondary safety broken by the expected living safe cells to follow): measured, none gained.
+``choose_move`` tries the steps one after the other and takes the first that gives a cell:
+
+1. ``safe``: a cell that is certainly not a mine;
+2. ``first move``: on an untouched board, the cell that suits the game's first-click rule;
+3. ``endgame``: with few layouts left, the cell that wins the most of them, by a search of the whole game
+   tree (``wide``: tried again on more layouts and for longer when the first search gives up);
+4. ``isolated``: a region no other covered cell touches, searched on its own;
+5. ``fifty``: a forced 50/50, which waiting cannot help, guessed now;
+6. ``secondary``: the candidate with the best chance to survive and then have a safe move (``blend``: the
+   board after it valued by its three best living cells), dead cells passed over (``dead``);
+7. ``lowest risk``: the least likely mine (``dead``: a dead cell only if all are).
+
+A strategy names which of these parts are on, so that variants can be compared on the same games
+(``sweepbot bench --strategy full,full-blend``). It is written ``basic`` or ``full``, then ``+part`` or
+``-part``; ``+endgame=N`` sets how many layouts the endgame search takes on. ``full`` has every part;
+``basic`` none of them (exact probabilities and the least likely mine).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from sweepbot.board import Cell
 from sweepbot.errors import SweepbotError
 from sweepbot.solver.analysis import Analysis
 from sweepbot.solver.endgame import MAX_LAYOUTS, WIDE_LAYOUTS, WIDE_TIME_LIMIT, endgame_move, isolated_move
-from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, pseudo_fifty, secondary_safety
-from sweepbot.solver.longterm import long_term_risk
+from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, secondary_safety
 from sweepbot.solver.move import Move, first_move
 
-PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "near", "isolated", "pseudo", "longterm", "deep",
-         "dominate", "offedge", "clears", "wide")
+PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "isolated", "wide")
 
 
 @dataclass(frozen=True)
 class Strategy:
     name: str = "full"
-    dead: bool = True
-    fifty: bool = True
-    secondary: bool = True
-    endgame: bool = True
-    blend: bool = True  # best three living cells, 3:1:1: +0.55% modern, +0.78% and +0.45% classic (ninth)
-    near: bool = False  # measured: -0.70% (n.s.) on the same games; off unless asked for
-    isolated: bool = True
-    pseudo: bool = False
-    longterm: bool = False
-    deep: bool = False  # close calls compared one move further (guesses.deep_choice)
-    dominate: bool = False  # a safer cell that is the next move whatever the guess shows goes first
-    offedge: bool = False  # JSMinesweeper's candidates off the frontier (guesses.offedge_shortlist)
-    clears: bool = False  # ties in secondary safety go to the most living safe cells to follow
+    dead: bool = True  # a cell that can only show one number is passed over while another is left
+    fifty: bool = True  # a forced 50/50 is guessed at once
+    secondary: bool = True  # secondary safety among the safest candidates
+    endgame: bool = True  # the whole game tree searched when few layouts are left
+    blend: bool = True  # secondary safety values the board after a guess by its three best living cells
+    isolated: bool = True  # a region no other covered cell touches is searched on its own
     wide: bool = True  # the endgame search again, up to WIDE_LAYOUTS layouts and WIDE_TIME_LIMIT seconds
     endgame_layouts: int = MAX_LAYOUTS
 
@@ -69,43 +68,65 @@ def parse_strategy(text: str) -> Strategy:
     return Strategy(text.strip(), **parts, endgame_layouts=layouts)
 
 
-def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Move | None:
-    """Every certain safe cell first; an untouched board's first move; then the strategy's guess."""
-    board = analysis.board
-    if analysis.safe:
-        return Move("open", analysis.safe[0])
-    choices = [cell for cell in analysis.probabilities if cell not in set(analysis.mines)]
-    if not choices:
-        return Move("flag", analysis.mines[0]) if analysis.mines else None
+Step = Callable[[Analysis, Strategy, str, OutcomeCache], Cell | None]
+
+
+def certain_safe(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache) -> Cell | None:
+    return analysis.safe[0] if analysis.safe else None
+
+
+def opening_move(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache) -> Cell | None:
+    """The first move of an untouched board (nothing known, nothing flagged)."""
     problem = analysis.problem
+    board = analysis.board
     if problem is not None and not problem.constraints and len(problem.unknown) + problem.flags == board.size:
-        return Move("open", first_move(board.rows, board.cols, first_click))
-    if strategy.endgame:
-        found = endgame_move(analysis, max_layouts=strategy.endgame_layouts)
-        if found is None and strategy.wide:  # too many layouts, or out of time: once more, wider and longer
-            found = endgame_move(analysis, time_limit=WIDE_TIME_LIMIT,
-                                 max_layouts=max(WIDE_LAYOUTS, strategy.endgame_layouts))
-        if found:
-            return Move("open", found[0])
-    if strategy.isolated:
-        found = isolated_move(analysis, max_layouts=strategy.endgame_layouts)
-        if found:
-            return Move("open", found[0])
-    if strategy.fifty:
-        cell = forced_fifty(analysis)
-        if cell:
-            return Move("open", cell)
+        return first_move(board.rows, board.cols, first_click)
+    return None
+
+
+def endgame(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache) -> Cell | None:
+    if not strategy.endgame:
+        return None
+    found = endgame_move(analysis, max_layouts=strategy.endgame_layouts)
+    if found is None and strategy.wide:  # too many layouts, or out of time: once more, wider and longer
+        found = endgame_move(analysis, time_limit=WIDE_TIME_LIMIT,
+                             max_layouts=max(WIDE_LAYOUTS, strategy.endgame_layouts))
+    return found[0] if found else None
+
+
+def isolated_region(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache) -> Cell | None:
+    if not strategy.isolated:
+        return None
+    found = isolated_move(analysis, max_layouts=strategy.endgame_layouts)
+    return found[0] if found else None
+
+
+def fifty_fifty(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache) -> Cell | None:
+    return forced_fifty(analysis) if strategy.fifty else None
+
+
+def secondary(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache) -> Cell | None:
+    if not strategy.secondary:
+        return None
+    return secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend)
+
+
+def least_risk(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache) -> Cell | None:
+    return lowest_risk(analysis, cache, avoid_dead=strategy.dead)
+
+
+#: the steps of a guess, in order (after the certain safe cells and the first move)
+STEPS: tuple[Step, ...] = (certain_safe, opening_move, endgame, isolated_region, fifty_fifty, secondary, least_risk)
+
+
+def choose_move(analysis: Analysis, strategy: Strategy, first_click: str) -> Move | None:
+    """The first cell that one of the STEPS gives, to open; a certain mine to flag when only mines are
+    left covered; None when nothing is covered."""
+    if not analysis.safe and not [cell for cell in analysis.probabilities if cell not in set(analysis.mines)]:
+        return Move("flag", analysis.mines[0]) if analysis.mines else None
     cache: OutcomeCache = {}
-    risk = long_term_risk(analysis) if strategy.pseudo or strategy.longterm else None
-    if risk is not None and strategy.pseudo:
-        cell = pseudo_fifty(analysis, risk, cache)
-        if cell:
+    for step in STEPS:
+        cell = step(analysis, strategy, first_click, cache)
+        if cell is not None:
             return Move("open", cell)
-    if strategy.secondary:
-        cell = secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
-                                near_frontier=strategy.near, risk=risk if strategy.longterm else None,
-                                deep=strategy.deep, dominate=strategy.dominate, offedge=strategy.offedge,
-                                clears=strategy.clears)
-        if cell:
-            return Move("open", cell)
-    return Move("open", lowest_risk(analysis, cache, avoid_dead=strategy.dead))
+    return None
