@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How fast the bot plays real clients, and where the time goes; optionally against an older revision.
 
-    .venv/bin/python benchmarks/speed.py [--games 20] [--baseline REV] [CLIENT:LEVEL ...]
+    .venv/bin/python benchmarks/speed.py [--games 20] [--baseline REV] [CLIENT:LEVEL[:MINES] ...]
 
 For each case (default: xdemineur and sgt-mines at expert) a fresh virtual screen and client are started
 and `sweepbot play --games N --json` plays them; one line is printed per case and revision: seconds per game
@@ -31,10 +31,11 @@ DEFAULT_CASES = ["xdemineur:expert", "sgt-mines:expert"]
 
 def play(case: str, games: int, code: Path) -> dict[str, object]:
     """`sweepbot play` from the package in ``code`` (a checkout's root) on a fresh screen and client."""
-    client, level = case.split(":")
+    client, level, *rest = case.split(":")
+    extra = ["--mines", rest[0]] if rest else []  # for clients that show no mine counter
     env_path = {"PYTHONPATH": str(code)}
     with VirtualDisplay() as display, launch_client(display, client, level):
-        result = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json"],
+        result = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json", *extra],
                                 env={**display.env, **env_path}, cwd=tempfile.gettempdir(), capture_output=True,
                                 text=True, check=False)
     try:
