@@ -17,7 +17,7 @@ from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
 from sweepbot.play.consistency import changes_that_cannot_happen, game_over
-from sweepbot.play.loop import Player, PlaySettings, ScreenStoppedMakingSense
+from sweepbot.play.loop import GameReport, Player, PlaySettings, ScreenStoppedMakingSense
 from sweepbot.play.record import Recorder, replay
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
@@ -227,6 +227,30 @@ def test_a_read_where_revealed_cells_changed_is_taken_again() -> None:
 
     report = Player(screen, Glitchy(9, 9, 10), mouse, PlaySettings(first_click="opening")).play_game()
     assert report.result in ("won", "lost") and device.outside == 0
+
+
+def test_a_number_drawn_after_its_tile_was_read_is_accepted_once_it_holds() -> None:
+    """A read taken between a tile and its number shows an empty cell where a number comes: the next reads
+    contradict it. Read the same twice, the new board stands; a change of any other kind still stops."""
+    _game, screen, _reader, _device, mouse = setup(4)
+    earlier = Board(("....", "..11", ".1##", ".1##"), 1)  # (1, 1) read before its number was drawn
+    now = Board(("....", ".111", ".1##", ".1##"), 1)
+    edges = (40.0, 48.0, 56.0, 64.0, 72.0), (24.0, 32.0, 40.0, 48.0, 56.0)
+
+    class Script:
+        def __init__(self, board: Board) -> None:
+            self.board = board
+
+        def read(self, frame: np.ndarray) -> BoardView:
+            return BoardView(self.board, *edges)
+
+    player = Player(screen, Script(now), mouse, PlaySettings(first_click="opening", tries=3))
+    _frame, view, analysis = player.look(BoardView(earlier, *edges), GameReport())
+    assert view.board == now and analysis is not None
+    uncovered = Board(("....", ".1#1", ".1##", ".1##"), 1)  # an open cell covered again: never accepted
+    player.reader = Script(uncovered)
+    with pytest.raises(ScreenStoppedMakingSense, match="no move can cause"):
+        player.look(BoardView(earlier, *edges), GameReport())
 
 
 def test_dry_run_plans_without_clicking(tmp_path: Path) -> None:
@@ -538,8 +562,9 @@ def test_the_wait_ends_once_every_clicked_cell_changed_and_the_board_held_still(
 
     settings = PlaySettings(settle_quiet=0.2, settle_timeout=2.0, poll=0.001)
     player = Player(SimScreen(game), reader, mouse, settings)
-    for _ in range(3):  # the client's pace: it answers within about 20 ms
+    for _ in range(3):  # the client's pace: it answers within about 20 ms, in one piece
         player.pace.latency(0.02)
+        player.pace.answered(0.02, 0.0)
     player.screen = screen_ = Answering()
     player._clicked_at = screen_.started
     player.settle(view, before, [first, second])

@@ -76,12 +76,13 @@ class ClientPace:
         self.latencies.append(seconds)
 
     def repaint(self) -> float | None:
-        """How long the client takes to draw an answer (1.5 times the 90th percentile of the delays seen, at least
-        MIN_REPAINT); None until LEARNT_AFTER answers were seen."""
-        if len(self.latencies) < self.LEARNT_AFTER:
+        """How long the client takes to draw an answer: 1.5 times the 90th percentile of the delays seen and of
+        the pauses seen inside one answer (a client that draws a tile, then its number), at least MIN_REPAINT;
+        None until LEARNT_AFTER answers were seen."""
+        if len(self.latencies) < self.LEARNT_AFTER or len(self.pauses) < self.LEARNT_AFTER:
             return None
-        ordered = sorted(self.latencies)
-        return min(max(self.MIN_REPAINT, 1.5 * ordered[int(0.9 * (len(ordered) - 1))]), self.MAX_QUIET)
+        longest = max(_p90(self.latencies), _p90(self.pauses))
+        return min(max(self.MIN_REPAINT, 1.5 * longest), self.MAX_QUIET)
 
     def answered(self, first_change: float, longest_pause: float) -> None:
         self.first_change.append(first_change)
@@ -90,10 +91,13 @@ class ClientPace:
     def waits(self, timeout: float, quiet: float) -> tuple[float, float]:
         """The time to allow for an answer and the stillness that ends it, at least the given ones."""
         slowest = max(self.first_change, default=0.0)
-        pauses = sorted(self.pauses)
-        pause = pauses[int(0.9 * (len(pauses) - 1))] if pauses else 0.0  # one odd pause (an end-of-game flash) is
-        # not the client's pace
+        pause = _p90(self.pauses)  # one odd pause (an end-of-game flash) is not the client's pace
         return (min(max(timeout, 4 * slowest), self.MAX_TIMEOUT), min(max(quiet, 1.5 * pause), self.MAX_QUIET))
+
+
+def _p90(values: deque[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.9 * (len(ordered) - 1))] if ordered else 0.0
 
 
 @dataclass
@@ -182,6 +186,7 @@ class Player:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again."""
         problems: list[str] = []
         crops: dict[tuple[int, int], np.ndarray] = {}
+        held: BoardView | None = None  # a read that contradicts the last move's, seen once
         frame = np.zeros((1, 1, 3), np.uint8)
         for attempt in range(self.settings.tries):
             if attempt:
@@ -191,10 +196,15 @@ class Player:
                 frame = self.screen.grab()
             report.reads += 1
             with report.time.measure("read"):
-                view, problem, unread = self._read(frame, previous)
+                view, problem, unread = self._read(frame)
             if view is None:
                 problems.append(problem)
                 crops = unread or crops
+                continue
+            bad = changes_that_cannot_happen(previous.board, view.board) if previous is not None else []
+            if bad and not (late_numbers(bad) and held is not None and held.board.grid == view.board.grid):
+                held = view  # the same read again means the last one caught a tile drawn before its number
+                problems.append(f"cells changed in ways no move can cause: {bad[:5]}")
                 continue
             if game_over(view.board):
                 return frame, view, None
@@ -216,20 +226,14 @@ class Player:
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
         )
 
-    def _read(self, frame: np.ndarray, previous: BoardView | None
-              ) -> tuple[BoardView | None, str, dict[tuple[int, int], np.ndarray]]:
-        """The board on ``frame``, checked against the last read; or None, what was wrong, and the crops of
-        the cells that could not be read."""
+    def _read(self, frame: np.ndarray) -> tuple[BoardView | None, str, dict[tuple[int, int], np.ndarray]]:
+        """The board on ``frame``; or None, what was wrong, and the crops of the cells that could not be read."""
         try:
             view = self.reader.read(frame)
         except SweepbotError as err:
             return None, f"read: {err}", getattr(err, "crops", None) or {}
         if view.board.mines is None and self.settings.mines is not None:
             view = replace(view, board=view.board.with_mines(self.settings.mines))
-        if previous is not None:
-            bad = changes_that_cannot_happen(previous.board, view.board)
-            if bad:
-                return None, f"cells changed in ways no move can cause: {bad[:5]}", {}
         return view, "", {}
 
     def dismiss(self) -> bool:
@@ -335,6 +339,12 @@ def _inside(view: BoardView, cell: tuple[int, int], region: Rect) -> tuple[int, 
     left, top = round(view.x_edges[c]) - region.x, round(view.y_edges[r]) - region.y
     right, bottom = round(view.x_edges[c + 1]) - region.x, round(view.y_edges[r + 1]) - region.y
     return left, top, max(1, right - left), max(1, bottom - top)
+
+
+def late_numbers(bad: list[tuple[tuple[int, int], str, str]]) -> bool:
+    """Whether every impossible change is an empty cell that now shows a number: what a read taken while the
+    client drew a tile and not yet its number looks like, once the number is drawn."""
+    return all(old == "." and new in "12345678" for _, old, new in bad)
 
 
 def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:
