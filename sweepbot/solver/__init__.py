@@ -23,7 +23,8 @@ def solve(board: Board, mines: int | None = None, first_click: str = "opening", 
 
     Raises ContradictionError when no mine layout fits the board."""
     start = time.perf_counter()
+    started = time.monotonic()
     analysis = analyse(board, mines, time_limit)
-    analysis.move = choose_move(analysis, strategy, first_click)
+    analysis.move = choose_move(analysis, strategy, first_click, started)
     analysis.ms = (time.perf_counter() - start) * 1000
     return analysis

@@ -123,10 +123,11 @@ def forced_fifty(analysis: Analysis) -> Cell | None:
 
 
 def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False,
-                     blend: bool = False) -> Cell | None:
+                     blend: bool = False, time_limit: float = SECONDARY_TIME_LIMIT) -> Cell | None:
     """The candidate with the best chance to survive this guess and then have a safe move. With
     ``avoid_dead``, dead candidates are passed over unless all are dead; with ``blend`` the board after the
-    guess is valued by :func:`blended_safety` rather than :func:`next_safety`."""
+    guess is valued by :func:`blended_safety` rather than :func:`next_safety`. Past ``time_limit`` seconds
+    the best candidate scored so far is taken."""
     if not analysis.weight:
         return None
     cells = shortlist(analysis)
@@ -134,7 +135,7 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
     best_cell: Cell | None = None
     dead_cell: Cell | None = None
     best_score = -1.0
-    deadline = time.monotonic() + SECONDARY_TIME_LIMIT
+    deadline = time.monotonic() + time_limit
     value = blended_safety if blend else next_safety
     for cell in sorted(cells, key=lambda cell: -bound[cell]):
         if bound[cell] <= best_score:
