@@ -158,6 +158,20 @@ class Board:
         return self.to_text(header=False)
 
 
+def game_over(board: Board) -> str | None:
+    """``won`` or ``lost`` when the board itself shows it (or says so), else None: the one rule for when a
+    game is over, for the reader, the game loop and calibration."""
+    if board.state in ("won", "lost"):
+        return board.state
+    if board.count("!*X"):
+        return "lost"
+    if board.count("#?") == 0:
+        return "won"  # nothing left covered: every mine is flagged (some clients flag them all on a win)
+    if board.mines is not None and board.count("#?F") == board.mines and board.count("#?F") > 0:
+        return "won"
+    return None
+
+
 def neighbours(cell: Cell, rows: int, cols: int) -> Iterator[Cell]:
     """The up to eight cells around ``cell`` inside a rows x cols grid."""
     r, c = cell

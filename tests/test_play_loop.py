@@ -10,13 +10,13 @@ import cv2
 import numpy as np
 import pytest
 
-from sweepbot.board import Board
+from sweepbot.board import Board, game_over
 from sweepbot.control import mouse as mouse_module
 from sweepbot.control.errors import ControlError, InputHeld, OutsideBoardError, UserTookOver
 from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
-from sweepbot.play.consistency import changes_that_cannot_happen, game_over
+from sweepbot.play.consistency import changes_that_cannot_happen
 from sweepbot.play.loop import GameReport, Player, PlaySettings, ScreenStoppedMakingSense
 from sweepbot.play.record import Recorder, replay
 from sweepbot.play.view import BoardView

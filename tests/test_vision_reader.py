@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import sweepbot
+from sweepbot.board import game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView
 from sweepbot.play.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image

@@ -1,4 +1,5 @@
-"""Checks between two reads of the same game: what was revealed stays as it was."""
+"""Checks between two reads of the same game: what was revealed stays as it was, and which clicks the game
+did not take. (When a game is over: :func:`sweepbot.board.game_over`.)"""
 
 from __future__ import annotations
 
@@ -25,16 +26,3 @@ def untaken_clicks(before: Board, after: Board, clicked: list[Cell]) -> list[Cel
     if (before.rows, before.cols) != (after.rows, after.cols):
         return []
     return [(r, c) for r, c in clicked if before.grid[r][c] == after.grid[r][c]]
-
-
-def game_over(board: Board) -> str | None:
-    """``won`` or ``lost`` when the board itself shows it (or says so), else None."""
-    if board.state in ("won", "lost"):
-        return board.state
-    if board.count("!*X"):
-        return "lost"
-    if board.count("#?") == 0:
-        return "won"  # nothing left covered: every mine is flagged (some clients flag them all on a win)
-    if board.mines is not None and board.count("#?F") == board.mines and board.count("#?F") > 0:
-        return "won"
-    return None

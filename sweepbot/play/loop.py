@@ -12,11 +12,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from sweepbot.board import Board
+from sweepbot.board import Board, game_over
 from sweepbot.control.errors import ControlError
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
-from sweepbot.play.consistency import changes_that_cannot_happen, game_over, untaken_clicks
+from sweepbot.play.consistency import changes_that_cannot_happen, untaken_clicks
 from sweepbot.play.record import Recorder
 from sweepbot.play.timing import TimeSplit
 from sweepbot.play.view import BoardView, Reader

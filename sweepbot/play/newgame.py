@@ -6,10 +6,10 @@ import time
 
 import numpy as np
 
+from sweepbot.board import game_over
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.clients import ClientRules, face_rect
-from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView, Reader
 from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.settle import Grabber, same_frame, wait_still

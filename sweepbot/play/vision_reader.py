@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweepbot.board import OPENED
+from sweepbot.board import OPENED, game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.play.consistency import game_over
 from sweepbot.play.view import BoardView
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, with_templates

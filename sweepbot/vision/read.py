@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from sweepbot.board import COVERED, EXPLODED, FLAG, MINE, QUESTION, WRONG_FLAG, Board
+from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, align, classify
 from sweepbot.vision.counter import flags_placed, read_counter
@@ -65,18 +65,10 @@ class Reading:
 
 
 def game_state(grid: Sequence[str], total: int | None) -> str | None:
-    """lost when a mine shows; won when every cell left covered (or flagged) is a mine; else playing.
-
-    Without the total number of mines a board with no mine showing is ``playing`` unless nothing is
-    covered; None is never returned when the board has a mine showing.
-    """
-    text = "".join(grid)
-    if EXPLODED in text or MINE in text or WRONG_FLAG in text:
-        return "lost"
-    unknown = sum(text.count(ch) for ch in (COVERED, QUESTION, FLAG))
-    if total is not None:
-        return "won" if unknown == total else "playing"
-    return None
+    """``won`` or ``lost`` by the board's own rule (:func:`sweepbot.board.game_over`); else ``playing`` when
+    the mine total is known, None when it is not."""
+    over = game_over(Board(tuple(grid), total))
+    return over or ("playing" if total is not None else None)
 
 
 #: The most crops of unread cells one error carries.
