@@ -21,8 +21,7 @@ from sweepbot.rect import Rect
 
 #: Windows smaller than this are helpers (leader windows, tooltips), never a game's main window.
 _MIN_WINDOW = 60
-#: A client whose window has not appeared after this many seconds is stopped and started again.
-WINDOW_TIMEOUT = 6.0
+#: A client whose window has not appeared in its spec's window_timeout is stopped and started again.
 LAUNCH_ATTEMPTS = 3
 
 
@@ -257,7 +256,7 @@ def launch(
     # Xvfb starts with the pointer in the middle of the screen, where boards are: move it away first.
     width, height = display.size
     xtools.move_pointer(env, width - 40, height - 40)
-    window_timeout = min(timeout, WINDOW_TIMEOUT)
+    window_timeout = min(timeout, spec.window_timeout)
     for attempt in range(1, LAUNCH_ATTEMPTS + 1):
         proc = procs.spawn(plan.argv, env, cwd=home, log=os.path.join(home, "client.log"))
         client = LaunchedClient(
