@@ -120,6 +120,10 @@ class ClientSpec:
     def executable(self) -> Path:
         return GAMES_DIR / self.binary
 
+    def installed(self) -> bool:
+        """Whether the client is installed (scripts/install-clients installs every client)."""
+        return self.executable.exists()
+
     def resolve_level(self, level: str | Size | None) -> tuple[str, Size]:
         """A level name or size -> ``(label, Size)``; raises :class:`DesktopError` for one it cannot play."""
         if level is None:

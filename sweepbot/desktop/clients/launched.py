@@ -233,8 +233,9 @@ def launch(
     ``NO_AT_BRIDGE=1`` and the display's D-Bus session bus. ``seed`` and ``tile_size`` are honoured by the
     clients that have them (sgt-mines) and refused by the others.
     """
-    if not spec.executable.exists():
-        raise DesktopError(f"{spec.executable} is missing: install {spec.package} (run scripts/install-clients)")
+    if not spec.installed():
+        raise DesktopError(f"{spec.name} is not installed ({spec.executable}): install {spec.package} "
+                           "(run scripts/install-clients)")
     label, size = spec.resolve_level(level)
     plan = spec.plan(label, size, seed=seed, tile_size=tile_size)
     if theme is not None:

@@ -3,8 +3,9 @@
 The package's own start function always makes a 10x10 board and listens on every interface; here its
 ``Game`` is put on a page of a NiceGUI server bound to 127.0.0.1 on a free port, with the same title and
 the same blocking of the browser's context menu (a right click flags a square). Once the server answers,
-Chromium opens the page as an app window (no tabs, no address bar) with a private profile under ``$HOME``.
-Closing the window stops the server; SIGTERM or SIGINT stops both.
+Chromium opens the page as an app window (no tabs, no address bar) with a private profile under ``$HOME``
+and its background services off. When Chromium quits (a user closed its window) the server stops; SIGTERM
+or SIGINT stops the server, then Chromium.
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-gpu",
-    "--disable-features=Translate",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-breakpad",
+    "--no-pings",
+    "--disable-features=Translate,OptimizationHints,MediaRouter",
     "--password-store=basic",
 ]
 _PR_SET_PDEATHSIG = 1
@@ -46,6 +52,7 @@ def free_port() -> int:
 
 
 def answers(port: int) -> bool:
+    """Whether something accepts connections on ``port`` of 127.0.0.1."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.2):
             return True
@@ -86,6 +93,7 @@ def run_browser(browser_path: str, port: int, width: int, height: int,
 
 
 def stop(browser: subprocess.Popen[bytes]) -> None:
+    """Stop Chromium: SIGTERM, then SIGKILL after 5 s."""
     browser.terminate()
     try:
         browser.wait(timeout=5)
