@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sweepbot.desktop.clients import launch_client
+from sweepbot.desktop.clients import launch_client, screen_for
 from sweepbot.desktop.display import VirtualDisplay
 
 
@@ -39,7 +39,8 @@ def parse(spec: str) -> dict[str, object]:
 def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: Path | None) -> dict[str, object]:
     profiles = Path(tempfile.mkdtemp(prefix="sweepbot-live-profiles-"))
     result: dict[str, object] = dict(spec)
-    with VirtualDisplay() as display, launch_client(display, str(spec["client"]), spec["level"],  # type: ignore[arg-type]
+    screen = screen_for(str(spec["client"]), spec["level"])  # type: ignore[arg-type]
+    with VirtualDisplay(*screen) as display, launch_client(display, str(spec["client"]), spec["level"],  # type: ignore[arg-type]
                                                    tile_size=spec["tile"], theme=spec["theme"]):  # type: ignore[arg-type]
         env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
         name = f"live-{spec['client']}"

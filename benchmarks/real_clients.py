@@ -20,7 +20,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 
-from sweepbot.desktop.clients import launch_client
+from sweepbot.desktop.clients import launch_client, screen_for
 from sweepbot.desktop.display import VirtualDisplay
 
 DEFAULT_CASES = [
@@ -46,7 +46,7 @@ def busy_loops(count: int) -> Iterator[None]:
 def run_case(case: str, games: int, load: int = 0) -> dict[str, object]:
     client, level, *rest = case.split(":")
     extra = ["--mines", rest[0]] if rest else []
-    with VirtualDisplay() as display, launch_client(display, client, level), busy_loops(load):
+    with VirtualDisplay(*screen_for(client, level)) as display, launch_client(display, client, level), busy_loops(load):
         result = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json", *extra],
                                 env=dict(display.env), capture_output=True, text=True, check=False)
     stops = result.stderr.count("the mouse moved")

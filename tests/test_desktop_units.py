@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from sweepbot.desktop import CLIENTS, DesktopError, Grid, Size, get_spec
+from sweepbot.desktop.clients import PYPI_CLIENTS, screen_for, tiles
 from sweepbot.desktop.clients.gnome_mines import COVERED_BGR, find_tiles, keyfile_text
+from sweepbot.desktop.clients.pypi import ENV_VAR, LAUNCHERS_DIR, STAMP, PypiClient, clients_dir
 from sweepbot.desktop.display import display_in_use, free_displays
-from sweepbot.desktop.install import PACKAGES, PROGRAMS
+from sweepbot.desktop.install import PACKAGES, PROGRAMS, missing_pypi_clients
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,7 +49,25 @@ def test_levels_resolve() -> None:
         get_spec("xdemineur").resolve_level("9x9/10")
     with pytest.raises(DesktopError, match="unknown client"):
         get_spec("winmine")
-    assert set(CLIENTS) == {"xdemineur", "sgt-mines", "ace-minesweeper", "gnome-mines"}
+    assert set(CLIENTS) == {
+        "xdemineur", "sgt-mines", "ace-minesweeper", "gnome-mines",
+        "pygame-minesweeper", "nicegui-minesweeper", "dangeruxb", "mfranceschi-minesweeper",
+    }  # fmt: skip
+    assert set(PYPI_CLIENTS) == {"pygame-minesweeper", "nicegui-minesweeper", "dangeruxb", "mfranceschi-minesweeper"}
+
+
+def test_pypi_client_levels() -> None:
+    assert get_spec("pygame-minesweeper").resolve_level("expert") == ("expert", Size(30, 16, 99))
+    assert get_spec("pygame-minesweeper").resolve_level("20x12/40") == ("20x12/40", Size(20, 12, 40))
+    with pytest.raises(DesktopError, match="9 cells"):
+        get_spec("pygame-minesweeper").resolve_level("4x4/8")
+    assert get_spec("nicegui-minesweeper").resolve_level("expert") == ("expert", Size(22, 22, 99))
+    assert get_spec("nicegui-minesweeper").resolve_level("12x12/20") == ("12x12/20", Size(12, 12, 20))
+    with pytest.raises(DesktopError, match="square"):
+        get_spec("nicegui-minesweeper").resolve_level("30x16/99")
+    assert get_spec("dangeruxb").resolve_level(None) == ("beginner", Size(8, 8, 10))
+    assert get_spec("dangeruxb").resolve_level("12x7/9") == ("12x7/9", Size(12, 7, 9))
+    assert get_spec("mfranceschi-minesweeper").resolve_level("16x16/40") == ("intermediate", Size(16, 16, 40))
 
 
 def test_launch_plans() -> None:
@@ -62,6 +82,46 @@ def test_launch_plans() -> None:
     gm = get_spec("gnome-mines").plan("20x10/30", Size(20, 10, 30), seed=None, tile_size=None)
     assert gm.env["GSETTINGS_BACKEND"] == "keyfile"
     assert "xsize=20" in next(iter(gm.files.values()))
+
+
+def test_pypi_launch_plans(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    assert clients_dir() == tmp_path
+    pygame = get_spec("pygame-minesweeper")
+    assert pygame.executable == tmp_path / "pygame-minesweeper" / "bin" / "python"
+    plan = pygame.plan("20x12/40", Size(20, 12, 40), seed=None, tile_size=None)
+    assert plan.argv[1:] == ["-m", "minesweeper", "custom", "--rows", "12", "--cols", "20", "--mines", "40"]
+    assert plan.env["SDL_AUDIODRIVER"] == "dummy"
+    expert = pygame.plan("expert", Size(30, 16, 99), seed=None, tile_size=None)
+    assert expert.argv[1:] == ["-m", "minesweeper", "expert"]
+    for name in ("dangeruxb", "mfranceschi-minesweeper", "nicegui-minesweeper"):
+        spec = get_spec(name)
+        assert isinstance(spec, PypiClient)
+        argv = spec.plan("x", Size(9, 9, 10), seed=None, tile_size=None).argv
+        assert argv[0] == str(tmp_path / name / "bin" / "python")
+        assert Path(argv[1]).parent == LAUNCHERS_DIR and Path(argv[1]).is_file()
+        assert argv[2:8] == ["--cols", "9", "--rows", "9", "--mines", "10"]
+        with pytest.raises(DesktopError):
+            spec.plan("x", Size(9, 9, 10), seed="1", tile_size=None)
+    nicegui = get_spec("nicegui-minesweeper").plan("expert", Size(22, 22, 99), seed=None, tile_size=None)
+    assert nicegui.argv[8:] == ["--width", str(22 * 40 + 64), "--height", str(22 * 40 + 110)]
+    assert set(missing_pypi_clients()) == set(PYPI_CLIENTS)
+    env = tmp_path / "dangeruxb"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "python").touch()
+    assert "dangeruxb" in missing_pypi_clients()  # no stamp: the install did not finish
+    (env / STAMP).write_text("DangerUXB==1.0\n")
+    assert "dangeruxb" not in missing_pypi_clients()
+
+
+def test_screen_sizes() -> None:
+    assert screen_for("xdemineur", "expert") == (1280, 1024)
+    assert screen_for("nicegui-minesweeper", "expert") == (1280, 1024)
+    assert screen_for("pygame-minesweeper", "expert") == (1280, 1024)
+    wide, _ = screen_for("mfranceschi-minesweeper", "expert")
+    assert wide >= 240 + 30 * 39 + 150  # the window grows as digits widen its columns
+    assert screen_for("nicegui-minesweeper", "30x30/200")[1] > 30 * 40 + 110
+    assert screen_for("pygame-minesweeper", "60x40/400") > (1280, 1024)
 
 
 def test_gnome_keyfile() -> None:
@@ -94,12 +154,34 @@ def test_find_tiles_on_a_drawn_board() -> None:
         find_tiles(image, 5, 5)
 
 
+def test_tile_grid_keeps_the_tile_sized_blobs() -> None:
+    image = np.full((200, 300, 3), 40, np.uint8)
+    for r in range(3):
+        for c in range(4):
+            x, y = 30 + c * 34, 60 + r * 31
+            image[y : y + 27, x : x + 30] = (255, 0, 0)
+    image[5:35, 5:45] = (255, 0, 0)  # a bigger button of the same colour
+    image[5:30, 200:260] = (0, 255, 255)
+    image[40:50, 200:210] = (0, 255, 255)
+    grid = tiles.find_tiles(image, 3, 4, (255, 0, 0), client="test")
+    assert (grid.x0, grid.y0, grid.pitch_x, grid.pitch_y, grid.cell_w, grid.cell_h) == (30, 60, 34, 31, 30, 27)
+    assert tiles.largest_box(image, (0, 255, 255)) == (200, 5, 60, 25)
+    with pytest.raises(DesktopError, match="expected 9"):
+        tiles.find_tiles(image, 3, 3, (255, 0, 0), client="test")
+    with pytest.raises(DesktopError):
+        tiles.largest_box(image, (0, 0, 255))
+
+
 def test_package_list_matches_install_script() -> None:
     script = (ROOT / "scripts" / "install-clients").read_text()
     block = re.search(r"PACKAGES=\((.*?)\)", script, re.S)
     assert block is not None
     assert sorted(block.group(1).split()) == sorted(PACKAGES)
     assert set(PROGRAMS.values()) <= set(PACKAGES)
+    pypi = re.search(r"PYPI_CLIENTS=\((.*?)\n\)", script, re.S)
+    assert pypi is not None
+    names = re.findall(r'^\s*"([a-z-]+)\|', pypi.group(1), re.M)
+    assert sorted(names) == sorted(PYPI_CLIENTS)
 
 
 def test_free_displays_skip_used_numbers() -> None:

@@ -22,7 +22,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "play a few games there, and leave the recording, an animated GIF and the summary in a folder under --out. "
         "Needs the clients and Xvfb (scripts/install-clients installs them).")
     parser.add_argument("--client", default="xdemineur",
-                        help="xdemineur, sgt-mines, ace-minesweeper or gnome-mines (default xdemineur)")
+                        help="xdemineur, sgt-mines, ace-minesweeper or gnome-mines (from Debian), pygame-minesweeper, "
+                        "nicegui-minesweeper, dangeruxb or mfranceschi-minesweeper (from PyPI); default xdemineur")
     parser.add_argument("--level", help="the client's level name or COLSxROWS/MINES (default: its own)")
     parser.add_argument("--games", type=int, default=3, help="games to play (default 3)")
     parser.add_argument("--out", default="out", help="folder for the recording, GIF and summary (default out/)")
@@ -30,7 +31,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sweepbot.desktop.clients import launch_client
+    from sweepbot.desktop.clients import launch_client, screen_for
     from sweepbot.desktop.display import VirtualDisplay
     from sweepbot.desktop.errors import DesktopError
     from sweepbot.play.movie import make_gif
@@ -38,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.out) / f"{args.client}-{time.strftime('%Y%m%d-%H%M%S')}"
     record = folder / "recording"
     try:
-        with VirtualDisplay() as display, launch_client(display, args.client, args.level) as client:
+        screen = screen_for(args.client, args.level)
+        with VirtualDisplay(*screen) as display, launch_client(display, args.client, args.level) as client:
             print(f"{args.client} {client.size} on virtual display {display.name}", file=sys.stderr)
             env = dict(display.env)
             command = [sys.executable, "-m", "sweepbot", "play", "--games", str(args.games), "--record",
@@ -56,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if (record / "session.jsonl").exists():
         summary["gif"] = str(make_gif(record, folder / "games.gif"))
     summary["recording"] = str(record)
+    folder.mkdir(parents=True, exist_ok=True)  # a play that stopped before its first move recorded nothing
     (folder / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(summary) if args.json else "\n".join(f"{k}: {v}" for k, v in summary.items()))
     return 0 if result.returncode == 0 else 1

@@ -1,7 +1,8 @@
 """The virtual-desktop harness: Xvfb + openbox + D-Bus, real Minesweeper clients on it, screenshots.
 
-Used by the end-to-end tests and by ``scripts/capture_fixtures.py``; needs the Debian packages that
-``scripts/install-clients`` installs (see :mod:`sweepbot.desktop.install`). Nothing here imports pyautogui:
+Used by the end-to-end tests, ``sweepbot demo``, the benchmarks and ``scripts/capture_fixtures.py``; needs
+the Debian packages and the PyPI clients' virtual envs that ``scripts/install-clients`` installs (see
+:mod:`sweepbot.desktop.install`). Nothing here imports pyautogui:
 input goes through xdotool (XTEST) with the display's own environment.
 
     with VirtualDisplay() as display, launch_client(display, "sgt-mines", "expert", seed="7") as game:

@@ -1,4 +1,8 @@
-"""What the harness needs from the system, what is missing, and installing it with scripts/install-clients."""
+"""What the harness needs from the system, what is missing, and installing it with scripts/install-clients.
+
+Debian packages bring the virtual screen and four clients; four more clients come from PyPI, each in a
+virtual env of its own that the same script makes (see :mod:`sweepbot.desktop.clients.pypi`).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from sweepbot.desktop.clients import PYPI_CLIENTS
 from sweepbot.desktop.errors import DesktopError
 
 #: Debian packages, kept equal to the list in scripts/install-clients (a test checks it).
@@ -24,6 +29,9 @@ PACKAGES = (
     "gnome-mines",
     "sgt-puzzles",
     "ace-of-penguins",
+    "chromium",
+    "python3-tk",
+    "python3-venv",
 )
 #: Programs the harness runs, with the package that brings each.
 PROGRAMS = {
@@ -39,6 +47,7 @@ PROGRAMS = {
     "/usr/games/gnome-mines": "gnome-mines",
     "/usr/games/sgt-mines": "sgt-puzzles",
     "/usr/games/ace-minesweeper": "ace-of-penguins",
+    "chromium": "chromium",
 }
 INSTALL_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "install-clients"
 
@@ -67,13 +76,22 @@ def missing_packages() -> list[str]:
     return [pkg for pkg in PACKAGES if pkg not in installed]
 
 
+def missing_pypi_clients() -> list[str]:
+    """The clients from PyPI whose virtual env scripts/install-clients has not finished."""
+    return [name for name, spec in PYPI_CLIENTS.items() if not spec.installed()]
+
+
 def describe_missing() -> str:
     """A one-line report of what is missing, or '' when everything the harness runs is there."""
     programs = missing_programs()
-    if not programs:
-        return ""
-    packages = sorted({PROGRAMS[p] for p in programs})
-    return f"missing programs {', '.join(programs)} (packages: {' '.join(packages)}); run {INSTALL_SCRIPT}"
+    clients = missing_pypi_clients()
+    parts = []
+    if programs:
+        packages = sorted({PROGRAMS[p] for p in programs})
+        parts.append(f"missing programs {', '.join(programs)} (packages: {' '.join(packages)})")
+    if clients:
+        parts.append(f"missing PyPI clients {', '.join(clients)}")
+    return "; ".join(parts) + f"; run {INSTALL_SCRIPT}" if parts else ""
 
 
 def install_clients(script: Path = INSTALL_SCRIPT, timeout: float = 900.0) -> None:

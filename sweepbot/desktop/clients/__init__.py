@@ -1,20 +1,45 @@
-"""The four real clients the harness can start, by name, and :func:`launch_client` to start one."""
+"""The real clients the harness can start, by name, and :func:`launch_client` to start one.
+
+Four come from Debian's packages (xdemineur, sgt-mines, ace-minesweeper, gnome-mines) and four from PyPI,
+each in a virtual env of its own (pygame-minesweeper, nicegui-minesweeper, dangeruxb,
+mfranceschi-minesweeper); scripts/install-clients installs them all.
+"""
 
 from __future__ import annotations
 
 from sweepbot.desktop.clients.ace_minesweeper import AceMinesweeper
 from sweepbot.desktop.clients.base import ClientSpec, Grid, LaunchPlan, Size
+from sweepbot.desktop.clients.dangeruxb import DangerUXB
 from sweepbot.desktop.clients.gnome_mines import GnomeMines
 from sweepbot.desktop.clients.launched import LaunchedClient, launch
+from sweepbot.desktop.clients.mfranceschi_minesweeper import MfranceschiMinesweeper
+from sweepbot.desktop.clients.nicegui_minesweeper import NiceguiMinesweeper
+from sweepbot.desktop.clients.pygame_minesweeper import PygameMinesweeper
+from sweepbot.desktop.clients.pypi import PypiClient
 from sweepbot.desktop.clients.sgt_mines import SgtMines
 from sweepbot.desktop.clients.xdemineur import Xdemineur
 from sweepbot.desktop.display import VirtualDisplay
 from sweepbot.desktop.errors import DesktopError
 
-CLIENTS: dict[str, ClientSpec] = {spec.name: spec for spec in (Xdemineur(), SgtMines(), AceMinesweeper(), GnomeMines())}
+CLIENTS: dict[str, ClientSpec] = {
+    spec.name: spec
+    for spec in (
+        Xdemineur(),
+        SgtMines(),
+        AceMinesweeper(),
+        GnomeMines(),
+        PygameMinesweeper(),
+        NiceguiMinesweeper(),
+        DangerUXB(),
+        MfranceschiMinesweeper(),
+    )
+}
+#: The clients installed from PyPI, each into a virtual env of its own.
+PYPI_CLIENTS: dict[str, PypiClient] = {name: spec for name, spec in CLIENTS.items() if isinstance(spec, PypiClient)}
 
 
 def get_spec(name: str) -> ClientSpec:
+    """The spec of client ``name``; raises :class:`DesktopError` naming the known ones."""
     try:
         return CLIENTS[name]
     except KeyError:
@@ -31,7 +56,7 @@ def launch_client(
     theme: str | None = None,
     timeout: float = 20.0,
 ) -> LaunchedClient:
-    """Start client ``name`` (``xdemineur``, ``sgt-mines``, ``ace-minesweeper``, ``gnome-mines``) at ``level``.
+    """Start client ``name`` (one of :data:`CLIENTS`) at ``level``.
 
     ``level`` is one of the client's level names (``CLIENTS[name].levels``) or ``"COLSxROWS/MINES"``;
     ``theme`` a tile theme (gnome-mines: ``bgcolors`` (its default), ``classic``, ``default``).
@@ -39,14 +64,24 @@ def launch_client(
     return launch(display, get_spec(name), level, seed=seed, tile_size=tile_size, theme=theme, timeout=timeout)
 
 
+def screen_for(name: str, level: str | Size | None = None) -> tuple[int, int]:
+    """The size of virtual screen (width, height) that client ``name`` needs at ``level`` all through a game."""
+    spec = get_spec(name)
+    _, size = spec.resolve_level(level)
+    return spec.screen_size(size)
+
+
 __all__ = [
     "CLIENTS",
+    "PYPI_CLIENTS",
     "ClientSpec",
     "Grid",
     "LaunchPlan",
     "LaunchedClient",
+    "PypiClient",
     "Size",
     "get_spec",
     "launch",
     "launch_client",
+    "screen_for",
 ]

@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from sweepbot.desktop.clients.launched import LaunchedClient
 
 GAMES_DIR = Path("/usr/games")
+#: The screen the harness starts by default; a client whose window needs more says so in screen_size().
+DEFAULT_SCREEN = (1280, 1024)
+#: Seconds a client's window may take to appear before the client is started again.
+WINDOW_TIMEOUT = 6.0
 
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*/\s*(\d+)\s*$")
 
@@ -109,10 +113,16 @@ class ClientSpec:
     window_name: str = "."
     #: whether the client quits when its window is asked to close (WM_DELETE_WINDOW); else it is killed
     closes_on_request: bool = True
+    #: seconds its window may take to appear (a web page served and shown in a browser takes longer)
+    window_timeout: float = WINDOW_TIMEOUT
 
     @property
     def executable(self) -> Path:
         return GAMES_DIR / self.binary
+
+    def installed(self) -> bool:
+        """Whether the client is installed (scripts/install-clients installs every client)."""
+        return self.executable.exists()
 
     def resolve_level(self, level: str | Size | None) -> tuple[str, Size]:
         """A level name or size -> ``(label, Size)``; raises :class:`DesktopError` for one it cannot play."""
@@ -132,6 +142,10 @@ class ClientSpec:
 
     def check_custom(self, size: Size) -> None:
         """Raise :class:`DesktopError` if the client cannot play this custom size."""
+
+    def screen_size(self, size: Size) -> tuple[int, int]:
+        """The virtual screen (width, height) the client's window needs at ``size``, all through a game."""
+        return DEFAULT_SCREEN
 
     def plan(self, level: str, size: Size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:
         """The command line, environment and settings files for this level."""

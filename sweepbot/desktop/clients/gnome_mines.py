@@ -12,10 +12,10 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-import cv2
 import numpy as np
 
 from sweepbot.desktop import procs, xtools
+from sweepbot.desktop.clients import tiles
 from sweepbot.desktop.clients.base import ClientSpec, Grid, LaunchPlan, Size
 from sweepbot.desktop.errors import DesktopError
 
@@ -56,38 +56,7 @@ def custom_window(size: Size) -> tuple[int, int]:
 
 def find_tiles(image: np.ndarray, rows: int, cols: int) -> Grid:
     """Find a fresh board's ``rows x cols`` covered tiles in a BGR image of the client area."""
-    target = np.array(COVERED_BGR, dtype=np.int16)
-    mask = (np.abs(image.astype(np.int16) - target).max(axis=2) <= 6).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    boxes = []
-    for x, y, w, h, area in stats[1:count].tolist():
-        # A tile is a filled, roughly square blob; thin lines of the same grey are widget borders.
-        if w >= 8 and h >= 8 and 0.6 <= w / h <= 1.6 and area >= 0.8 * w * h:
-            boxes.append((x, y, w, h))
-    if len(boxes) != rows * cols:
-        raise DesktopError(f"found {len(boxes)} covered tiles in gnome-mines, expected {rows * cols}")
-    lefts = sorted({b[0] for b in boxes})
-    tops = sorted({b[1] for b in boxes})
-    xs = _cluster(lefts, cols)
-    ys = _cluster(tops, rows)
-    cell_w = float(np.median([b[2] for b in boxes]))
-    cell_h = float(np.median([b[3] for b in boxes]))
-    pitch_x = (xs[-1] - xs[0]) / (cols - 1) if cols > 1 else cell_w
-    pitch_y = (ys[-1] - ys[0]) / (rows - 1) if rows > 1 else cell_h
-    return Grid(rows, cols, xs[0], ys[0], pitch_x, pitch_y, cell_w, cell_h)
-
-
-def _cluster(values: list[int], expected: int) -> list[float]:
-    """Group sorted coordinates that differ by at most 2 px; there must be ``expected`` groups."""
-    groups: list[list[int]] = []
-    for v in values:
-        if groups and v - groups[-1][-1] <= 2:
-            groups[-1].append(v)
-        else:
-            groups.append([v])
-    if len(groups) != expected:
-        raise DesktopError(f"gnome-mines tiles form {len(groups)} lines, expected {expected}")
-    return [min(g) for g in groups]
+    return tiles.find_tiles(image, rows, cols, COVERED_BGR, client="gnome-mines")
 
 
 def activate_action(client: LaunchedClient, action: str) -> None:

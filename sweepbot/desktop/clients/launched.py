@@ -21,8 +21,7 @@ from sweepbot.rect import Rect
 
 #: Windows smaller than this are helpers (leader windows, tooltips), never a game's main window.
 _MIN_WINDOW = 60
-#: A client whose window has not appeared after this many seconds is stopped and started again.
-WINDOW_TIMEOUT = 6.0
+#: A client whose window has not appeared in its spec's window_timeout is stopped and started again.
 LAUNCH_ATTEMPTS = 3
 
 
@@ -234,8 +233,9 @@ def launch(
     ``NO_AT_BRIDGE=1`` and the display's D-Bus session bus. ``seed`` and ``tile_size`` are honoured by the
     clients that have them (sgt-mines) and refused by the others.
     """
-    if not spec.executable.exists():
-        raise DesktopError(f"{spec.executable} is missing: install {spec.package} (run scripts/install-clients)")
+    if not spec.installed():
+        raise DesktopError(f"{spec.name} is not installed ({spec.executable}): install {spec.package} "
+                           "(run scripts/install-clients)")
     label, size = spec.resolve_level(level)
     plan = spec.plan(label, size, seed=seed, tile_size=tile_size)
     if theme is not None:
@@ -257,7 +257,7 @@ def launch(
     # Xvfb starts with the pointer in the middle of the screen, where boards are: move it away first.
     width, height = display.size
     xtools.move_pointer(env, width - 40, height - 40)
-    window_timeout = min(timeout, WINDOW_TIMEOUT)
+    window_timeout = min(timeout, spec.window_timeout)
     for attempt in range(1, LAUNCH_ATTEMPTS + 1):
         proc = procs.spawn(plan.argv, env, cwd=home, log=os.path.join(home, "client.log"))
         client = LaunchedClient(
