@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from sweepbot.board import Board
-from sweepbot.calibration.looks import window_crop
-from sweepbot.calibration.naming import (
+from sweepbot.calibration.facts import (
     AT_LOSS,
     FLAG_AT_LOSS,
     QUESTION_AT_LOSS,
@@ -32,6 +31,7 @@ from sweepbot.calibration.naming import (
     Fact,
     Naming,
 )
+from sweepbot.calibration.looks import window_crop
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect

@@ -47,7 +47,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from sweepbot.calibration.calibrate import calibrate_frames
-    from sweepbot.calibration.naming import Name
+    from sweepbot.calibration.facts import Name
     from sweepbot.calibration.recording import compact, load_session, save_session
     from sweepbot.calibration.sheet import names_sheet
     from sweepbot.vision.capture import load_image
