@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from sweepbot.calibration.facts import REVEALED, CalibrationError, Fact
-from sweepbot.calibration.live import LiveSession
+from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.looks import window_crop
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows

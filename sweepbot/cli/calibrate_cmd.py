@@ -118,7 +118,7 @@ def session_geometry(session: Any) -> Any:
 
 
 def live_session(args: argparse.Namespace) -> Any:
-    from sweepbot.calibration.live import LiveCalibration
+    from sweepbot.calibration.live.run import LiveCalibration
     from sweepbot.cli.play_cmd import ScreenGrabber, check_session
     from sweepbot.control.mapping import mapping_for
     from sweepbot.control.mouse import BoardInput, PyAutoGuiDevice
