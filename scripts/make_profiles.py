@@ -46,8 +46,8 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.calibration.build import LabelledFrame, build_profile
+from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.looks import window_crop
-from sweepbot.calibration.naming import CalibrationError
 from sweepbot.calibration.recorded import FIXED_SIZES, calibrate_recorded, load_recorded
 from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image

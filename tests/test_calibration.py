@@ -12,15 +12,9 @@ import pytest
 from sweepbot.board import Board
 from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.calibrate import calibrate_frames
+from sweepbot.calibration.facts import AT_LOSS, QUESTION_AT_LOSS, Fact, Name
 from sweepbot.calibration.looks import Looks
-from sweepbot.calibration.naming import (
-    AT_LOSS,
-    QUESTION_AT_LOSS,
-    Fact,
-    Name,
-    name_looks,
-    no_empty_by_covered,
-)
+from sweepbot.calibration.naming import name_looks, no_empty_by_covered
 from sweepbot.cli import main
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.learn import neighbour_count
@@ -124,7 +118,7 @@ def test_mines_shown_at_a_loss_far_from_every_number_are_named_by_those_near_one
 
 def test_contradicting_facts_are_an_error() -> None:
     looks, _ = as_looks(game_frames(1))
-    from sweepbot.calibration.naming import CalibrationError
+    from sweepbot.calibration.facts import CalibrationError
 
     # the covered look seen as a flag as often as covered: the board changed under the calibration
     facts = [Fact(0, 0, c, "#") for c in range(3)] + [Fact(0, 1, c, "F") for c in range(3)]

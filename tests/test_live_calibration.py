@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from sweepbot.calibration import live
 from sweepbot.calibration.calibrate import calibrate_frames
-from sweepbot.calibration.live import LiveCalibration
+from sweepbot.calibration.live import driver, newgame
+from sweepbot.calibration.live.run import LiveCalibration
+from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.control.mapping import mapping_for
 from sweepbot.control.mouse import BoardInput
@@ -21,14 +22,14 @@ from tests.tile_client import SCREEN, TileClient
 @pytest.fixture(autouse=True)
 def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
     # the drawn client answers at once: no need to wait as for a real one
-    monkeypatch.setattr(live, "SETTLE_QUIET", 0.01)
-    monkeypatch.setattr(live, "SETTLE_TIMEOUT", 0.05)
-    monkeypatch.setattr(live, "KEY_GAP", 0.0)
-    monkeypatch.setattr(live, "DIALOG_QUIET", 0.05)
-    monkeypatch.setattr(live, "wait_still", lambda screen, quiet=0.0, timeout=0.0: None)
+    monkeypatch.setattr(driver, "SETTLE_QUIET", 0.01)
+    monkeypatch.setattr(driver, "SETTLE_TIMEOUT", 0.05)
+    monkeypatch.setattr(newgame, "KEY_GAP", 0.0)
+    monkeypatch.setattr(newgame, "DIALOG_QUIET", 0.05)
+    monkeypatch.setattr(newgame, "wait_still", lambda screen, quiet=0.0, timeout=0.0: None)
 
 
-def calibrate(client: TileClient, games: int = 5) -> live.LiveSession:
+def calibrate(client: TileClient, games: int = 5) -> LiveSession:
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     return LiveCalibration(client, mouse, games=games, seed=3).run()
 

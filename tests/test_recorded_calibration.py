@@ -12,7 +12,7 @@ import pytest
 
 from sweepbot.board import Board
 from sweepbot.calibration.calibrate import calibrate_frames
-from sweepbot.calibration.naming import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED
+from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED
 from sweepbot.calibration.recorded import calibrate_recorded, load_recorded
 from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image

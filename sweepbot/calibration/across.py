@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from sweepbot.calibration.facts import Name, Naming
 from sweepbot.calibration.looks import Looks
-from sweepbot.calibration.naming import Name, Naming
 
 #: Both looks are scaled to this many pixels a side before they are compared.
 SIDE = 16

@@ -18,8 +18,9 @@ import numpy as np
 from sweepbot.board import Board
 from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.build import LabelledFrame, build_profile
+from sweepbot.calibration.facts import CalibrationError, Fact, Naming
 from sweepbot.calibration.looks import Looks, collect_looks
-from sweepbot.calibration.naming import CalibrationError, Fact, Naming, name_looks
+from sweepbot.calibration.naming import name_looks
 from sweepbot.vision.cells import classify
 from sweepbot.vision.counter import learn_counter
 from sweepbot.vision.geometry import Geometry

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from sweepbot.calibration.calibrate import Calibration, calibrate_frames
-from sweepbot.calibration.live import LiveSession
-from sweepbot.calibration.naming import CalibrationError, Fact
+from sweepbot.calibration.facts import CalibrationError, Fact
+from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.geometry import Geometry

@@ -11,9 +11,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sweepbot.calibration.live import LiveSession
+from sweepbot.calibration.facts import REVEALED, CalibrationError, Fact
+from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.looks import window_crop
-from sweepbot.calibration.naming import REVEALED, CalibrationError, Fact
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.locate import locate

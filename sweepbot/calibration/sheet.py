@@ -6,8 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from sweepbot.calibration.facts import Naming
 from sweepbot.calibration.looks import Looks
-from sweepbot.calibration.naming import Naming
 
 PROVED = (60, 160, 60)
 HINT = (0, 140, 255)

@@ -59,7 +59,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from sweepbot.calibration.calibrate import calibrate_frames
-    from sweepbot.calibration.naming import Name
+    from sweepbot.calibration.facts import Name
     from sweepbot.calibration.recording import compact, load_session, save_session
     from sweepbot.calibration.sheet import names_sheet
     from sweepbot.vision.capture import load_image
@@ -130,7 +130,7 @@ def session_geometry(session: Any) -> Any:
 
 
 def live_session(args: argparse.Namespace) -> Any:
-    from sweepbot.calibration.live import LiveCalibration
+    from sweepbot.calibration.live.run import LiveCalibration
     from sweepbot.cli.play_cmd import ScreenGrabber, check_session
     from sweepbot.control.device import open_device
     from sweepbot.control.mapping import mapping_for

@@ -1,0 +1,102 @@
+"""What naming starts from: the facts a live calibration sees happen, the names looks are given, and the
+names the facts give.
+
+A fact is one cell's character in one frame, seen in play: every cell covered before the first click, a flag
+or a question mark after right-clicks, the mine clicked last at a loss; or one of the characters below for
+what play shows without naming it (a cell opened, a cell that changed at a loss): the counts name those.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sweepbot.errors import SweepbotError
+
+#: The share of a look's facts that may disagree with the rest (a misjudged click) before it is an error.
+FACT_DOUBT = 0.25
+
+
+class CalibrationError(SweepbotError):
+    """The frames do not let a profile be made."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """Something the calibration saw happen: in frame ``frame``, cell (row, col) is ``char``."""
+
+    frame: int
+    row: int
+    col: int
+    char: str
+
+
+@dataclass(frozen=True)
+class Name:
+    """A look's name: its character, why it has it, and whether the frames prove it."""
+
+    char: str
+    reason: str
+    proved: bool = True  # False: a hint, used only once the user confirms it
+
+
+Naming = dict[int, Name]
+NO_NAME = Name("-", "no name")
+#: A fact's character for "this cell was opened and the game went on": a number or an empty cell.
+REVEALED = "="
+#: A fact's character for "this covered cell changed when the game was lost": a mine shown, or a covered
+#: cell the client draws another way after a loss.
+AT_LOSS = "^"
+#: A fact's character for "this flag changed when the game was lost": a wrong flag, or a right one the client
+#: draws another way after a loss (the counts tell).
+FLAG_AT_LOSS = "%"
+#: A fact's character for "this question mark changed when the game was lost": the mark drawn over what it
+#: hid (gnome-mines draws it on a mine's background); a look that mostly such facts name is a question mark.
+QUESTION_AT_LOSS = "&"
+#: The fact characters for a cell that changed at a loss: what the look is, the counts tell.
+CHANGED_AT_LOSS = (AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS)
+#: Why a look has the name its facts give it.
+FACT_REASONS = {
+    "#": "every cell before the first click",
+    "F": "a right-clicked cell turned into it",
+    "?": "a second right-click turned the flag into it",
+    "!": "the cell clicked last when the game was lost",
+    "*": "appeared on covered cells when the game was lost",
+    "X": "a flagged cell that was not a mine, after the loss",
+}
+
+
+def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> set[int]:
+    """Each look takes the name its facts give it; a look given two names by nearly as many facts each is
+    an error (the board moved or changed while calibrating); a stray fact or two is outvoted. Returns the
+    looks that changed at a loss (mines, or covered cells drawn another way): the counts name them later."""
+    votes: dict[int, Counter[str]] = {}
+    for f in facts:
+        look = int(grids[f.frame][f.row, f.col])
+        votes.setdefault(look, Counter())[f.char] += 1
+    for look, counts in votes.items():
+        if counts[REVEALED] and counts[AT_LOSS]:
+            # a look that opened cells show cannot be a covered cell changed by the loss: those were cells a
+            # click just before had opened, drawn late (xdemineur), and are left out
+            del counts[AT_LOSS]
+        (char, n), *rest = counts.most_common()
+        against = sum(m for _, m in rest)
+        if against >= 2 and against > FACT_DOUBT * (n + against):
+            raise CalibrationError(
+                f"one look was seen as {dict(counts)}: the board moved or changed while calibrating"
+            )
+        if char not in (REVEALED, *CHANGED_AT_LOSS):
+            names[look] = Name(char, FACT_REASONS.get(char, "seen in play"))
+    return {look for look, counts in votes.items() if counts.most_common(1)[0][0] in CHANGED_AT_LOSS}
+
+
+def mostly(grids: Sequence[np.ndarray], facts: Sequence[Fact], char: str, among: Sequence[str]) -> set[int]:
+    """The looks whose facts of the kinds ``among`` are mostly ``char``."""
+    votes: dict[int, Counter[str]] = defaultdict(Counter)
+    for f in facts:
+        if f.char in among:
+            votes[int(grids[f.frame][f.row, f.col])][f.char] += 1
+    return {look for look, counts in votes.items() if counts[char] * 2 > sum(counts.values())}

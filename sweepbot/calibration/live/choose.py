@@ -1,0 +1,100 @@
+"""Choosing the cell to click next: the frame read as a board with the looks the session has named so far,
+and the solver's safe cell or least likely mine on that board (else a covered cell at random)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Set
+from dataclasses import dataclass
+
+import numpy as np
+
+from sweepbot.board import Board
+from sweepbot.calibration.calibrate import best_naming
+from sweepbot.calibration.facts import CalibrationError, Naming
+from sweepbot.calibration.live.driver import Cell
+from sweepbot.calibration.live.session import LiveSession, kept_geometry
+from sweepbot.calibration.live.tiles import Tiles
+from sweepbot.calibration.looks import Looks, window_crop
+from sweepbot.errors import SweepbotError
+from sweepbot.solver.analysis import analyse
+from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.geometry import Geometry
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What frames are read with: the looks named from a session, at their window inset, and the names
+    the session proved."""
+
+    inset: float
+    looks: Looks
+    names: Naming
+
+    def board(self, frame: np.ndarray, geometry: Geometry) -> Board | None:
+        """The frame as a board from the names known (unknown looks count as covered), or None."""
+        if not self.names:
+            return None
+        looks = self.looks
+        crop = window_crop([geometry], self.inset)
+        win = cell_windows(frame, geometry, crop)
+        known = [(k, looks.images[k].reshape(-1).astype(np.float32)) for k in self.names
+                 if looks.images[k].shape[:2] == (crop[3], crop[2])]
+        if not known:
+            return None
+        stack = np.stack([v for _, v in known])
+        d = np.sqrt(((win[:, None, :] - stack[None, :, :]) ** 2).mean(axis=2))
+        best = d.argmin(axis=1)
+        chars = np.array([self.names[known[i][0]].char for i in best])
+        chars = np.where(d.min(axis=1) < 25, chars, "#")
+        chars = np.where(np.isin(chars, list(".12345678F?#")), chars, "#")
+        grid = tuple("".join(row) for row in chars.reshape(geometry.rows, geometry.cols))
+        return Board(grid)
+
+
+def read_session(session: LiveSession, geometry: Geometry) -> Reading | None:
+    """The looks of the session's frames named from everything so far, keeping the proved names; None when
+    the frames cannot be named yet."""
+    geos = [kept_geometry(geometry)] * len(session.frames)
+    try:
+        inset, looks, names = best_naming(session.frames, geos, session.facts, 1, judge=False)
+    except CalibrationError:
+        return None
+    return Reading(inset, looks, {k: n for k, n in names.items() if n.proved})
+
+
+@dataclass
+class Chooser:
+    """Chooses covered cells to click, from the board as the latest reading of the session reads it."""
+
+    tiles: Tiles
+    rng: random.Random
+    reading: Reading | None = None
+
+    def rename(self, session: LiveSession) -> None:
+        """Name the looks from everything so far (used to choose the next game's moves)."""
+        self.reading = read_session(session, self.tiles.cells.geometry)
+
+    def board_now(self, frame: np.ndarray) -> Board | None:
+        """The frame as a board from the names known so far, or None."""
+        return None if self.reading is None else self.reading.board(frame, self.tiles.cells.geometry)
+
+    def choose(self, frame: np.ndarray, avoid: Set[Cell] = frozenset()) -> Cell | None:
+        """A covered cell not in ``avoid``: a safe one if the solver finds one on the board read, else the
+        least likely mine, else one at random; None if no covered cell is left."""
+        covered = self.tiles.covered(frame) - set(avoid)
+        if not covered:
+            return None
+        board = self.board_now(frame)
+        if board is not None:
+            try:
+                analysis = analyse(board, None, 0.3)
+                safe = [c for c in analysis.safe if c in covered]
+                if safe:
+                    return safe[0]
+                probs = {c: p for c, p in analysis.probabilities.items() if c in covered}
+                if probs:
+                    return min(probs, key=lambda c: (probs[c], self.rng.random()))
+            except SweepbotError:
+                pass
+        return self.rng.choice(sorted(covered))

@@ -1,0 +1,146 @@
+"""Driving the board on screen: clicking a cell and waiting until the client has answered and the board holds
+still; and the cells as windows of pixels, compared between two frames to tell which cells changed."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sweepbot.calibration.looks import window_crop
+from sweepbot.control.mouse import BoardInput
+from sweepbot.rect import Rect
+from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.settle import Grabber
+
+#: A cell: (row, column).
+Cell = tuple[int, int]
+
+#: A cell counts as changed when its window moved this much (RMS, 0-255).
+CHANGED_RMS = 10.0
+#: The board has settled once it has held still this long (s).
+SETTLE_QUIET = 0.12
+#: ... or this long, when most of the board changed (a client that flashes its board at the end of a game).
+FLASH_QUIET = 0.6
+#: The longest wait (s) for the board to change after a click or a key.
+SETTLE_TIMEOUT = 1.5
+
+
+def rms(a: np.ndarray, b: np.ndarray) -> float:
+    """How far apart two windows are: the root mean square of their pixel differences (0-255)."""
+    return float(np.sqrt(((a.astype(np.float32) - b.astype(np.float32)) ** 2).mean()))
+
+
+@dataclass(frozen=True)
+class CellWindows:
+    """The board's cells as windows of pixels, ``inset`` (a share of the cell) in from their edges."""
+
+    geometry: Geometry
+    inset: float
+
+    def windows(self, frame: np.ndarray) -> np.ndarray:
+        """Every cell's window, row by row, as one row of a cells x pixels array."""
+        return cell_windows(frame, self.geometry, window_crop([self.geometry], self.inset))
+
+    def window(self, frame: np.ndarray, cell: Cell) -> np.ndarray:
+        """One cell's window."""
+        return self.windows(frame)[cell[0] * self.geometry.cols + cell[1]]
+
+    def changed(self, before: np.ndarray, after: np.ndarray) -> set[Cell]:
+        """The cells whose windows differ between two frames."""
+        geo = self.geometry
+        d = np.sqrt(((self.windows(before) - self.windows(after)) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
+        return {(int(r), int(c)) for r, c in np.argwhere(d >= CHANGED_RMS)}
+
+
+def board_region(geometry: Geometry) -> Rect:
+    """The board's rectangle on screen."""
+    x, y, w, h = geometry.bbox
+    return Rect(x, y, w, h)
+
+
+def park_below(mouse: BoardInput, geometry: Geometry) -> None:
+    """Move the pointer just below the board's bottom-left corner, off the cells."""
+    x, y, _, h = geometry.bbox
+    mouse.park(x + 2, y + h + 6)
+
+
+def settle(screen: Grabber, region: Rect, before: np.ndarray | None = None, quiet: float = SETTLE_QUIET,
+           timeout: float = SETTLE_TIMEOUT) -> np.ndarray:
+    """The screen once the board (``region``) has changed from ``before`` (if given; at most ``timeout`` s)
+    and then held still for ``quiet`` s. A client that flashes its board at the end of a game (sgt-mines)
+    holds still between flashes: a change over most of the board is waited out longer."""
+    start = screen.grab(region) if before is None else before
+    deadline = time.monotonic() + timeout + quiet
+    last = screen.grab(region)
+    changed = before is None or not np.array_equal(last, before)
+    still = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.01)
+        now = screen.grab(region)
+        if not np.array_equal(now, last):
+            last, still, changed = now, time.monotonic(), True
+        elif changed and time.monotonic() - still >= quiet:
+            break
+    frame = screen.grab()
+    moved = (np.abs(last.astype(np.int16) - start.astype(np.int16)).max(axis=2) > 0).mean()
+    if quiet < FLASH_QUIET and moved > 0.5:
+        return settle(screen, region, None, FLASH_QUIET)
+    return frame
+
+
+@dataclass
+class BoardDriver:
+    """The board on screen: the screen it is read from, the mouse that clicks it, its cells, and the frame
+    the last click settled on."""
+
+    screen: Grabber
+    mouse: BoardInput
+    cells: CellWindows
+    last_frame: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 3), np.uint8))
+
+    @property
+    def geometry(self) -> Geometry:
+        """Where the board's cells are on screen."""
+        return self.cells.geometry
+
+    @property
+    def region(self) -> Rect:
+        """The board's rectangle on screen."""
+        return board_region(self.geometry)
+
+    def park(self) -> None:
+        """Move the pointer off the cells (see :func:`park_below`)."""
+        park_below(self.mouse, self.geometry)
+
+    def settled(self, before: np.ndarray | None = None) -> np.ndarray:
+        """The screen once the board has changed from ``before`` and held still (see :func:`settle`)."""
+        return settle(self.screen, self.region, before)
+
+    def click(self, cell: Cell, button: str) -> np.ndarray:
+        """Click a cell and return the screen once the client has answered and the board settled."""
+        before = self.screen.grab()
+        board_before = self.screen.grab(self.region)
+        self.mouse.click_cell(*self.geometry.center(*cell), button=button)
+        self.park()
+        # wait for the clicked cell itself: a client may light the tile under the pointer at once and
+        # answer the click only later (gnome-mines: 0.3 s)
+        old = self.cells.window(before, cell)
+        deadline = time.monotonic() + SETTLE_TIMEOUT
+        held: np.ndarray | None = None
+        since = 0.0
+        while time.monotonic() < deadline:
+            now = self.cells.window(self.screen.grab(), cell)
+            if rms(now, old) < CHANGED_RMS:
+                held = None  # unchanged, or a passing highlight that went away
+            elif held is None or rms(now, held) >= 2.0:
+                held, since = now, time.monotonic()
+            elif time.monotonic() - since >= SETTLE_QUIET:
+                break  # changed, and held that look
+            time.sleep(0.01)
+        # settled against the board before the click: a flash that turns the whole board red for a moment
+        # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait
+        self.last_frame = self.settled(board_before)
+        return self.last_frame

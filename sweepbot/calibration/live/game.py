@@ -1,0 +1,170 @@
+"""Playing one game of a live calibration and recording what each click proves: a cell that opened is a
+number or empty; at a loss the clicked cell is the exploded mine, covered cells that changed elsewhere are
+mines (or covered cells drawn another way), and marks that changed were judged. A click that changes nothing
+means the game is over."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED
+from sweepbot.calibration.live.choose import Chooser
+from sweepbot.calibration.live.driver import BoardDriver, Cell
+from sweepbot.calibration.live.session import Recorder
+from sweepbot.calibration.live.tiles import Tiles
+
+#: A click that changes more than this share of the board ended the game.
+END_CHANGE = 0.5
+#: Question marks placed in each of the first games (when the client has them).
+QUESTION_GAMES = 3
+QUESTIONS = 3
+
+
+class Click(Enum):
+    """What a click did to the game."""
+
+    ON = "on"  # the game goes on, unless no covered cell is left (then it was won)
+    LOST = "lost"
+    WON = "won"  # most of the board redrawn: the client shows a won game
+
+
+def flood(cell: Cell, changed: set[Cell]) -> set[Cell]:
+    """The changed cells reachable from ``cell`` through changed cells (an opening spreads that way)."""
+    out = {cell} & changed
+    todo = list(out)
+    while todo:
+        r, c = todo.pop()
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                n = (r + dr, c + dc)
+                if n in changed and n not in out:
+                    out.add(n)
+                    todo.append(n)
+    return out
+
+
+@dataclass
+class Game:
+    """One game, the ``number``-th (from 0): the marks placed in it, and the mine that went off, if one did."""
+
+    number: int
+    board: BoardDriver
+    tiles: Tiles
+    chooser: Chooser
+    recorder: Recorder
+    rng: random.Random
+    log: Callable[[str], None]
+    question_marks: bool  # the client has question marks
+    flags: set[Cell] = field(default_factory=set)
+    questions: set[Cell] = field(default_factory=set)  # cells left with a question mark
+    exploded: Cell | None = None
+
+    def play(self) -> bool:
+        """Place a few marks, then click until the game ends (or no cell is left to click); True if it was won."""
+        geo = self.board.geometry
+        frame = self.board.screen.grab()
+        covered = self.tiles.covered(frame)
+        if self.number == 0 and len(covered) > 10:
+            # two flags, somewhere: at the loss they show whether they were right or wrong
+            for cell in self.rng.sample(sorted(covered), 2):
+                frame = self.board.click(cell, "right")
+                self.flags.add(cell)
+                self.recorder.record(frame, {cell: "F"})
+        if self.number < QUESTION_GAMES and self.question_marks and len(covered) > 4 * QUESTIONS:
+            # question marks: at a loss some clients draw one over the mine it hid (gnome-mines), a look
+            # that only a cell known to be a question mark before the loss names
+            for cell in self.rng.sample(sorted(covered - self.flags), QUESTIONS):
+                self.board.click(cell, "right")
+                frame = self.board.click(cell, "right")
+                self.questions.add(cell)
+                self.recorder.record(frame, {cell: "?"})
+        clicks = 0
+        while clicks < geo.rows * geo.cols:
+            choice = self.chooser.choose(frame, self.flags)
+            if choice is None:
+                break
+            cell = choice
+            before = frame
+            frame = self.board.click(cell, "left")
+            clicks += 1
+            changed = self.tiles.cells.changed(before, frame)
+            if not changed:
+                self.log(f"game {self.number + 1}: over after {clicks} clicks")
+                break
+            mark = len(self.recorder.session.facts)
+            result = self.judge(cell, changed, before, frame)
+            if result is Click.LOST:
+                # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
+                # its facts are taken back and the probe's own answer is read as any click's
+                frame = self.board.last_frame  # the loss may have shown on a probe click inside judge()
+                probe = self.chooser.choose(frame, self.flags | {cell})
+                after = self.board.click(probe, "left") if probe is not None else frame
+                moved = self.tiles.cells.changed(frame, after) if probe is not None else set()
+                if not moved:
+                    self.log(f"game {self.number + 1}: lost after {clicks} clicks")
+                    break
+                del self.recorder.session.facts[mark:]
+                self.exploded = None
+                self.log(f"game {self.number + 1}: a loss misjudged at {cell}, facts taken back")
+                assert probe is not None
+                result = self.judge(probe, moved, frame, after)
+                if result is Click.LOST:
+                    break
+                clicks += 1
+            # the screen now: judge() may have clicked a probe cell, and the next click's changes are counted
+            # from here (from an older frame, a cell the probe opened would seem to change at the loss)
+            frame = self.board.last_frame
+            if result is Click.WON or not self.tiles.covered(frame) - self.flags:
+                self.log(f"game {self.number + 1}: won after {clicks} clicks")
+                return True
+        return False
+
+    def judge(self, cell: Cell, changed: set[Cell], before: np.ndarray, frame: np.ndarray) -> Click:
+        """Record the facts of a click on ``cell`` (``changed``: the cells it changed from ``before`` to
+        ``frame``); what it did to the game."""
+        geo = self.board.geometry
+        was_covered = self.tiles.covered(before)
+        around = {(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                  if 0 <= cell[0] + dr < geo.rows and 0 <= cell[1] + dc < geo.cols} & was_covered - {cell} - self.flags
+        if (len(changed) > END_CHANGE * geo.rows * geo.cols and len(changed - was_covered) >= 3
+                and not self.tiles.new_look(frame, cell)):
+            # most of the board redrawn, the clicked cell opened: the game was won (a client dims its
+            # board, or flags the mines left); only the clicked cell is sure
+            self.recorder.record(frame, {cell: REVEALED})
+            return Click.WON
+        # an opening spreads from an empty cell: every neighbour of the clicked cell opens, and nothing opens
+        # that the opening cannot reach; anything else is the mines shown at a loss (or flags put at a win)
+        far = changed - flood(cell, changed)  # a flagged cell may open with the rest (gnome-mines)
+        if (len(changed) > 1 and not around <= changed) or far:
+            if not self.tiles.new_look(frame, cell) and self.tiles.all_flags(frame, changed - {cell}):
+                self.recorder.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
+                return Click.ON  # a win: the client flagged the mines left
+            self.exploded = cell
+            facts = {cell: "!"}
+            for c in (changed - {cell}) & (was_covered | self.flags | self.questions):
+                # a mine shown, or (some clients) a covered cell or a mark drawn darker: the counts tell them
+                # apart; open cells some clients dim at the end are no facts
+                facts[c] = FLAG_AT_LOSS if c in self.flags else QUESTION_AT_LOSS if c in self.questions else AT_LOSS
+            self.recorder.record(frame, facts)
+            return Click.LOST
+        if len(changed) == 1 and self.tiles.new_look(frame, cell):
+            # one cell with a look not seen opened before: a number, or the exploded mine of a client that
+            # shows no other mine. Another click tells: after a loss nothing changes.
+            probe = self.chooser.choose(frame, self.flags | {cell})
+            if probe is not None:
+                after = self.board.click(probe, "left")
+                if not self.tiles.cells.changed(frame, after):
+                    self.exploded = cell
+                    self.recorder.record(frame, {cell: "!"})
+                    return Click.LOST
+                self.recorder.record(frame, {cell: REVEALED})
+                return self.judge(probe, self.tiles.cells.changed(frame, after), frame, after)
+        self.recorder.record(frame, dict.fromkeys(changed, REVEALED))
+        self.flags -= changed
+        self.questions -= changed
+        return Click.ON

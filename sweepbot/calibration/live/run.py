@@ -1,0 +1,90 @@
+"""The steps of a live calibration: find the board (a new game), learn how the client marks cells, then play
+games, naming the looks again after each and starting the next game the client's way."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from sweepbot.calibration.facts import CalibrationError
+from sweepbot.calibration.live.choose import Chooser
+from sweepbot.calibration.live.driver import CHANGED_RMS, BoardDriver, board_region, park_below, rms, settle
+from sweepbot.calibration.live.game import Game
+from sweepbot.calibration.live.newgame import NewGame
+from sweepbot.calibration.live.session import LiveSession, Recorder
+from sweepbot.calibration.live.tiles import Tiles
+from sweepbot.control.mouse import BoardInput
+from sweepbot.vision.locate import locate
+from sweepbot.vision.settle import Grabber
+
+
+def find_board(screen: Grabber, mouse: BoardInput) -> tuple[BoardDriver, Tiles, np.ndarray]:
+    """Locate the board, which must be a new game (one look everywhere), and keep the mouse to it. The board,
+    its tiles, and the settled screen."""
+    geometry = locate(screen.grab())
+    mouse.set_board(board_region(geometry))
+    park_below(mouse, geometry)
+    frame = settle(screen, board_region(geometry))
+    tiles = Tiles.of_new_board(geometry, frame)
+    if tiles is None:
+        raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
+    return BoardDriver(screen, mouse, tiles.cells), tiles, frame
+
+
+def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.ndarray,
+                log: Callable[[str], None]) -> bool:
+    """Right-click a cell until it is covered again: the looks on the way are a flag and a question mark.
+    True if the client has question marks."""
+    recorder.record(frame, tiles.all_covered(frame))
+    cell = max(tiles.covered(frame), key=lambda rc: (rc[0] + rc[1], rc))
+    covered = tiles.cells.window(frame, cell)
+    seen: list[np.ndarray] = []
+    for step in range(3):
+        frame = board.click(cell, "right")
+        now = tiles.cells.window(frame, cell)
+        if rms(now, covered) < CHANGED_RMS:
+            break  # back to covered (or right-clicks do nothing)
+        if any(rms(now, s) < CHANGED_RMS for s in seen):
+            continue
+        seen.append(now)
+        recorder.record(frame, {cell: "F" if step == 0 else "?"})
+    else:
+        raise CalibrationError("three right-clicks did not bring the cell back: the board does not answer")
+    log(f"marks: {'flag' if seen else 'none'}{', question mark' if len(seen) > 1 else ''}")
+    return len(seen) > 1
+
+
+class LiveCalibration:
+    """Plays ``games`` games on the client on ``screen`` with ``mouse`` and returns what they proved.
+    ``new_game_keys``: the user's new-game key, tried instead of the usual ones."""
+
+    def __init__(self, screen: Grabber, mouse: BoardInput, games: int = 6, seed: int = 0,
+                 log: Callable[[str], None] = lambda _m: None, new_game_keys: Sequence[Sequence[str]] = ()) -> None:
+        self.screen = screen
+        self.mouse = mouse
+        self.games = games
+        self.rng = random.Random(seed)
+        self.log = log
+        self.given_keys = tuple(tuple(k) for k in new_game_keys)
+
+    def run(self) -> LiveSession:
+        """Find the board, learn the marks, play the games (each followed by a new game): what they proved."""
+        session = LiveSession()
+        board, tiles, frame = find_board(self.screen, self.mouse)
+        recorder = Recorder(session, tiles, self.log)
+        question_marks = learn_marks(board, tiles, recorder, frame, self.log)
+        chooser = Chooser(tiles, self.rng)
+        new_game = NewGame(board, tiles, session.play, self.given_keys)
+        while session.games < self.games:
+            game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
+            if game.play():
+                session.wins += 1
+            end_screen = self.screen.grab()
+            session.games += 1
+            chooser.rename(session)
+            # the last one too: the client is left with a new game, ready to play
+            frame = new_game.start(end_screen, game.exploded)
+            recorder.record(frame, tiles.all_covered(frame))
+        return session

@@ -1,0 +1,85 @@
+"""What a live calibration keeps: frames cropped around the board, the facts seen in them, and how the client
+starts a new game; and the recorder that adds to them as the games go on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sweepbot.calibration.facts import Fact
+from sweepbot.calibration.live.driver import Cell
+from sweepbot.calibration.live.tiles import Tiles
+from sweepbot.errors import SweepbotError
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import locate
+
+#: Pixels kept around the board in the session's frames: left, top, right, bottom (a counter may be in a
+#: side panel, a face above).
+KEEP_MARGIN = (80, 140, 340, 80)
+
+
+@dataclass
+class LiveSession:
+    """What a live calibration saw: the frames, the facts, and how the client starts a new game."""
+
+    frames: list[np.ndarray] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    play: dict[str, Any] = field(default_factory=dict)
+    games: int = 0
+    wins: int = 0
+
+
+def kept_origin(geometry: Geometry) -> tuple[int, int]:
+    """Where on the screen the kept part starts: KEEP_MARGIN left of and above the board, within the screen."""
+    x, y, _, _ = geometry.bbox
+    return max(0, x - KEEP_MARGIN[0]), max(0, y - KEEP_MARGIN[1])
+
+
+def keep(frame: np.ndarray, geometry: Geometry) -> np.ndarray:
+    """The part of the screen worth keeping: the board and room around it for a counter or a face."""
+    x, y, w, h = geometry.bbox
+    x0, y0 = kept_origin(geometry)
+    return frame[y0 : y + h + KEEP_MARGIN[3], x0 : x + w + KEEP_MARGIN[2]].copy()
+
+
+def kept_geometry(geometry: Geometry) -> Geometry:
+    """The board's place in the kept frames."""
+    x0, y0 = kept_origin(geometry)
+    return geometry.shifted(-x0, -y0)
+
+
+def intact(frame: np.ndarray, geometry: Geometry) -> bool:
+    """The whole board in sight where it was (no dialog over it): only such frames are kept."""
+    try:
+        found = locate(frame)
+    except SweepbotError:
+        return False
+    return (found.rows, found.cols) == (geometry.rows, geometry.cols) and all(
+        abs(a - b) <= 3 for a, b in zip(found.bbox, geometry.bbox, strict=True))
+
+
+@dataclass
+class Recorder:
+    """Adds each frame and its facts to the session (a frame with the board not all in sight is left out),
+    and shows the tiles the looks the facts name."""
+
+    session: LiveSession
+    tiles: Tiles
+    log: Callable[[str], None]
+
+    def record(self, frame: np.ndarray, facts: Mapping[Cell, str]) -> None:
+        """Keep ``frame`` with ``facts`` about its cells: not at all if the board is not all in sight, and as
+        the frame kept last if it is the same."""
+        geometry = self.tiles.cells.geometry
+        if not intact(frame, geometry):
+            self.log("a frame with the board not all in sight was left out")
+            return
+        kept = keep(frame, geometry)
+        if not self.session.frames or not np.array_equal(self.session.frames[-1], kept):
+            self.session.frames.append(kept)
+        index = len(self.session.frames) - 1
+        self.session.facts.extend(Fact(index, r, c, ch) for (r, c), ch in facts.items())
+        self.tiles.learn(frame, facts)

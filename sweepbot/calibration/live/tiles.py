@@ -1,0 +1,91 @@
+"""Telling the board's tiles apart while playing: the covered look of a new board, the looks that cells were
+seen to open to, and the flag's look."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sweepbot.calibration.facts import REVEALED
+from sweepbot.calibration.live.driver import CHANGED_RMS, Cell, CellWindows, rms
+from sweepbot.vision.geometry import Geometry
+
+#: A new game: one look (covered) on at least this share of the cells (xdemineur opens an area by itself).
+NEW_BOARD_SHARE = 0.5
+#: How far inside a cell (share of the cell) changes are watched: the first at which a new board is one look.
+#: Near the edge first (sgt-mines tells covered from open by a thin bevel); further in where tiles are drawn
+#: at fractional positions and their edges differ from cell to cell (gnome-mines's larger boards).
+CHANGE_INSETS = (0.05, 0.12, 0.2)
+#: The most looks of opened cells kept to compare new ones with.
+MAX_OPENED_LOOKS = 200
+
+
+def covered_look(windows: np.ndarray) -> np.ndarray | None:
+    """The covered look, if one look is on (nearly) every cell: a new game (some clients open a few cells by
+    themselves); None if the board is no new game."""
+    middle = np.median(windows, axis=0)
+    same = np.sqrt(((windows - middle[None, :]) ** 2).mean(axis=1)) < CHANGED_RMS
+    if same.mean() < NEW_BOARD_SHARE:
+        return None
+    return windows[same].mean(axis=0)
+
+
+@dataclass
+class Tiles:
+    """The board's tiles as seen so far: the covered look, the looks of cells seen opened (at most
+    MAX_OPENED_LOOKS), and the look of the first flag."""
+
+    cells: CellWindows
+    covered_look: np.ndarray
+    opened_looks: list[np.ndarray] = field(default_factory=list)
+    flag_look: np.ndarray | None = None
+
+    @classmethod
+    def of_new_board(cls, geometry: Geometry, frame: np.ndarray) -> Tiles | None:
+        """The tiles of the new game on ``frame``, its cells watched at the first of CHANGE_INSETS where the
+        board is one look; None if the board is no new game at any of them."""
+        for inset in CHANGE_INSETS:
+            cells = CellWindows(geometry, inset)
+            look = covered_look(cells.windows(frame))
+            if look is not None:
+                return cls(cells, look)
+        return None
+
+    def covered(self, frame: np.ndarray) -> set[Cell]:
+        """The cells that look covered."""
+        geo = self.cells.geometry
+        win = self.cells.windows(frame)
+        d = np.sqrt(((win - self.covered_look[None, :]) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
+        return {(int(r), int(c)) for r, c in np.argwhere(d < CHANGED_RMS)}
+
+    def all_covered(self, frame: np.ndarray) -> dict[Cell, str]:
+        """A new game's facts: each covered cell is covered."""
+        return dict.fromkeys(self.covered(frame), "#")
+
+    def new_look(self, frame: np.ndarray, cell: Cell) -> bool:
+        """True unless the cell looks like a cell seen opened before."""
+        now = self.cells.window(frame, cell)
+        return not any(rms(seen, now) < CHANGED_RMS for seen in self.opened_looks)
+
+    def all_flags(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
+        """True if a flag has been seen and every one of ``cells`` looks like it."""
+        flag = self.flag_look
+        return flag is not None and all(rms(self.cells.window(frame, c), flag) < CHANGED_RMS for c in cells)
+
+    def learn(self, frame: np.ndarray, facts: Mapping[Cell, str]) -> None:
+        """Keep the looks that facts about ``frame`` show: each opened cell's, if not seen yet, and the first
+        flag's."""
+        opened = [cell for cell, ch in facts.items() if ch == REVEALED]
+        if opened:
+            win = self.cells.windows(frame)
+            cols = self.cells.geometry.cols
+            for r, c in opened:
+                look = win[r * cols + c]
+                if len(self.opened_looks) < MAX_OPENED_LOOKS and not any(
+                        rms(s, look) < CHANGED_RMS for s in self.opened_looks):
+                    self.opened_looks.append(look)
+        for cell, ch in facts.items():
+            if ch == "F" and self.flag_look is None:
+                self.flag_look = self.cells.window(frame, cell)
