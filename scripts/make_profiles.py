@@ -49,6 +49,7 @@ from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.looks import window_crop
 from sweepbot.calibration.recorded import FIXED_SIZES, calibrate_recorded, load_recorded
+from sweepbot.desktop.clients import get_spec
 from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows, classify
@@ -171,10 +172,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             print(f"{client}: {err}", file=sys.stderr)
             failed += 1
             continue
-        # built-in profiles carry no "play": sweepbot knows these clients' rules (sweepbot.play.clients)
+        # a built-in profile carries its client's rules for play from the client's module
+        play = get_spec(client).play
         profiles = [make_profile(c.profile.name, c.profile.client, c.profile.pitch, c.profile.crop,
                                  [(ch, c.profile.template(i)) for i, ch in enumerate(c.profile.labels)],
-                                 c.profile.sizes, c.profile.counter) for c in cals]
+                                 c.profile.sizes, c.profile.counter, play=play) for c in cals]
         for cal in cals:
             names = cal.names
             print(f"{cal.profile.name}: {len(cal.frames)} frames, {cal.looks.count} looks, named "

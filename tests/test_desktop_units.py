@@ -187,3 +187,20 @@ def test_package_list_matches_install_script() -> None:
 def test_free_displays_skip_used_numbers() -> None:
     numbers = free_displays(90, 120)
     assert numbers and all(90 <= n <= 120 and not display_in_use(n) for n in numbers)
+
+
+def test_built_in_profiles_carry_their_clients_rules_for_play() -> None:
+    from sweepbot.play.clients import ClientRules, rules_for
+    from sweepbot.vision.profile import BUILTIN_DIR, load_profile
+
+    profiles = [load_profile(folder) for folder in sorted(BUILTIN_DIR.iterdir()) if folder.is_dir()]
+    assert profiles
+    for profile in profiles:
+        assert profile.play == get_spec(profile.client).play, profile.name
+    rules = {p.client: rules_for(p.play) for p in profiles}
+    assert rules["xdemineur"] == ClientRules("none", face_above_board=41)
+    assert rules["sgt-mines"] == ClientRules("opening", new_game_keys=(("n",),))
+    assert rules["gnome-mines"] == ClientRules("opening", (("escape",), ("ctrl", "r")), key_gap=0.4)
+    assert rules_for(None) == rules_for({}) == ClientRules("none")
+    # the clients met as a user meets them have no built-in rules: calibration learns them
+    assert all(not spec.play for spec in PYPI_CLIENTS.values())

@@ -81,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     screen = ScreenGrabber()
     reader = VisionReader(args.profile)
     frame = screen.grab()
-    view = reader.read(frame)  # refuses clearly when no board is on screen
-    rules = rules_for(view.client, reader.profile.play if reader.profile else None)
+    reader.read(frame)  # refuses clearly when no board is on screen
+    rules = rules_for(reader.profile.play if reader.profile else None)
     dismiss = tuple(k for k in rules.new_game_keys if k == ("escape",))  # a client known to open dialogs
     settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines, dismiss_keys=dismiss,
                             strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run,

@@ -29,6 +29,8 @@ class AceMinesweeper(ClientSpec):
     closes_on_request = False
     custom_sizes = False
     window_name = "ace-minesweeper"
+    #: any first click may hit a mine; F2 starts a new game
+    play = {"first_click": "none", "new_game_keys": [["f2"]]}  # noqa: RUF012
 
     def plan(self, level: str, size: Size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:
         if seed is not None or tile_size is not None:

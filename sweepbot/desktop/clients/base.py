@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sweepbot.desktop.errors import DesktopError
 
@@ -115,6 +115,10 @@ class ClientSpec:
     closes_on_request: bool = True
     #: seconds its window may take to appear (a web page served and shown in a browser takes longer)
     window_timeout: float = WINDOW_TIMEOUT
+    #: how `sweepbot play` plays it, in the profile's "play" format (sweepbot.play.clients): its first-click
+    #: rule and how a new game starts. The client's built-in profiles carry it; a client without built-in
+    #: profiles leaves it empty and calibration learns it.
+    play: dict[str, Any] = {}  # noqa: RUF012 - overridden per subclass, never mutated
 
     @property
     def executable(self) -> Path:

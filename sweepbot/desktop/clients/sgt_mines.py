@@ -32,6 +32,8 @@ class SgtMines(ClientSpec):
     default_level = "beginner"
     custom_sizes = True
     window_name = "^Mines$"
+    #: the first click opens an area; N starts a new game
+    play = {"first_click": "opening", "new_game_keys": [["n"]]}  # noqa: RUF012
     #: add the `a` flag: allow boards that need guessing (the default never needs a guess)
     allow_guessing = False
 

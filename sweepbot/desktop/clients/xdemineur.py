@@ -32,6 +32,8 @@ class Xdemineur(ClientSpec):
     closes_on_request = False
     custom_sizes = True
     window_name = "mineur"
+    #: any first click may hit a mine; the face sits 41 px above the board, centred on it
+    play = {"first_click": "none", "face_above_board": 41}  # noqa: RUF012
 
     def check_custom(self, size: Size) -> None:
         if size.cols < MIN_COLS:
