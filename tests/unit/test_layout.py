@@ -6,7 +6,7 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-PACKAGE = Path(__file__).parents[1] / "sweepbot"
+PACKAGE = Path(__file__).parents[2] / "sweepbot"
 
 #: what each part may import (besides itself); the table in docs/architecture.md
 ALLOWED: dict[str, set[str]] = {

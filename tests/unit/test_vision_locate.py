@@ -121,7 +121,7 @@ def test_recorded_source(tmp_path: object) -> None:
 def test_locate_follows_unevenly_spaced_columns() -> None:
     """gnome-mines lays a 30-column board out as 21 columns of 30 px and 9 of 29 px (and its rows likewise):
     every tile must start at the same place in its cell, not drift by up to 4 px as a straight fit does."""
-    image = load_image(Path(__file__).parent / "fixtures" / "gnome-mines" / "digits-30-4.png")
+    image = load_image(Path(__file__).parents[1] / "fixtures" / "gnome-mines" / "digits-30-4.png")
     geo = locate(image)
     assert (geo.rows, geo.cols) == (16, 30)
     pixels = image.astype(int)

@@ -15,7 +15,7 @@ from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import score
 from sweepbot.vision.profile import load_profile
 from sweepbot.vision.read import read_screenshot
-from tests.test_vision_common import Fixture, fixtures
+from tests.fixture_boards import Fixture, fixtures
 
 FIXTURES = fixtures()
 #: Clients whose screens show a mines-left counter the reader must read.
@@ -79,7 +79,7 @@ def test_a_rare_number_drawn_half_a_pixel_off_is_read() -> None:
     play and matched nothing well; the calibrated profile keeps half-pixel variants of rare numbers."""
     profile = load_profile(Path(sweepbot.__file__).parent / "profiles" / "gnome-mines-30px")
     # the whole 30 px cell, as the bot saved it
-    cell = load_image(Path(__file__).parent / "fixtures" / "gnome-mines" / "cells" / "six-30px-half-pixel.png")
+    cell = load_image(Path(__file__).parents[1] / "fixtures" / "gnome-mines" / "cells" / "six-30px-half-pixel.png")
     ox, oy, w, h = profile.crop
     window = cell[oy : oy + h, ox : ox + w].reshape(1, -1).astype(np.float32)
     scores = score(window, profile, 1, 1)

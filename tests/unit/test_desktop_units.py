@@ -15,7 +15,7 @@ from sweepbot.desktop.clients.pypi import ENV_VAR, LAUNCHERS_DIR, STAMP, PypiCli
 from sweepbot.desktop.display import display_in_use, free_displays
 from sweepbot.desktop.install import PACKAGES, PROGRAMS, missing_pypi_clients
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_size_parse_and_str() -> None:

@@ -17,7 +17,7 @@ from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import load_profile
 from sweepbot.vision.read import ReadError
 
-SGT = Path(__file__).parent / "fixtures" / "sgt-mines"
+SGT = Path(__file__).parents[1] / "fixtures" / "sgt-mines"
 
 
 def size(view: BoardView) -> tuple[int, int]:

@@ -18,11 +18,11 @@ from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.locate import locate
 from sweepbot.vision.read import ReadError, read_located, read_screenshot
-from tests.test_vision_fixtures import COUNTER_CLIENTS
+from tests.recorded.test_vision_fixtures import COUNTER_CLIENTS
 
 pytestmark = pytest.mark.slow
 
-SESSIONS = Path(__file__).parent / "fixtures" / "calibration"
+SESSIONS = Path(__file__).parents[1] / "fixtures" / "calibration"
 
 #: per session: the characters the game proves (checked by eye on the sheet), and looks left unnamed
 EXPECTED = {
@@ -30,7 +30,7 @@ EXPECTED = {
     "gnome-mines-classic-46px": ("!#*.1234?FX", 0),
     "ace-minesweeper-24px": ("!#*.12345?FX", 0),
 }
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def test_a_live_calibrated_profile_reads_the_fixtures_of_its_size(monkeypatch: pytest.MonkeyPatch) -> None:

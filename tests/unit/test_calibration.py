@@ -20,7 +20,7 @@ from sweepbot.vision.capture import load_image
 from sweepbot.vision.learn import neighbour_count
 from sweepbot.vision.read import read_screenshot
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 CHARS = "#.12345678*!FX?"
 
 

@@ -15,7 +15,7 @@ import pytest
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.locate import locate
 from sweepbot.vision.read import read_screenshot
-from tests.test_vision_common import Fixture, fixtures
+from tests.fixture_boards import Fixture, fixtures
 
 pytestmark = pytest.mark.slow
 

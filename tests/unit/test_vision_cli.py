@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_vision_locate import draw_board
+from tests.unit.test_vision_locate import draw_board
 
 
 def run_read(*args: str, tmpdir: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -94,7 +94,7 @@ def test_cells_it_cannot_read_leave_nothing_behind_unless_asked(tmp_path: Path) 
     img, _ = draw_board(8, 8, 20, 0, 2, (20, 20), 4, size=(220, 220))
     img[20:180, 20:180] = img[20:180, 20:180] // 2 + 60  # washed out: no built-in profile reads it
     cv2.imwrite(str(path), img)
-    profile = str(Path(__file__).parents[1] / "sweepbot/profiles/xdemineur-21px")
+    profile = str(Path(__file__).parents[2] / "sweepbot/profiles/xdemineur-21px")
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     answer = assert_refused(run_read(str(path), "--json", "--profile", profile, tmpdir=tmpdir), "--save-unread")
