@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,8 +136,12 @@ PAINTED_STD = 2.0
 
 @pytest.mark.parametrize(("name", "level", "options"), CASES, ids=[c[0] for c in CASES])
 def test_client_launches_paints_plays_and_closes(
-    display: VirtualDisplay, name: str, level: str, options: dict[str, object]
+    display: VirtualDisplay, name: str, level: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # an empty temporary folder with a short path (a browser's socket path must stay under 108 bytes)
+    temp = Path(tempfile.mkdtemp(prefix="swb-", dir="/tmp"))
+    monkeypatch.setenv("TMPDIR", str(temp))
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     game = launch_client(display, name, level, **options)  # type: ignore[arg-type]
     try:
         assert game.is_running()
@@ -170,6 +175,9 @@ def test_client_launches_paints_plays_and_closes(
     assert not game.is_running()
     assert not _alive(pid)
     assert _group_members(pid) == [], "the client left processes behind (a browser, a server)"
+    left = list(temp.iterdir())
+    shutil.rmtree(temp)
+    assert left == [], "the client left temporary files behind"
 
 
 def test_every_click_reaches_the_game_under_a_window_manager_that_grabs_the_buttons(

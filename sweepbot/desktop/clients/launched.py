@@ -229,8 +229,8 @@ def launch(
 ) -> LaunchedClient:
     """Start ``spec``'s client on ``display`` at ``level`` and return it once its window is painted.
 
-    The client gets private XDG config/data/cache folders in a temporary home (removed by ``close``),
-    ``NO_AT_BRIDGE=1`` and the display's D-Bus session bus. ``seed`` and ``tile_size`` are honoured by the
+    The client gets private XDG config/data/cache and temporary folders in a temporary home (removed by
+    ``close``), ``NO_AT_BRIDGE=1`` and the display's D-Bus session bus. ``seed`` and ``tile_size`` are honoured by the
     clients that have them (sgt-mines) and refused by the others.
     """
     if not spec.installed():
@@ -247,6 +247,8 @@ def launch(
         os.makedirs(path, exist_ok=True)
         env[f"XDG_{part.upper()}_HOME"] = path
     env["HOME"] = home
+    env["TMPDIR"] = os.path.join(home, "tmp")  # a browser's temporary files go with the home
+    os.makedirs(env["TMPDIR"], exist_ok=True)
     env["NO_AT_BRIDGE"] = "1"
     env["GIO_USE_VFS"] = "local"
     env.update(plan.env)
