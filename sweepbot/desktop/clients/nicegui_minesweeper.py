@@ -94,6 +94,9 @@ class NiceguiMinesweeper(PypiClient):
     def new_game(self, client: LaunchedClient) -> None:
         x, y = self.restart_button(client)
         client.click(x, y)
+        # the click goes to the server and the page redraws when it answers, which on a busy machine is
+        # later than the harness's stillness wait: wait until every tile shows covered again
+        procs.wait_for(lambda: self._board_shown(client), 10.0, "nicegui-minesweeper's new board", interval=0.1)
 
     def grid(self, client: LaunchedClient) -> Grid:
         client.park_pointer()  # the tile under the pointer is drawn lighter
