@@ -1,1 +1,2 @@
-"""Mouse and keyboard through pyautogui: the only place that touches input devices."""
+"""Mouse and keyboard: the input device (XTEST on X11, pyautogui elsewhere) and the guard that keeps
+clicks on the board just read."""
