@@ -24,7 +24,7 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
-from sweepbot.vision.settle import Grabber, same_frame
+from sweepbot.vision.settle import Grabber, same_frame, settle
 
 MAX_RETRY_PAUSE = 0.4
 #: moves in a row called off because the board changed between its read and the clicks
@@ -293,30 +293,20 @@ class Player:
         sent, self._clicked_at = self._clicked_at, 0.0  # when the last click went (0: no click this move)
         timeout, quiet = self.pace.waits(self.settings.settle_timeout, self.settings.settle_quiet)
         repaint = self.pace.repaint()
-        changed_at: float | None = None
-        last = old
-        still_since = start
-        longest_pause = 0.0
-        complete = False
-        while time.monotonic() - start < timeout:
-            now = self.screen.grab(region)
-            moment = time.monotonic()
-            if not same_frame(now, last):
-                if changed_at is None and not same_frame(now, old):
-                    changed_at = moment
-                    if sent:  # at most this long after the last click, the client had drawn its answer
-                        self.pace.latency(moment - sent)
-                elif changed_at is not None:
-                    longest_pause = max(longest_pause, moment - still_since)
-                last, still_since = now, moment
-                complete = all(not same_frame(now[sy:sy + sh, sx:sx + sw], old[sy:sy + sh, sx:sx + sw])
-                               for sx, sy, sw, sh in spots)
-            elif changed_at is not None:
-                needed = repaint if complete and repaint is not None else quiet
-                if moment - still_since >= needed:
-                    self.pace.answered(changed_at - start, longest_pause)
-                    return
-            time.sleep(self.settings.poll)
+
+        def stillness(now: np.ndarray) -> float:
+            complete = all(not same_frame(now[sy:sy + sh, sx:sx + sw], old[sy:sy + sh, sx:sx + sw])
+                           for sx, sy, sw, sh in spots)
+            return repaint if complete and repaint is not None else quiet
+
+        answer = settle(self.screen, region, old, quiet=quiet, timeout=timeout, poll=self.settings.poll,
+                        stillness=stillness)
+        if answer.changed_at is not None and sent:
+            # at most this long after the last click, the client had drawn its answer
+            self.pace.latency(answer.changed_at - sent)
+        if answer.still:
+            assert answer.changed_at is not None
+            self.pace.answered(answer.changed_at - start, answer.longest_pause)
 
     # -- helpers -----------------------------------------------------------------------------------
     def _unchanged(self, frame: np.ndarray, bbox: Rect, report: GameReport) -> bool:
