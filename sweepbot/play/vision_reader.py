@@ -8,6 +8,7 @@ from sweepbot.board import OPENED, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.play.view import BoardView
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
+from sweepbot.vision.cells import Scored
 from sweepbot.vision.learn import learn_opened, with_templates
 from sweepbot.vision.read import ReadError, learning
 
@@ -24,6 +25,9 @@ class VisionReader:
         self.size: tuple[int, int] | None = None  # the size of the board last found
         self.new_size: tuple[int, int] | None = None  # another size found once, not yet confirmed
         self.learnt: list[str] = []  # characters a calibrated profile learnt in play
+        #: the cells as last read at ``geometry`` with ``profile``: a new frame is classified only where it
+        #: changed (a board that moved or a profile that learnt a look is read in full)
+        self.scored: Scored | None = None
 
     def read(self, frame: np.ndarray) -> BoardView:
         return to_view(self.read_vision(frame))
@@ -46,7 +50,10 @@ class VisionReader:
     def _read(self, frame: np.ndarray) -> Reading:
         if self.geometry is not None and self.profile is not None:
             try:
-                return read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile))
+                reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
+                                       last=self.scored)
+                self.scored = reading.scores.plain
+                return reading
             except SweepbotError:
                 self.relocations += 1
         reading = self._find(frame)
@@ -61,6 +68,7 @@ class VisionReader:
         self.size = size
         if reading.scale == 1.0:
             self.geometry, self.profile = reading.geometry, reading.profile
+            self.scored = reading.scores.plain
         else:  # read through a resized copy: no fast path, every frame is read in full
             self.geometry = self.profile = None
         return reading

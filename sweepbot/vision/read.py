@@ -14,7 +14,7 @@ import numpy as np
 
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, align, classify
+from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, Scored, align, classify
 from sweepbot.vision.counter import flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
@@ -94,15 +94,17 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
 
 def read_located(
     image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS, levels: bool = True,
-    opened_unknown: bool = False,
+    opened_unknown: bool = False, last: Scored | None = None,
 ) -> Reading:
     """Read a board whose geometry and profile are known (the game loop's per-frame call).
 
     Raises :class:`ReadError` naming every cell that matches no template well. With ``opened_unknown`` (a
     calibrated profile still learning), a few such cells that look most like an open cell (a number, the
-    empty cell, or a look calibration left unnamed) are read as ``=``: open, number not known.
+    empty cell, or a look calibration left unnamed) are read as ``=``: open, number not known. With ``last``
+    (``scores.plain`` of the last reading of this board) only the cells whose pixels changed are classified
+    again; the reading is the same.
     """
-    scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms)
+    scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms, last=last)
     if not scores.accepted.all():
         scores = _opened(scores, geometry) if opened_unknown else scores
         if not scores.accepted.all():
