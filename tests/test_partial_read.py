@@ -1,4 +1,5 @@
-"""A board re-read only where its pixels changed reads exactly as a full read of the same frame."""
+"""A board re-read only where its pixels changed, or from a frame current only where the reader looks, reads
+exactly as a full read of the whole frame."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 
 from sweepbot.vision import cells
 from sweepbot.vision.capture import load_image
-from sweepbot.vision.read import Reading, read_located, read_screenshot
+from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
+from tests.test_vision_common import Fixture, fixtures
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: one board on screen, captured as started, after the first click, after some flags and when lost (or won)
@@ -98,3 +100,23 @@ def test_scores_of_another_board_or_profile_are_not_kept() -> None:
     other_profile = read_screenshot(other).profile
     assert not plain.holds(reading.geometry, other_profile, plain.windows, plain.scores.max_rms)
     assert plain.holds(reading.geometry, reading.profile, plain.windows, plain.scores.max_rms)
+
+
+FIXTURES_READ = [f for f in fixtures() if not f.path.stem.startswith("digits")]
+
+
+@pytest.mark.parametrize("fixture", FIXTURES_READ, ids=[f.id for f in FIXTURES_READ])
+def test_only_the_read_area_of_a_frame_is_read(fixture: Fixture) -> None:
+    image = fixture.image()
+    reading = read_screenshot(image)
+    if reading.scale != 1.0:
+        pytest.skip("a board read through a resized copy is read in full every frame")
+    geometry, profile = reading.geometry, reading.profile
+    area = reading_area(geometry, profile)
+    x0, y0 = max(0, area.x), max(0, area.y)
+    noise = np.random.default_rng(5).integers(0, 256, image.shape, dtype=np.uint8)
+    noise[y0:area.bottom, x0:area.right] = image[y0:area.bottom, x0:area.right]
+    same_reading(read_located(image, geometry, profile), read_located(noise, geometry, profile))
+    left, top, width, height = geometry.bbox
+    assert x0 <= left and y0 <= top and area.right >= left + width and area.bottom >= top + height
+    assert area.w * area.h <= image.shape[0] * image.shape[1] // 2  # the board and its counter, not the screen

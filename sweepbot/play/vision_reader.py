@@ -7,10 +7,11 @@ import numpy as np
 from sweepbot.board import OPENED, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.play.view import BoardView
+from sweepbot.rect import Rect
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.cells import Scored
 from sweepbot.vision.learn import learn_opened, with_templates
-from sweepbot.vision.read import ReadError, learning
+from sweepbot.vision.read import ReadError, learning, reading_area
 
 
 class VisionReader:
@@ -32,8 +33,20 @@ class VisionReader:
     def read(self, frame: np.ndarray) -> BoardView:
         return to_view(self.read_vision(frame))
 
-    def read_vision(self, frame: np.ndarray) -> Reading:
-        reading = self._read(frame)
+    def area(self) -> Rect | None:
+        """The part of the frame the next read looks at when the board is where it was last read: the board
+        and its counter (see ``vision.read.reading_area``); None before a board is found."""
+        if self.geometry is None or self.profile is None:
+            return None
+        return reading_area(self.geometry, self.profile)
+
+    def read_in_area(self, frame: np.ndarray) -> BoardView:
+        """Read a frame that is current only in :meth:`area`: the board where it was last read, never
+        located afresh on such a frame (ReadError when it is not there)."""
+        return to_view(self.read_vision(frame, whole=False))
+
+    def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
+        reading = self._read(frame, whole)
         over = game_over(reading.board)
         if over and OPENED in "".join(reading.board.grid):
             new = learn_opened(frame, reading.geometry, reading.profile, reading.board, won=over == "won")
@@ -47,7 +60,9 @@ class VisionReader:
             self.geometry = None
         return reading
 
-    def _read(self, frame: np.ndarray) -> Reading:
+    def _read(self, frame: np.ndarray, whole: bool = True) -> Reading:
+        if not whole and (self.geometry is None or self.profile is None):
+            raise ReadError("no board found yet to read in part of the screen")
         if self.geometry is not None and self.profile is not None:
             try:
                 reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
@@ -55,6 +70,8 @@ class VisionReader:
                 self.scored = reading.scores.plain
                 return reading
             except SweepbotError:
+                if not whole:
+                    raise
                 self.relocations += 1
         reading = self._find(frame)
         size = (reading.geometry.rows, reading.geometry.cols)

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sweepbot.rect import Rect
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
@@ -32,6 +33,8 @@ MIN_MARGIN = 0.5
 LEVELS_RMS = 6.0
 #: The residual allowed when all cells look alike (see :func:`classify`).
 UNANCHORED_RMS = 6.0
+#: How far (px) a refused cell's window is moved each way for a second look (see :func:`_nudge`).
+NUDGE_REACH = 3
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,15 @@ def cell_windows(
 ) -> np.ndarray:
     """Every cell's template window as one row of a ``(rows*cols) x (h*w*3)`` float32 array (row-major)."""
     return window_pixels(image, geometry, crop, col_shift, row_shift).astype(np.float32)
+
+
+def windows_area(geometry: Geometry, crop: tuple[int, int, int, int]) -> Rect:
+    """The rectangle of the image that :func:`classify` reads: every cell's window, and the pixels a window
+    of a refused cell may move by for a second look."""
+    ox, oy, w, h = crop
+    x0, y0 = geometry.xs[0] + ox - NUDGE_REACH, geometry.ys[0] + oy - NUDGE_REACH
+    x1, y1 = geometry.xs[-2] + ox + w + NUDGE_REACH, geometry.ys[-2] + oy + h + NUDGE_REACH
+    return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
 def window_pixels(
@@ -304,7 +316,8 @@ def _classified(image: np.ndarray, geometry: Geometry, profile: Profile, plain: 
     return scores
 
 
-def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, reach: int = 3) -> CellScores:
+def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
+           reach: int = NUDGE_REACH) -> CellScores:
     """Second chance for refused cells: their windows moved by up to ``reach`` px each way (a client that
     draws at fractional positions puts some glyphs a pixel off). Only a few cells, so cheap."""
     bad = scores.refused()

@@ -14,8 +14,9 @@ import numpy as np
 
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, Scored, align, classify
-from sweepbot.vision.counter import flags_placed, read_counter
+from sweepbot.rect import Rect
+from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, Scored, align, classify, windows_area
+from sweepbot.vision.counter import counter_area, flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
@@ -117,6 +118,16 @@ def read_located(
         total = None
     board = Board(grid, total, game_state(grid, total))
     return Reading(board, geometry, profile, scores, mines_left)
+
+
+def reading_area(geometry: Geometry, profile: Profile) -> Rect:
+    """The rectangle of an image that :func:`read_located` reads, with the whole board: the cells (with the
+    few pixels a refused cell's window may move by) and the mines-left counter. Pixels outside it may be
+    anything: a frame current only there reads the same as a whole one."""
+    parts = [Rect(*geometry.bbox), windows_area(geometry, profile.crop), counter_area(geometry, profile)]
+    kept = [part for part in parts if part is not None and part.w > 0 and part.h > 0]
+    x0, y0 = min(part.x for part in kept), min(part.y for part in kept)
+    return Rect(x0, y0, max(part.right for part in kept) - x0, max(part.bottom for part in kept) - y0)
 
 
 #: The most cells read as ``=`` on one board (more means the profile does not fit, not a rare look).
