@@ -15,8 +15,10 @@ from sweepbot.vision.read import ReadError, learning, reading_area
 
 
 class VisionReader:
-    """Reads frames with the geometry and profile found on the first one. When a frame no longer reads at
-    the old place (the window moved), the board is located afresh; only a board read in full is returned."""
+    """Reads frames with the geometry and profile found on the first one, classifying again only the cells
+    whose pixels changed since the last read. When a whole frame no longer reads at the old place (the window
+    moved), the board is located afresh; a frame current only in :meth:`area` is never used for that. Only a
+    board read in full is returned."""
 
     def __init__(self, profile: str | None = None) -> None:
         self.profile_name = profile
