@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from sweepbot.vision import cells
+from sweepbot.vision import read as read_module
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.counter import counter_area
 from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
 from tests.test_vision_common import Fixture, fixtures
 
@@ -41,12 +43,12 @@ def test_a_partial_read_of_each_recorded_frame_is_the_full_read(client: str, boa
     assert len(shots) >= 4
     first = read_screenshot(shots[0], opened_unknown=True)
     geometry, profile = first.geometry, first.profile
-    last = read_located(shots[0], geometry, profile).scores.plain
+    last = read_located(shots[0], geometry, profile).seen
     for shot in shots[1:] + shots[:1]:  # and back to the fresh board: every cell that changed changes back
         full = read_located(shot, geometry, profile)
         partial = read_located(shot, geometry, profile, last=last)
         same_reading(full, partial)
-        last = partial.scores.plain
+        last = partial.seen
 
 
 def test_only_the_cells_whose_pixels_changed_are_classified(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,12 +63,12 @@ def test_only_the_cells_whose_pixels_changed_are_classified(monkeypatch: pytest.
         return real(windows, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(cells, "score", counted)
-    last = read_located(fresh, geometry, profile).scores.plain
+    last = read_located(fresh, geometry, profile).seen
     assert scored == [geometry.rows * geometry.cols]
     again = read_located(first, geometry, profile, last=last)
     opened = sum(row.count("#") for row in reading.board.grid) - sum(row.count("#") for row in again.board.grid)
     assert 0 < opened <= scored[1] < geometry.rows * geometry.cols // 2
-    read_located(first, geometry, profile, last=again.scores.plain)
+    read_located(first, geometry, profile, last=again.seen)
     assert len(scored) == 2  # nothing changed: nothing classified
 
 
@@ -74,7 +76,7 @@ def test_a_cell_painted_over_is_read_again() -> None:
     fresh, first = frames("xdemineur", "30x16")[:2]
     reading = read_screenshot(first)
     geometry, profile = reading.geometry, reading.profile
-    last = reading.scores.plain
+    last = reading.seen
     opened = next((r, c) for r, row in enumerate(reading.board.grid) for c, ch in enumerate(row) if ch != "#")
     x0, x1 = geometry.xs[opened[1]], geometry.xs[opened[1] + 1]
     y0, y1 = geometry.ys[opened[0]], geometry.ys[opened[0] + 1]
@@ -120,3 +122,30 @@ def test_only_the_read_area_of_a_frame_is_read(fixture: Fixture) -> None:
     left, top, width, height = geometry.bbox
     assert x0 <= left and y0 <= top and area.right >= left + width and area.bottom >= top + height
     assert area.w * area.h <= image.shape[0] * image.shape[1] // 2  # the board and its counter, not the screen
+
+
+@pytest.mark.parametrize("client", ["xdemineur", "sgt-mines"])  # a seven-segment counter; a text one
+def test_the_counter_is_read_again_only_when_its_pixels_changed(client: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, flags = frames(client, "30x16")[1:3]
+    reading = read_screenshot(first)
+    geometry, profile = reading.geometry, reading.profile
+    assert reading.mines_left is not None
+    counted: list[int | None] = []
+    real = read_module.read_counter
+
+    def counting(*args: object) -> int | None:
+        counted.append(real(*args))  # type: ignore[arg-type]
+        return counted[-1]
+
+    monkeypatch.setattr(read_module, "read_counter", counting)
+    again = read_located(first, geometry, profile, last=reading.seen)
+    assert counted == [] and again.mines_left == reading.mines_left
+    flagged = read_located(flags, geometry, profile, last=reading.seen)  # flags placed: the counter went down
+    assert counted == [flagged.mines_left] and flagged.mines_left != reading.mines_left
+    area = counter_area(geometry, profile)
+    assert area is not None
+    blank = first.copy()
+    blank[area.y:area.bottom, area.x:area.right] = blank[area.y, area.x]  # the counter wiped out
+    wiped = read_located(blank, geometry, profile, last=reading.seen)
+    same_reading(read_located(blank, geometry, profile), wiped)
+    assert wiped.mines_left is None and counted[-1] is None

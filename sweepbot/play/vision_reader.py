@@ -9,9 +9,8 @@ from sweepbot.errors import SweepbotError
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
-from sweepbot.vision.cells import Scored
 from sweepbot.vision.learn import learn_opened, with_templates
-from sweepbot.vision.read import ReadError, learning, reading_area
+from sweepbot.vision.read import ReadError, Seen, learning, reading_area
 
 
 class VisionReader:
@@ -28,9 +27,9 @@ class VisionReader:
         self.size: tuple[int, int] | None = None  # the size of the board last found
         self.new_size: tuple[int, int] | None = None  # another size found once, not yet confirmed
         self.learnt: list[str] = []  # characters a calibrated profile learnt in play
-        #: the cells as last read at ``geometry`` with ``profile``: a new frame is classified only where it
+        #: what the last read at ``geometry`` with ``profile`` saw: a new frame is classified only where it
         #: changed (a board that moved or a profile that learnt a look is read in full)
-        self.scored: Scored | None = None
+        self.seen: Seen | None = None
 
     def read(self, frame: np.ndarray) -> BoardView:
         return to_view(self.read_vision(frame))
@@ -68,8 +67,8 @@ class VisionReader:
         if self.geometry is not None and self.profile is not None:
             try:
                 reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
-                                       last=self.scored)
-                self.scored = reading.scores.plain
+                                       last=self.seen)
+                self.seen = reading.seen
                 return reading
             except SweepbotError:
                 if not whole:
@@ -87,7 +86,7 @@ class VisionReader:
         self.size = size
         if reading.scale == 1.0:
             self.geometry, self.profile = reading.geometry, reading.profile
-            self.scored = reading.scores.plain
+            self.seen = reading.seen
         else:  # read through a resized copy: no fast path, every frame is read in full
             self.geometry = self.profile = None
         return reading

@@ -107,6 +107,13 @@ def _digits_box(geometry: Geometry, spec: dict[str, Any]) -> tuple[int, int, int
     return x0, max(0, top), max(x0, right), top + dh
 
 
+def counter_pixels(image: np.ndarray, geometry: Geometry, profile: Profile) -> np.ndarray | None:
+    """The pixels :func:`read_counter` reads (a view into ``image``); None when the profile has no counter.
+    The same pixels read as the same count."""
+    area = counter_area(geometry, profile)
+    return None if area is None else image[area.y:area.bottom, area.x:area.right]
+
+
 def counter_area(geometry: Geometry, profile: Profile) -> Rect | None:
     """The rectangle of the image that :func:`read_counter` reads; None when the profile has no counter."""
     kind = profile.counter.get("kind")
