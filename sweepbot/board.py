@@ -80,9 +80,11 @@ class Board:
         for r, row in enumerate(self.grid):
             if len(row) != width:
                 raise BoardError(f"row {r} has {len(row)} cells, expected {width}")
-            for c, ch in enumerate(row):
-                if ch not in CELL_CHARS:
-                    raise BoardError(f"unknown cell character {ch!r} at ({r}, {c})")
+        if not CELL_CHARS.issuperset("".join(self.grid)):
+            for r, row in enumerate(self.grid):
+                for c, ch in enumerate(row):
+                    if ch not in CELL_CHARS:
+                        raise BoardError(f"unknown cell character {ch!r} at ({r}, {c})")
         if self.state is not None and self.state not in STATES:
             raise BoardError(f"state must be one of {', '.join(STATES)}, not {self.state!r}")
         if self.mines is not None and not 0 <= self.mines <= self.rows * self.cols:
@@ -114,7 +116,8 @@ class Board:
         return neighbours(cell, self.rows, self.cols)
 
     def count(self, chars: str | frozenset[str]) -> int:
-        return sum(1 for row in self.grid for ch in row if ch in chars)
+        """How many cells show one of ``chars`` (single characters)."""
+        return sum(row.count(ch) for ch in set(chars) for row in self.grid)
 
     @property
     def flags(self) -> int:

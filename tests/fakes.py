@@ -56,6 +56,13 @@ class SimReader:
         return BoardView(board, tuple(float(MARGIN_X + c * CELL) for c in range(self.cols + 1)),
                        tuple(float(MARGIN_Y + r * CELL) for r in range(self.rows + 1)))
 
+    def area(self) -> Rect:
+        """The board and the pixel that tells the game's state (at the canvas's top-left corner)."""
+        return Rect(0, 0, MARGIN_X + self.cols * CELL, MARGIN_Y + self.rows * CELL)
+
+    def read_in_area(self, frame: np.ndarray) -> BoardView:
+        return self.read(frame)
+
 
 class SimDevice:
     """Clicks land on the simulated game; the pointer position is tracked (and can be moved 'by hand')."""

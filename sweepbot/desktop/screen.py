@@ -44,7 +44,9 @@ class Screen:
         """Poll until ``region`` has not changed for ``quiet`` seconds; return the last image.
 
         Raises :class:`DesktopError` after ``timeout`` seconds of change. Watch the board, not a whole window
-        with a ticking clock.
+        with a ticking clock. The harness keeps this minimal loop of its own: ``desktop`` sits beside the
+        stack and may not import ``vision`` (tests/test_layout.py), whose ``settle`` is the loop the bot
+        waits with.
         """
         deadline = time.monotonic() + timeout
         last = self.grab(region)

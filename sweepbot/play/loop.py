@@ -19,12 +19,12 @@ from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import changes_that_cannot_happen, untaken_clicks
 from sweepbot.play.record import Recorder
 from sweepbot.play.timing import TimeSplit
-from sweepbot.play.view import BoardView, Reader
+from sweepbot.play.view import AreaReader, BoardView, Reader
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
-from sweepbot.vision.settle import Grabber, same_frame
+from sweepbot.vision.settle import Grabber, same_frame, settle
 
 MAX_RETRY_PAUSE = 0.4
 #: moves in a row called off because the board changed between its read and the clicks
@@ -130,6 +130,7 @@ class Player:
         self._dismissed = False
         self._stale = 0
         self._clicked_at = 0.0
+        self._whole: np.ndarray | None = None  # the last frame of the whole screen, kept current where read
         self.pace = ClientPace()
 
     # -- the steps ---------------------------------------------------------------------------------
@@ -193,10 +194,10 @@ class Player:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
                 time.sleep(min(MAX_RETRY_PAUSE, self.settings.settle_quiet * 2 ** attempt))
             with report.time.measure("capture"):
-                frame = self.screen.grab()
+                frame, part = self.capture(whole=attempt > 0)
             report.reads += 1
             with report.time.measure("read"):
-                view, problem, unread = self._read(frame)
+                view, problem, unread = self._read(frame, part)
             if view is None:
                 problems.append(problem)
                 crops = unread or crops
@@ -226,10 +227,30 @@ class Player:
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
         )
 
-    def _read(self, frame: np.ndarray) -> tuple[BoardView | None, str, dict[tuple[int, int], np.ndarray]]:
-        """The board on ``frame``; or None, what was wrong, and the crops of the cells that could not be read."""
+    def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:
+        """A frame of the screen, and whether only the reader's area of it is current. Once the whole screen
+        was grabbed, a reader that says where it looks (the board found, and its counter) has only that part
+        grabbed, into the last whole frame; the rest of that frame stays as it was. The frame is the same
+        array from one capture to the next: it holds until the next capture."""
+        area = self.reader.area() if not whole and isinstance(self.reader, AreaReader) else None
+        inside = None
+        if area is not None and self._whole is not None:
+            inside = area.intersect(Rect(0, 0, self._whole.shape[1], self._whole.shape[0]))
+        if inside is None or self._whole is None:
+            self._whole = self.screen.grab()
+            return self._whole, False
+        self._whole[inside.y:inside.bottom, inside.x:inside.right] = self.screen.grab(inside)
+        return self._whole, True
+
+    def _read(self, frame: np.ndarray, part: bool = False) -> tuple[BoardView | None, str,
+                                                                    dict[tuple[int, int], np.ndarray]]:
+        """The board on ``frame`` (current only in the reader's area, with ``part``); or None, what was wrong,
+        and the crops of the cells that could not be read."""
         try:
-            view = self.reader.read(frame)
+            if part and isinstance(self.reader, AreaReader):
+                view = self.reader.read_in_area(frame)
+            else:
+                view = self.reader.read(frame)
         except SweepbotError as err:
             return None, f"read: {err}", getattr(err, "crops", None) or {}
         if view.board.mines is None and self.settings.mines is not None:
@@ -293,30 +314,20 @@ class Player:
         sent, self._clicked_at = self._clicked_at, 0.0  # when the last click went (0: no click this move)
         timeout, quiet = self.pace.waits(self.settings.settle_timeout, self.settings.settle_quiet)
         repaint = self.pace.repaint()
-        changed_at: float | None = None
-        last = old
-        still_since = start
-        longest_pause = 0.0
-        complete = False
-        while time.monotonic() - start < timeout:
-            now = self.screen.grab(region)
-            moment = time.monotonic()
-            if not same_frame(now, last):
-                if changed_at is None and not same_frame(now, old):
-                    changed_at = moment
-                    if sent:  # at most this long after the last click, the client had drawn its answer
-                        self.pace.latency(moment - sent)
-                elif changed_at is not None:
-                    longest_pause = max(longest_pause, moment - still_since)
-                last, still_since = now, moment
-                complete = all(not same_frame(now[sy:sy + sh, sx:sx + sw], old[sy:sy + sh, sx:sx + sw])
-                               for sx, sy, sw, sh in spots)
-            elif changed_at is not None:
-                needed = repaint if complete and repaint is not None else quiet
-                if moment - still_since >= needed:
-                    self.pace.answered(changed_at - start, longest_pause)
-                    return
-            time.sleep(self.settings.poll)
+
+        def stillness(now: np.ndarray) -> float:
+            complete = all(not same_frame(now[sy:sy + sh, sx:sx + sw], old[sy:sy + sh, sx:sx + sw])
+                           for sx, sy, sw, sh in spots)
+            return repaint if complete and repaint is not None else quiet
+
+        answer = settle(self.screen, region, old, quiet=quiet, timeout=timeout, poll=self.settings.poll,
+                        stillness=stillness)
+        if answer.changed_at is not None and sent:
+            # at most this long after the last click, the client had drawn its answer
+            self.pace.latency(answer.changed_at - sent)
+        if answer.still:
+            assert answer.changed_at is not None
+            self.pace.answered(answer.changed_at - start, answer.longest_pause)
 
     # -- helpers -----------------------------------------------------------------------------------
     def _unchanged(self, frame: np.ndarray, bbox: Rect, report: GameReport) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -36,3 +36,18 @@ class Reader(Protocol):
     """Locates and reads the board on a frame; raises SweepbotError when it cannot."""
 
     def read(self, frame: np.ndarray) -> BoardView: ...
+
+
+@runtime_checkable
+class AreaReader(Reader, Protocol):
+    """A reader that knows which part of the frame its next read looks at, so that only that part need be
+    grabbed: the board where it was last read, and its counter."""
+
+    def area(self) -> Rect | None:
+        """The part of the frame the next read looks at; None when it needs the whole frame."""
+        ...
+
+    def read_in_area(self, frame: np.ndarray) -> BoardView:
+        """Read a frame that is current only in :meth:`area` (the rest may be old); raises SweepbotError when
+        the board is not there."""
+        ...

@@ -7,14 +7,17 @@ import numpy as np
 from sweepbot.board import OPENED, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.play.view import BoardView
+from sweepbot.rect import Rect
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, with_templates
-from sweepbot.vision.read import ReadError, learning
+from sweepbot.vision.read import ReadError, Seen, learning, reading_area
 
 
 class VisionReader:
-    """Reads frames with the geometry and profile found on the first one. When a frame no longer reads at
-    the old place (the window moved), the board is located afresh; only a board read in full is returned."""
+    """Reads frames with the geometry and profile found on the first one, classifying again only the cells
+    whose pixels changed since the last read. When a whole frame no longer reads at the old place (the window
+    moved), the board is located afresh; a frame current only in :meth:`area` is never used for that. Only a
+    board read in full is returned."""
 
     def __init__(self, profile: str | None = None) -> None:
         self.profile_name = profile
@@ -24,12 +27,27 @@ class VisionReader:
         self.size: tuple[int, int] | None = None  # the size of the board last found
         self.new_size: tuple[int, int] | None = None  # another size found once, not yet confirmed
         self.learnt: list[str] = []  # characters a calibrated profile learnt in play
+        #: what the last read at ``geometry`` with ``profile`` saw: a new frame is classified only where it
+        #: changed (a board that moved or a profile that learnt a look is read in full)
+        self.seen: Seen | None = None
 
     def read(self, frame: np.ndarray) -> BoardView:
         return to_view(self.read_vision(frame))
 
-    def read_vision(self, frame: np.ndarray) -> Reading:
-        reading = self._read(frame)
+    def area(self) -> Rect | None:
+        """The part of the frame the next read looks at when the board is where it was last read: the board
+        and its counter (see ``vision.read.reading_area``); None before a board is found."""
+        if self.geometry is None or self.profile is None:
+            return None
+        return reading_area(self.geometry, self.profile)
+
+    def read_in_area(self, frame: np.ndarray) -> BoardView:
+        """Read a frame that is current only in :meth:`area`: the board where it was last read, never
+        located afresh on such a frame (ReadError when it is not there)."""
+        return to_view(self.read_vision(frame, whole=False))
+
+    def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
+        reading = self._read(frame, whole)
         over = game_over(reading.board)
         if over and OPENED in "".join(reading.board.grid):
             new = learn_opened(frame, reading.geometry, reading.profile, reading.board, won=over == "won")
@@ -43,11 +61,18 @@ class VisionReader:
             self.geometry = None
         return reading
 
-    def _read(self, frame: np.ndarray) -> Reading:
+    def _read(self, frame: np.ndarray, whole: bool = True) -> Reading:
+        if not whole and (self.geometry is None or self.profile is None):
+            raise ReadError("no board found yet to read in part of the screen")
         if self.geometry is not None and self.profile is not None:
             try:
-                return read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile))
+                reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
+                                       last=self.seen)
+                self.seen = reading.seen
+                return reading
             except SweepbotError:
+                if not whole:
+                    raise
                 self.relocations += 1
         reading = self._find(frame)
         size = (reading.geometry.rows, reading.geometry.cols)
@@ -61,6 +86,7 @@ class VisionReader:
         self.size = size
         if reading.scale == 1.0:
             self.geometry, self.profile = reading.geometry, reading.profile
+            self.seen = reading.seen
         else:  # read through a resized copy: no fast path, every frame is read in full
             self.geometry = self.profile = None
         return reading

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sweepbot.board import (
     EXPLODED,
@@ -45,13 +46,19 @@ class Problem:
         return None if self.total_mines is None else self.total_mines - self.flags
 
 
+@lru_cache(maxsize=8)
+def around(rows: int, cols: int) -> tuple[tuple[Cell, ...], ...]:
+    """Every cell's neighbours, row by row, in the order :func:`~sweepbot.board.neighbours` gives them."""
+    return tuple(tuple(neighbours((r, c), rows, cols)) for r in range(rows) for c in range(cols))
+
+
 def number_constraint(board: Board, cell: Cell, value: int) -> Constraint | None:
     """The constraint the number ``value`` at ``cell`` puts on its unknown neighbours (flags count as
     mines), or None when it has none. Raises ContradictionError when the flags or the room cannot fit."""
     around_unknown: list[Cell] = []
     around_flags = 0
     grid = board.grid  # indexed directly: this runs for every number of every board the solver looks at
-    for n in neighbours(cell, board.rows, board.cols):
+    for n in around(board.rows, board.cols)[cell[0] * board.cols + cell[1]]:
         ch = grid[n[0]][n[1]]
         if ch in UNKNOWN_CHARS:
             around_unknown.append(n)

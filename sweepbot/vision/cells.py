@@ -9,15 +9,19 @@ squared distance (one matrix product), and given
   An exact match scores 1; pixel noise leaves it near 1; a cell half-way between two looks scores 0.
 
 A cell is accepted when ``rms <= MAX_RMS`` and ``margin >= MIN_MARGIN``; anything else is refused.
+
+A cell's scores depend on its window alone, so a new frame of the same board is scored only where a
+window changed (:func:`score_frame`); the rest keep their scores from the frame before.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 
+from sweepbot.rect import Rect
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
@@ -29,6 +33,8 @@ MIN_MARGIN = 0.5
 LEVELS_RMS = 6.0
 #: The residual allowed when all cells look alike (see :func:`classify`).
 UNANCHORED_RMS = 6.0
+#: How far (px) a refused cell's window is moved each way for a second look (see :func:`_nudge`).
+NUDGE_REACH = 3
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,8 @@ class CellScores:
     margin: np.ndarray  # rows x cols float
     best: np.ndarray  # rows x cols template index
     max_rms: float = MAX_RMS
+    #: the windows and plain scores these came from (set by :func:`classify`), for the next frame's read
+    plain: Scored | None = field(default=None, compare=False, repr=False)
 
     @property
     def accepted(self) -> np.ndarray:
@@ -77,6 +85,26 @@ def cell_windows(
     row_shift: np.ndarray | None = None,
 ) -> np.ndarray:
     """Every cell's template window as one row of a ``(rows*cols) x (h*w*3)`` float32 array (row-major)."""
+    return window_pixels(image, geometry, crop, col_shift, row_shift).astype(np.float32)
+
+
+def windows_area(geometry: Geometry, crop: tuple[int, int, int, int]) -> Rect:
+    """The rectangle of the image that :func:`classify` reads: every cell's window, and the pixels a window
+    of a refused cell may move by for a second look."""
+    ox, oy, w, h = crop
+    x0, y0 = geometry.xs[0] + ox - NUDGE_REACH, geometry.ys[0] + oy - NUDGE_REACH
+    x1, y1 = geometry.xs[-2] + ox + w + NUDGE_REACH, geometry.ys[-2] + oy + h + NUDGE_REACH
+    return Rect(x0, y0, x1 - x0, y1 - y0)
+
+
+def window_pixels(
+    image: np.ndarray,
+    geometry: Geometry,
+    crop: tuple[int, int, int, int],
+    col_shift: np.ndarray | None = None,
+    row_shift: np.ndarray | None = None,
+) -> np.ndarray:
+    """Every cell's template window as one row of a ``(rows*cols) x (h*w*3)`` array of the image's pixels."""
     index = _window_index(
         geometry.xs, geometry.ys, (crop[0], crop[1], crop[2], crop[3]),
         None if col_shift is None else tuple(int(v) for v in col_shift),
@@ -85,7 +113,7 @@ def cell_windows(
     )
     pixels = image.reshape(-1, 3)
     cut = pixels.take(index.ravel(), axis=0)
-    return cut.reshape(index.shape[0], -1).astype(np.float32)
+    return cut.reshape(index.shape[0], -1)
 
 
 def distances(windows: np.ndarray, profile: Profile) -> np.ndarray:
@@ -120,6 +148,45 @@ def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: 
     chars = np.array(profile.labels)[best]
     return CellScores(chars.reshape(rows, cols), rms.reshape(rows, cols), margin.reshape(rows, cols),
                       best.reshape(rows, cols), max_rms)
+
+
+@dataclass(frozen=True, eq=False)
+class Scored:
+    """The cells' windows on one frame (the image's pixels) and their plain scores (:func:`score`) against
+    one profile at one geometry: what the next frame of the same board keeps where a window is unchanged."""
+
+    geometry: Geometry
+    profile: Profile
+    windows: np.ndarray  # cells x pixels, as cut from the image
+    scores: CellScores
+
+    def holds(self, geometry: Geometry, profile: Profile, windows: np.ndarray, max_rms: float) -> bool:
+        """Whether these scores are for the same cells, templates, window size and acceptance."""
+        return (self.profile is profile and self.geometry == geometry and self.scores.max_rms == max_rms
+                and self.windows.shape == windows.shape and self.windows.dtype == windows.dtype)
+
+
+def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS,
+                last: Scored | None = None) -> Scored:
+    """Every cell's plain scores on ``image``. With ``last`` (an earlier frame of the board at the same place,
+    scored against the same profile) only the cells whose window changed are scored; the others keep their
+    scores, which are what scoring them again would give: a cell's scores depend on its window alone."""
+    windows = window_pixels(image, geometry, profile.crop)
+    rows, cols = geometry.rows, geometry.cols
+    if last is None or not last.holds(geometry, profile, windows, max_rms):
+        return Scored(geometry, profile, windows, score(windows.astype(np.float32), profile, rows, cols, max_rms))
+    changed = np.flatnonzero((windows != last.windows).any(axis=1))
+    if not len(changed):
+        return Scored(geometry, profile, windows, last.scores)
+    fresh = score(windows[changed].astype(np.float32), profile, len(changed), 1, max_rms)
+    kept = last.scores
+    parts = []
+    for old, new in ((kept.chars, fresh.chars), (kept.rms, fresh.rms), (kept.margin, fresh.margin),
+                     (kept.best, fresh.best)):
+        merged = old.copy().reshape(-1)
+        merged[changed] = new.reshape(-1)
+        parts.append(merged.reshape(rows, cols))
+    return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], max_rms))
 
 
 def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -219,11 +286,19 @@ def _shifted_crop(crop: tuple[int, int, int, int], dx: int, dy: int) -> tuple[in
 
 
 def classify(
-    image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float = MAX_RMS
+    image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float = MAX_RMS,
+    last: Scored | None = None,
 ) -> CellScores:
-    """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one."""
-    win = cell_windows(image, geometry, profile.crop)
-    scores = score(win, profile, geometry.rows, geometry.cols, max_rms)
+    """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
+    ``last`` (the ``plain`` of an earlier frame's scores), only the cells whose windows changed are scored
+    afresh (see :func:`score_frame`); the result is the same as without."""
+    plain = score_frame(image, geometry, profile, max_rms, last)
+    return replace(_classified(image, geometry, profile, plain, levels, max_rms), plain=plain)
+
+
+def _classified(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
+                max_rms: float) -> CellScores:
+    scores = plain.scores
     if not _anchored(scores) and max_rms > UNANCHORED_RMS:
         # every cell alike (a fresh board): only a near-exact match tells covered from revealed on a screen
         # that may be brighter or darker
@@ -232,6 +307,7 @@ def classify(
         scores = _nudge(image, geometry, profile, scores)
     if levels and (not scores.accepted.all() or float(scores.rms.mean()) > LEVELS_RMS):
         # the screen differs from the templates all over: perhaps brighter or darker
+        win = plain.windows.astype(np.float32)
         adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
         if adjusted is not profile:
             fitted = score(win, adjusted, geometry.rows, geometry.cols, max_rms)
@@ -240,7 +316,8 @@ def classify(
     return scores
 
 
-def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, reach: int = 3) -> CellScores:
+def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
+           reach: int = NUDGE_REACH) -> CellScores:
     """Second chance for refused cells: their windows moved by up to ``reach`` px each way (a client that
     draws at fractional positions puts some glyphs a pixel off). Only a few cells, so cheap."""
     bad = scores.refused()

@@ -21,9 +21,10 @@ import cv2
 import numpy as np
 
 from sweepbot.board import Board
+from sweepbot.rect import Rect
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.text_counter import flags_placed, learn_text_counter, read_text_counter
+from sweepbot.vision.text_counter import flags_placed, learn_text_counter, read_text_counter, text_box
 
 #: Segment zones as fractions of the digit box: x0, x1, y0, y1.
 SEGMENTS = {
@@ -88,15 +89,38 @@ def read_counter(image: np.ndarray, geometry: Geometry, profile: Profile) -> int
         return None if fraction is None else fraction[1] - fraction[0]
     if spec.get("kind") != "seven-segment":
         return None
+    dw, dh = spec["digit"]
+    x0, y0, x1, y1 = _digits_box(geometry, spec)
+    region = image[y0:y1, x0:x1]
+    if region.shape[0] != dh or region.size == 0:
+        return None
+    mask = lit_mask(region, spec["colour"])
+    return decode(mask, x1 - x0, 0, dw, dh, float(spec["step"]), int(spec["digits"]))
+
+
+def _digits_box(geometry: Geometry, spec: dict[str, Any]) -> tuple[int, int, int, int]:
+    """Left, top, right and bottom of a seven-segment counter's digits (left and top at least 0)."""
     bx, by, _, _ = geometry.bbox
     dw, dh = spec["digit"]
     right, top = bx + int(spec["right"]), by + int(spec["top"])
     x0 = max(0, int(right - spec["step"] * spec["digits"] - dw))
-    region = image[max(0, top) : top + dh, x0 : max(x0, right)]
-    if region.shape[0] != dh or region.size == 0:
+    return x0, max(0, top), max(x0, right), top + dh
+
+
+def counter_pixels(image: np.ndarray, geometry: Geometry, profile: Profile) -> np.ndarray | None:
+    """The pixels :func:`read_counter` reads (a view into ``image``); None when the profile has no counter.
+    The same pixels read as the same count."""
+    area = counter_area(geometry, profile)
+    return None if area is None else image[area.y:area.bottom, area.x:area.right]
+
+
+def counter_area(geometry: Geometry, profile: Profile) -> Rect | None:
+    """The rectangle of the image that :func:`read_counter` reads; None when the profile has no counter."""
+    kind = profile.counter.get("kind")
+    if kind not in ("seven-segment", "text"):
         return None
-    mask = lit_mask(region, spec["colour"])
-    return decode(mask, right - x0, 0, dw, dh, float(spec["step"]), int(spec["digits"]))
+    x0, y0, x1, y1 = (_digits_box if kind == "seven-segment" else text_box)(geometry, profile.counter)
+    return Rect(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
 
 
 def _displays(image: np.ndarray, geometry: Geometry) -> list[dict[str, Any]]:

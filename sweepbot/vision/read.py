@@ -7,15 +7,16 @@ The game loop calls :func:`read_screenshot` once to find the board and its profi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, align, classify
-from sweepbot.vision.counter import flags_placed, read_counter
+from sweepbot.rect import Rect
+from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, Scored, align, classify, windows_area
+from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
@@ -36,9 +37,29 @@ class ReadError(SweepbotError):
         self.crops = crops or {}
 
 
+@dataclass(frozen=True, eq=False)
+class Seen:
+    """What a read of a located board saw, for the next read of the same board: each cell's window and
+    scores, and the counter's pixels and the count they showed."""
+
+    cells: Scored
+    counter: np.ndarray | None
+    mines_left: int | None
+
+    def counter_holds(self, geometry: Geometry, profile: Profile, pixels: np.ndarray | None) -> bool:
+        """Whether the counter at this place, read with this profile, shows the pixels seen last time."""
+        return (self.cells.profile is profile and self.cells.geometry == geometry and pixels is not None
+                and self.counter is not None and same_pixels(pixels, self.counter))
+
+
+def same_pixels(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
 @dataclass(frozen=True)
 class Reading:
-    """What was read from one screenshot."""
+    """What was read from one screenshot; ``seen`` (from :func:`read_located`) is what the next read of the
+    same board may keep."""
 
     board: Board
     geometry: Geometry
@@ -46,6 +67,7 @@ class Reading:
     scores: CellScores
     mines_left: int | None = None
     scale: float = 1.0
+    seen: Seen | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, object]:
         pw, ph = self.geometry.pitch
@@ -94,27 +116,46 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
 
 def read_located(
     image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS, levels: bool = True,
-    opened_unknown: bool = False,
+    opened_unknown: bool = False, last: Seen | None = None,
 ) -> Reading:
     """Read a board whose geometry and profile are known (the game loop's per-frame call).
 
     Raises :class:`ReadError` naming every cell that matches no template well. With ``opened_unknown`` (a
     calibrated profile still learning), a few such cells that look most like an open cell (a number, the
-    empty cell, or a look calibration left unnamed) are read as ``=``: open, number not known.
+    empty cell, or a look calibration left unnamed) are read as ``=``: open, number not known. With ``last``
+    (``seen`` of the last reading of this board) only the cells whose pixels changed are classified again,
+    and the counter is read again only if its pixels changed; the reading is the same.
     """
-    scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms)
+    scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms,
+                      last=None if last is None else last.cells)
     if not scores.accepted.all():
         scores = _opened(scores, geometry) if opened_unknown else scores
         if not scores.accepted.all():
             raise refuse(image, geometry, scores, profile)
     grid = scores.grid()
-    mines_left = read_counter(image, geometry, profile)
+    pixels = counter_pixels(image, geometry, profile)
+    if last is not None and last.counter_holds(geometry, profile, pixels):
+        mines_left = last.mines_left
+    else:
+        mines_left = read_counter(image, geometry, profile)
     flags = flags_placed(grid)
     total = None if mines_left is None else mines_left + flags
     if total is not None and not 0 <= total <= geometry.rows * geometry.cols:
         total = None
     board = Board(grid, total, game_state(grid, total))
-    return Reading(board, geometry, profile, scores, mines_left)
+    seen = None if scores.plain is None else Seen(scores.plain, None if pixels is None else pixels.copy(),
+                                                  mines_left)
+    return Reading(board, geometry, profile, scores, mines_left, seen=seen)
+
+
+def reading_area(geometry: Geometry, profile: Profile) -> Rect:
+    """The rectangle of an image that :func:`read_located` reads, with the whole board: the cells (with the
+    few pixels a refused cell's window may move by) and the mines-left counter. Pixels outside it may be
+    anything: a frame current only there reads the same as a whole one."""
+    parts = [Rect(*geometry.bbox), windows_area(geometry, profile.crop), counter_area(geometry, profile)]
+    kept = [part for part in parts if part is not None and part.w > 0 and part.h > 0]
+    x0, y0 = min(part.x for part in kept), min(part.y for part in kept)
+    return Rect(x0, y0, max(part.right for part in kept) - x0, max(part.bottom for part in kept) - y0)
 
 
 #: The most cells read as ``=`` on one board (more means the profile does not fit, not a rare look).

@@ -135,16 +135,21 @@ def text_of(items: list[Glyph], known: dict[str, list[np.ndarray]]) -> str:
 
 def read_text_counter(image: np.ndarray, geometry: Geometry, spec: dict[str, Any]) -> tuple[int, int] | None:
     """``(flags, total)`` from the text at the profile's box, or None when it cannot be read."""
-    bx, by = _corner(geometry, spec.get("anchor", "top-left"))
-    dx, dy, w, h = spec["box"]
-    x0, y0 = max(0, bx + dx), max(0, by + dy)
-    region = image[y0 : by + dy + h, x0 : bx + dx + w]
+    x0, y0, x1, y1 = text_box(geometry, spec)
+    region = image[y0:y1, x0:x1]
     known = {ch: [_mask_of(rows) for rows in variants] for ch, variants in spec["glyphs"].items()}
     for line in _text_lines(glyphs(region)):
         match = _FRACTION.search(text_of(line, known))
         if match:
             return int(match.group(1)), int(match.group(2))
     return None
+
+
+def text_box(geometry: Geometry, spec: dict[str, Any]) -> tuple[int, int, int, int]:
+    """Left, top, right and bottom of the profile's text box (left and top at least 0)."""
+    bx, by = _corner(geometry, spec.get("anchor", "top-left"))
+    dx, dy, w, h = spec["box"]
+    return max(0, bx + dx), max(0, by + dy), bx + dx + w, by + dy + h
 
 
 ANCHORS = ("top-left", "bottom-left", "top-right", "bottom-right")

@@ -574,3 +574,39 @@ def test_the_wait_ends_once_every_clicked_cell_changed_and_the_board_held_still(
     player.screen = screen_ = Answering()
     player.settle(view, before, [first, (4, 4)])  # a click the client never answers: the long stillness
     assert time.monotonic() - screen_.started >= 0.2
+
+
+def test_after_one_whole_frame_only_the_area_the_reader_looks_at_is_grabbed() -> None:
+    game, _screen, reader, device, mouse = setup(6, "expert")
+    regions: list[Rect | None] = []
+
+    class Counting(SimScreen):
+        def grab(self, region: Rect | None = None) -> np.ndarray:
+            regions.append(region)
+            return super().grab(region)
+
+    report = Player(Counting(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
+    assert report.result == game.state and report.moves > 5 and device.outside == 0
+    assert regions.count(None) == 1 and regions[0] is None
+    board = Rect(MARGIN_X, MARGIN_Y, game.cols * CELL, game.rows * CELL)
+    assert set(regions[1:]) == {reader.area(), board}  # the read; the stale-board check and the settling
+    assert regions.count(reader.area()) >= report.moves
+
+
+def test_a_board_no_longer_in_the_area_is_read_from_a_whole_frame() -> None:
+    game, screen, _reader, device, mouse = setup(6, "expert")
+    lv = LEVELS["expert"]
+    looked: list[bool] = []
+
+    class Moving(SimReader):
+        """Its board is gone from the area after two moves: only a whole frame shows it."""
+
+        def read_in_area(self, frame: np.ndarray) -> BoardView:
+            looked.append(True)
+            if len(looked) > 2:
+                raise ReadError("the board is not where it was")
+            return self.read(frame)
+
+    report = Player(screen, Moving(lv.rows, lv.cols, lv.mines), mouse, PlaySettings(first_click="opening")).play_game()
+    assert report.result == game.state and device.outside == 0
+    assert report.reads >= 2 * report.moves - 2  # after two moves each look needed a whole frame too

@@ -14,6 +14,7 @@ from sweepbot.rect import Rect
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.settle import Grabber
+from sweepbot.vision.settle import settle as vision_settle
 
 #: A cell: (row, column).
 Cell = tuple[int, int]
@@ -73,17 +74,7 @@ def settle(screen: Grabber, region: Rect, before: np.ndarray | None = None, quie
     and then held still for ``quiet`` s. A client that flashes its board at the end of a game (sgt-mines)
     holds still between flashes: a change over most of the board is waited out longer."""
     start = screen.grab(region) if before is None else before
-    deadline = time.monotonic() + timeout + quiet
-    last = screen.grab(region)
-    changed = before is None or not np.array_equal(last, before)
-    still = time.monotonic()
-    while time.monotonic() < deadline:
-        time.sleep(0.01)
-        now = screen.grab(region)
-        if not np.array_equal(now, last):
-            last, still, changed = now, time.monotonic(), True
-        elif changed and time.monotonic() - still >= quiet:
-            break
+    last = vision_settle(screen, region, before, quiet=quiet, timeout=timeout + quiet, poll=0.01).frame
     frame = screen.grab()
     moved = (np.abs(last.astype(np.int16) - start.astype(np.int16)).max(axis=2) > 0).mean()
     if quiet < FLASH_QUIET and moved > 0.5:

@@ -1,0 +1,151 @@
+"""A board re-read only where its pixels changed, or from a frame current only where the reader looks, reads
+exactly as a full read of the whole frame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sweepbot.vision import cells
+from sweepbot.vision import read as read_module
+from sweepbot.vision.capture import load_image
+from sweepbot.vision.counter import counter_area
+from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
+from tests.test_vision_common import Fixture, fixtures
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: one board on screen, captured as started, after the first click, after some flags and when lost (or won)
+SEQUENCES = [
+    ("xdemineur", "12x9"), ("xdemineur", "30x16"), ("sgt-mines", "9x9"), ("sgt-mines", "30x16"),
+    ("sgt-mines", "16x16-t12"), ("gnome-mines", "small"), ("gnome-mines", "big"), ("ace-minesweeper", "level2"),
+]
+STATES = ["fresh", "first", "flags", "lost", "won"]
+
+
+def frames(client: str, board: str) -> list[np.ndarray]:
+    paths = [FIXTURES / client / f"{board}-{state}.png" for state in STATES]
+    return [load_image(path) for path in paths if path.exists()]
+
+
+def same_reading(full: Reading, partial: Reading) -> None:
+    assert partial.board == full.board
+    assert partial.mines_left == full.mines_left
+    for name in ("chars", "rms", "margin", "best"):
+        assert np.array_equal(getattr(partial.scores, name), getattr(full.scores, name)), name
+    assert partial.scores.max_rms == full.scores.max_rms
+
+
+@pytest.mark.parametrize(("client", "board"), SEQUENCES, ids=[f"{c}/{b}" for c, b in SEQUENCES])
+def test_a_partial_read_of_each_recorded_frame_is_the_full_read(client: str, board: str) -> None:
+    shots = frames(client, board)
+    assert len(shots) >= 4
+    first = read_screenshot(shots[0], opened_unknown=True)
+    geometry, profile = first.geometry, first.profile
+    last = read_located(shots[0], geometry, profile).seen
+    for shot in shots[1:] + shots[:1]:  # and back to the fresh board: every cell that changed changes back
+        full = read_located(shot, geometry, profile)
+        partial = read_located(shot, geometry, profile, last=last)
+        same_reading(full, partial)
+        last = partial.seen
+
+
+def test_only_the_cells_whose_pixels_changed_are_classified(monkeypatch: pytest.MonkeyPatch) -> None:
+    fresh, first = frames("xdemineur", "30x16")[:2]
+    reading = read_screenshot(fresh)
+    geometry, profile = reading.geometry, reading.profile
+    scored: list[int] = []
+    real = cells.score
+
+    def counted(windows: np.ndarray, *args: object, **kwargs: object) -> cells.CellScores:
+        scored.append(len(windows))
+        return real(windows, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cells, "score", counted)
+    last = read_located(fresh, geometry, profile).seen
+    assert scored == [geometry.rows * geometry.cols]
+    again = read_located(first, geometry, profile, last=last)
+    opened = sum(row.count("#") for row in reading.board.grid) - sum(row.count("#") for row in again.board.grid)
+    assert 0 < opened <= scored[1] < geometry.rows * geometry.cols // 2
+    read_located(first, geometry, profile, last=again.seen)
+    assert len(scored) == 2  # nothing changed: nothing classified
+
+
+def test_a_cell_painted_over_is_read_again() -> None:
+    fresh, first = frames("xdemineur", "30x16")[:2]
+    reading = read_screenshot(first)
+    geometry, profile = reading.geometry, reading.profile
+    last = reading.seen
+    opened = next((r, c) for r, row in enumerate(reading.board.grid) for c, ch in enumerate(row) if ch != "#")
+    x0, x1 = geometry.xs[opened[1]], geometry.xs[opened[1] + 1]
+    y0, y1 = geometry.ys[opened[0]], geometry.ys[opened[0] + 1]
+    covered = first.copy()
+    covered[y0:y1, x0:x1] = fresh[y0:y1, x0:x1]  # the cell as it looked before it was opened
+    one_pixel = first.copy()
+    one_pixel[(y0 + y1) // 2, (x0 + x1) // 2] ^= 0x40  # a change too small to change what it reads as
+    for shot in (covered, one_pixel):
+        full = read_located(shot, geometry, profile)
+        partial = read_located(shot, geometry, profile, last=last)
+        same_reading(full, partial)
+    assert read_located(covered, geometry, profile, last=last).board.grid[opened[0]][opened[1]] == "#"
+
+
+def test_scores_of_another_board_or_profile_are_not_kept() -> None:
+    shot = frames("xdemineur", "30x16")[1]
+    reading = read_screenshot(shot)
+    plain = reading.scores.plain
+    assert plain is not None
+    moved = reading.geometry.shifted(1, 0)
+    assert not plain.holds(moved, reading.profile, plain.windows, plain.scores.max_rms)
+    other = frames("sgt-mines", "30x16")[1]
+    other_profile = read_screenshot(other).profile
+    assert not plain.holds(reading.geometry, other_profile, plain.windows, plain.scores.max_rms)
+    assert plain.holds(reading.geometry, reading.profile, plain.windows, plain.scores.max_rms)
+
+
+FIXTURES_READ = [f for f in fixtures() if not f.path.stem.startswith("digits")]
+
+
+@pytest.mark.parametrize("fixture", FIXTURES_READ, ids=[f.id for f in FIXTURES_READ])
+def test_only_the_read_area_of_a_frame_is_read(fixture: Fixture) -> None:
+    image = fixture.image()
+    reading = read_screenshot(image)
+    if reading.scale != 1.0:
+        pytest.skip("a board read through a resized copy is read in full every frame")
+    geometry, profile = reading.geometry, reading.profile
+    area = reading_area(geometry, profile)
+    x0, y0 = max(0, area.x), max(0, area.y)
+    noise = np.random.default_rng(5).integers(0, 256, image.shape, dtype=np.uint8)
+    noise[y0:area.bottom, x0:area.right] = image[y0:area.bottom, x0:area.right]
+    same_reading(read_located(image, geometry, profile), read_located(noise, geometry, profile))
+    left, top, width, height = geometry.bbox
+    assert x0 <= left and y0 <= top and area.right >= left + width and area.bottom >= top + height
+    assert area.w * area.h <= image.shape[0] * image.shape[1] // 2  # the board and its counter, not the screen
+
+
+@pytest.mark.parametrize("client", ["xdemineur", "sgt-mines"])  # a seven-segment counter; a text one
+def test_the_counter_is_read_again_only_when_its_pixels_changed(client: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, flags = frames(client, "30x16")[1:3]
+    reading = read_screenshot(first)
+    geometry, profile = reading.geometry, reading.profile
+    assert reading.mines_left is not None
+    counted: list[int | None] = []
+    real = read_module.read_counter
+
+    def counting(*args: object) -> int | None:
+        counted.append(real(*args))  # type: ignore[arg-type]
+        return counted[-1]
+
+    monkeypatch.setattr(read_module, "read_counter", counting)
+    again = read_located(first, geometry, profile, last=reading.seen)
+    assert counted == [] and again.mines_left == reading.mines_left
+    flagged = read_located(flags, geometry, profile, last=reading.seen)  # flags placed: the counter went down
+    assert counted == [flagged.mines_left] and flagged.mines_left != reading.mines_left
+    area = counter_area(geometry, profile)
+    assert area is not None
+    blank = first.copy()
+    blank[area.y:area.bottom, area.x:area.right] = blank[area.y, area.x]  # the counter wiped out
+    wiped = read_located(blank, geometry, profile, last=reading.seen)
+    same_reading(read_located(blank, geometry, profile), wiped)
+    assert wiped.mines_left is None and counted[-1] is None
