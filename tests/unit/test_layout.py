@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -53,3 +54,14 @@ def test_the_table_in_the_docs_names_every_part() -> None:
     text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
     for part in ALLOWED:
         assert f"`{part}/`" in text or f"`{part}.py`" in text, part
+
+
+def test_the_docs_name_every_module() -> None:
+    """docs/architecture.md's layout names every module, and no module that is gone."""
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layout = text[text.index("## Layout"):]
+    modules = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
+               if p.name != "__init__.py" and "launchers" not in p.parts}
+    named = set(re.findall(r"^\s*([\w/]+\.py)\s", layout, re.M))
+    assert modules - named == set(), "modules the docs do not name"
+    assert named - modules == set(), "modules the docs name that do not exist"

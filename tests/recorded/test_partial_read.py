@@ -13,9 +13,9 @@ from sweepbot.vision import read as read_module
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.counter import counter_area
 from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
-from tests.test_vision_common import Fixture, fixtures
+from tests.fixture_boards import Fixture, fixtures
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 #: one board on screen, captured as started, after the first click, after some flags and when lost (or won)
 SEQUENCES = [
     ("xdemineur", "12x9"), ("xdemineur", "30x16"), ("sgt-mines", "9x9"), ("sgt-mines", "30x16"),
