@@ -128,13 +128,14 @@ def labelled(images: Sequence[np.ndarray], geometries: Sequence[Geometry], looks
 def mine_totals(frames: Sequence[LabelledFrame]) -> list[int | None]:
     """Each frame's mine total where the frames show it: a loss that shows every mine, or a win where every
     mine is flagged; other frames of the same board size take that size's total when all such frames agree.
-    A frame with a look not named (a wrong flag, say) tells no total: that look may be a mine or not."""
+    A frame with a look not named (a wrong flag, say) or a question mark tells no total: either may be on a
+    mine or not (a client may leave question marks in place at a loss)."""
     own: list[int | None] = []
     for f in frames:
         chars = f.labels
         shown = int(np.isin(chars, list("*!F")).sum())
         covered = int(np.isin(chars, list("#?")).sum())
-        if (chars == UNNAMED).any():
+        if (chars == UNNAMED).any() or (chars == "?").any():
             own.append(None)
         elif "*" in chars or ("!" not in chars and covered == 0 and "F" in chars):
             own.append(shown)

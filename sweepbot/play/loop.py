@@ -29,6 +29,9 @@ from sweepbot.vision.settle import Grabber, same_frame, settle
 MAX_RETRY_PAUSE = 0.4
 #: moves in a row called off because the board changed between its read and the clicks
 MAX_STALE_READS = 20
+#: moves in a row of which the client took no click: it no longer plays (a game over that the board does not
+#: show, such as a win on a client that leaves the mines covered and shows no mine counter)
+MAX_UNTAKEN_MOVES = 4
 DISMISS_WAIT = 0.5
 
 
@@ -143,6 +146,7 @@ class Player:
         previous: BoardView | None = None
         expected_win: Board | None = None
         cells: list[tuple[int, int]] = []
+        untaken_moves = 0
         while True:
             if time.monotonic() - start > self.settings.max_seconds:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
@@ -160,8 +164,17 @@ class Player:
                     previous, board=expected_win)
                 break
             over = game_over(view.board)
-            if previous is not None and not over:
-                report.missed += len(untaken_clicks(previous.board, view.board, cells))
+            if previous is not None and not over and cells:
+                untaken = untaken_clicks(previous.board, view.board, cells)
+                report.missed += len(untaken)
+                untaken_moves = untaken_moves + 1 if len(untaken) == len(cells) else 0
+                if untaken_moves >= MAX_UNTAKEN_MOVES:
+                    report.error = (f"the client took none of the clicks of the last {untaken_moves} moves: the game "
+                                    "is over without showing it"
+                                    + (" (give --mines so that a won board is known)" if view.board.mines is None
+                                       else ""))
+                    report.final, report.final_view = view.board, view
+                    break
             if over:
                 report.result = over
                 report.final = view.board

@@ -169,11 +169,31 @@ def _displays(image: np.ndarray, geometry: Geometry) -> list[dict[str, Any]]:
     return out
 
 
+#: Of the samples with marks on the board, the share a counter must read right: clients count flags their own
+#: way at times (a flag opened by an opening still counted, say), but a display that shows something else
+#: than the mines left reads wrong on most samples.
+MARKED_AGREEMENT = 0.8
+
+
+def counter_fits(values: Sequence[int | None], samples: Sequence[tuple[int, bool]]) -> bool:
+    """Whether a display that read ``values`` counts the mines left: it reads a number on every sample
+    (``samples``: the mines left and whether marks are on the board), the right one on every sample with no
+    marks, and on at least MARKED_AGREEMENT of those with marks."""
+    if any(v is None for v in values) or not values:
+        return False
+    plain = [v == want for v, (want, marked) in zip(values, samples, strict=True) if not marked]
+    marked = [v == want for v, (want, marked) in zip(values, samples, strict=True) if marked]
+    return all(plain) and (not marked or sum(marked) >= MARKED_AGREEMENT * len(marked)) and bool(plain or marked)
+
+
 def learn_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]], client: str) -> dict[str, Any]:
-    """A seven-segment mines-left display that shows ``mines - flags`` on every sample, or {} if none."""
+    """A seven-segment mines-left display that shows ``mines - flags`` on the samples (see
+    :func:`counter_fits`), or {} if none."""
     known = [(img, geo, b.mines - flags_placed(b.grid)) for img, geo, b in samples if b.mines is not None]
     if not known:
         return {}
+    wants = [(b.mines - flags_placed(b.grid), any(ch in row for row in b.grid for ch in "FX?"))
+             for _, _, b in samples if b.mines is not None]
     displays = [_displays(img, geo) for img, geo, _ in known]
     for cands in displays:
         for cand in cands:
@@ -183,6 +203,6 @@ def learn_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]], client:
                                  if abs(c["right"] - cand["right"]) <= 2 and abs(c["top"] - cand["top"]) <= 2)
             fake = Profile("probe", client, (0.0, 0.0), (0, 0, 1, 1), ("#",), np.zeros((1, 3), np.float32),
                            counter=spec)
-            if all(read_counter(i, g, fake) == v for i, g, v in known):
+            if counter_fits([read_counter(i, g, fake) for i, g, _ in known], wants):
                 return spec
     return learn_text_counter(samples)

@@ -247,3 +247,35 @@ def test_a_look_proved_at_another_cell_size_is_a_hint_there() -> None:
     assert big.names[1] == Name("3", "looks like the 3 proved at 16 px cells", proved=False)
     assert 2 not in big.names  # like nothing proved elsewhere: no hint
     assert big.names[0].proved and small.names[1].proved  # proved names are left as they are
+
+
+def test_a_lost_board_with_question_marks_tells_no_mine_total() -> None:
+    from sweepbot.calibration.build import LabelledFrame
+    from sweepbot.calibration.calibrate import mine_totals
+
+    def frame(rows: list[str]) -> LabelledFrame:
+        return LabelledFrame(np.zeros((1, 1, 3), np.uint8), None, np.array([list(r) for r in rows]))  # type: ignore[arg-type]
+
+    every_mine = frame(["!*1.", "2211", "*1..", "11.."])
+    hidden_under_mark = frame(["!?1.", "2211", "*1..", "11.."])  # the mark may hide the third mine
+    other_size = frame(["!*.", "...", "..."])
+    totals = mine_totals([every_mine, hidden_under_mark, frame(["####"] * 4), other_size])
+    # the marked loss is no total of its own; it takes its size's total from the loss that shows every mine
+    assert totals == [3, 3, 3, 2]
+    assert mine_totals([hidden_under_mark]) == [None]
+
+
+def test_a_counter_is_learnt_despite_a_client_counting_flags_its_own_way() -> None:
+    from sweepbot.vision.counter import counter_fits
+
+    plain = [(99, False)] * 4
+    marked = [(98, True)] * 5
+    # a flag opened by an opening, still counted by the client: one marked sample of five reads one less
+    assert counter_fits([99] * 4 + [98, 98, 98, 98, 97], plain + marked)
+    # on a board with no marks the display must read the total, always
+    assert not counter_fits([99, 99, 99, 98] + [98] * 5, plain + marked)
+    # a display that is something else (a clock) agrees now and then, not on most marked samples
+    assert not counter_fits([99] * 4 + [98, 97, 97, 96, 95], plain + marked)
+    # nothing read on some sample: not the counter
+    assert not counter_fits([99, None, 99, 99], plain)
+    assert not counter_fits([], [])

@@ -17,7 +17,7 @@ from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
 from sweepbot.play.consistency import changes_that_cannot_happen
-from sweepbot.play.loop import GameReport, Player, PlaySettings, ScreenStoppedMakingSense
+from sweepbot.play.loop import MAX_UNTAKEN_MOVES, GameReport, Player, PlaySettings, ScreenStoppedMakingSense
 from sweepbot.play.record import Recorder, replay
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
@@ -151,6 +151,31 @@ def test_clicks_the_client_did_not_take_are_noticed_and_sent_again() -> None:
         # never seen as lost; every other one is, and is sent again
         assert 0 < report.missed <= device.lost
         assert report.clicks + report.missed == len(device.clicks) + device.lost
+
+
+def test_a_client_that_stops_taking_clicks_ends_the_game_with_an_error_soon() -> None:
+    game, screen, _, _, _ = setup(2, "intermediate")
+
+    class Frozen(SimDevice):
+        """Takes the first three clicks, then no more: a game over that the board does not show."""
+
+        def click(self, x: int, y: int, button: str) -> None:
+            if len(self.clicks) >= 3:
+                self.pointer = (x, y)
+                self.clicks.append((x, y, button))
+                return
+            super().click(x, y, button)
+
+    device = Frozen(game)
+    reader = SimReader(16, 16, 40)
+    reader.mines = None  # type: ignore[assignment]  # a client with no mine counter
+    mouse = BoardInput(device, ScreenMapping())
+    start = time.monotonic()
+    report = Player(screen, reader, mouse, PlaySettings(first_click="opening", settle_timeout=0.05)).play_game()
+    assert game.state == "playing" and report.result == "unfinished"
+    assert report.error is not None and "took none of the clicks" in report.error and "--mines" in report.error
+    # the first move and part of the second were taken, then four moves in a row were not
+    assert report.moves <= 2 + MAX_UNTAKEN_MOVES and time.monotonic() - start < 30
 
 
 def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
