@@ -41,10 +41,24 @@ def tile(ch: str) -> np.ndarray:
     return t
 
 
-class TileClient:
-    """Screen and input device at once: ``grab`` paints the game, ``click``/``press`` play it."""
+#: With ``button=True``: a "menu" button that does nothing, and below it the button that starts a new game
+MENU_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 76, 64, 26)
+NEW_GAME_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 40, 90, 28)
 
-    def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none") -> None:
+
+def draw_button(canvas: np.ndarray, box: Rect, label: str) -> None:
+    cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (210, 210, 210), -1)
+    cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (40, 40, 40), 1)
+    cv2.putText(canvas, label, (box.x + 8, box.bottom - 8), cv2.FONT_HERSHEY_PLAIN, 1.0, (0, 0, 0), 1)
+
+
+class TileClient:
+    """Screen and input device at once: ``grab`` paints the game, ``click``/``press`` play it. F2 starts a new
+    game, or with ``button`` (and no key) the "New" button above the board."""
+
+    def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False) -> None:
+        self.button = button
+        self.clicked: list[tuple[int, int]] = []  # every click, where it went
         self.level = parse_level(level)
         self.seed = seed
         self.first_click = first_click
@@ -68,6 +82,9 @@ class TileClient:
                 if ch == "#" and self.marks.get((r, c)) == "?":
                     ch = "?"
                 canvas[y0 + r * TILE : y0 + (r + 1) * TILE, x0 + c * TILE : x0 + (c + 1) * TILE] = tile(ch)
+        if self.button:
+            draw_button(canvas, MENU_BUTTON, "Menu")
+            draw_button(canvas, NEW_GAME_BUTTON, "New")
         if region is None:
             return canvas
         return canvas[region.y : region.y + region.h, region.x : region.x + region.w]
@@ -81,6 +98,10 @@ class TileClient:
 
     def click(self, x: int, y: int, button: str) -> None:
         self.pointer = (x, y)
+        self.clicked.append((x, y))
+        if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y):
+            self.new_game()
+            return
         r, c = (y - ORIGIN[1]) // TILE, (x - ORIGIN[0]) // TILE
         if not (0 <= r < self.game.rows and 0 <= c < self.game.cols) or self.game.state != "playing":
             return
@@ -99,7 +120,7 @@ class TileClient:
             del self.marks[(r, c)]
 
     def press(self, keys: list[str]) -> None:
-        if keys == ["f2"]:
+        if keys == ["f2"] and not self.button:
             self.new_game()
 
     def size(self) -> tuple[int, int]:

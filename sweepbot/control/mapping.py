@@ -24,6 +24,10 @@ class ScreenMapping:
     def to_input(self, x: float, y: float) -> tuple[int, int]:
         return (round(self.origin_x + x / self.scale_x), round(self.origin_y + y / self.scale_y))
 
+    def to_capture(self, x: float, y: float) -> tuple[int, int]:
+        """The inverse: from input coordinates to screenshot pixels."""
+        return (round((x - self.origin_x) * self.scale_x), round((y - self.origin_y) * self.scale_y))
+
 
 
 def mapping_for(capture_size: tuple[int, int], capture_origin: tuple[int, int],

@@ -81,6 +81,16 @@ class BoardInput:
             raise OutsideBoardError(f"refused a new-game click at ({x:.0f}, {y:.0f}): outside {allowed}")
         self._click(x, y, "left")
 
+    def window_at(self, x: float, y: float) -> Rect | None:
+        """The client area of the window at ``(x, y)`` in screenshot pixels, where the device can tell."""
+        found = getattr(self.device, "window_at", None)
+        area = found(*self.mapping.to_input(x, y)) if found is not None else None
+        if area is None:
+            return None
+        x0, y0 = self.mapping.to_capture(area[0], area[1])
+        x1, y1 = self.mapping.to_capture(area[0] + area[2], area[1] + area[3])
+        return Rect(x0, y0, x1 - x0, y1 - y0)
+
     def press(self, keys: list[str]) -> None:
         self.check_user()
         self.device.press(keys)

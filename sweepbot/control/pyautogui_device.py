@@ -38,6 +38,10 @@ class PyAutoGuiDevice:
     def press(self, keys: list[str]) -> None:
         self._call(self._gui.hotkey, *keys) if len(keys) > 1 else self._call(self._gui.press, keys[0])
 
+    def window_at(self, x: int, y: int) -> tuple[int, int, int, int] | None:
+        """Windows are not known here."""
+        return None
+
     def size(self) -> tuple[int, int]:
         width, height = self._call(self._gui.size)
         return (int(width), int(height))

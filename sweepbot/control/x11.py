@@ -92,6 +92,30 @@ class XTestDevice:
         events += [(self._X.KeyRelease, code, 0, 0) for code in reversed(codes)]
         self._send(events)
 
+    def window_at(self, x: int, y: int) -> tuple[int, int, int, int] | None:
+        """The client area (x, y, w, h) of the top-level window at ``(x, y)``: the window its program draws
+        in, without the window manager's frame and title bar; None where there is no window."""
+
+        def area() -> tuple[int, int, int, int] | None:
+            top = self._root.translate_coords(self._root, x, y).child
+            if not top:
+                return None
+            state = self._display.intern_atom("WM_STATE")
+            todo, client = [top], None
+            while todo and client is None:  # the ICCCM client window: the one with WM_STATE, inside the frame
+                window = todo.pop(0)
+                if window.get_full_property(state, self._X.AnyPropertyType) is not None:
+                    client = window
+                else:
+                    todo += window.query_tree().children
+            client = client or top
+            geometry = client.get_geometry()
+            corner = self._root.translate_coords(client, 0, 0)
+            return (int(corner.x), int(corner.y), int(geometry.width), int(geometry.height))
+
+        result: tuple[int, int, int, int] | None = self._call(area)
+        return result
+
     def size(self) -> tuple[int, int]:
         screen = self._display.screen()
         return (int(screen.width_in_pixels), int(screen.height_in_pixels))

@@ -1,7 +1,8 @@
 """A client's rules for play, as its profile stores them: its first-click rule and how to start a new game.
 
-A new game is started the client's own way: a key, or a click on its face. The face lies outside the board,
-so that click is only sent at a place fixed relative to the board just read, and only after a game ended.
+A new game is started the client's own way: a key, or a click on its face or new-game control. Those lie
+outside the board, so that click is only sent at a place fixed relative to the board just read, where the
+control is seen again, and only after a game ended.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ class ClientRules:
     face_above_board: int | None = None  # the face's centre: this many pixels above the board, centred
     confirm_keys: tuple[tuple[str, ...], ...] = ()  # pressed if a confirmation dialog holds the new game back
     key_gap: float = 0.0  # seconds between key combinations (a dialog closing takes that long)
+    #: a new-game control calibration found beside the board: its top-left corner from the board's, and its
+    #: looks (see sweepbot.vision.controls)
+    control_offset: tuple[int, int] | None = None
+    control_looks: tuple[str, ...] = ()
 
 
 #: the rules of a client whose profile says nothing: no first click is safe, and no way to start a new game
@@ -28,16 +33,21 @@ UNKNOWN = ClientRules("none")
 def rules_for(play: dict[str, Any] | None) -> ClientRules:
     """The rules a profile stores under ``play`` (built-in profiles carry their client's, calibration learns
     them): ``first_click``, ``new_game_keys`` (a list of key combinations), ``confirm_keys`` (to answer a
-    "new game?" dialog), ``key_gap`` (seconds between key combinations), ``face_above_board`` (px)."""
+    "new game?" dialog), ``key_gap`` (seconds between key combinations), ``face_above_board`` (px),
+    ``new_game_control`` (``offset`` from the board's top-left corner, px, and ``looks``)."""
     if not play:
         return UNKNOWN
     confirm = tuple(tuple(str(k) for k in combo) for combo in play.get("confirm_keys", ()))
+    control = play.get("new_game_control") or {}
+    offset = control.get("offset")
     return ClientRules(
         str(play.get("first_click", UNKNOWN.first_click)),
         tuple(tuple(str(k) for k in combo) for combo in play.get("new_game_keys", ())),
         play.get("face_above_board"),
         confirm,
         float(play.get("key_gap", 0.4 if confirm else 0.0)),
+        (int(offset[0]), int(offset[1])) if offset else None,
+        tuple(str(t) for t in control.get("looks", ())),
     )
 
 

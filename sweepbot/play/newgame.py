@@ -11,6 +11,7 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.clients import ClientRules, face_rect
 from sweepbot.play.view import BoardView, Reader
+from sweepbot.vision.controls import decode_look, find_control
 from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.settle import Grabber, same_frame, wait_still
 
@@ -25,7 +26,8 @@ CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed ag
 
 def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
                    timeout: float = 10.0, repaint: float | None = None) -> BoardView:
-    """Press the client's new-game keys or click its face, and wait for a board that is not over.
+    """Press the client's new-game keys or click its face or new-game control, and wait for a board that is not
+    over.
 
     The keys are pressed again (after the confirm keys) only when a frame taken CONFIRM_AFTER seconds or more
     after them shows no new game: the screen has not changed, or it shows no board that reads as a fresh one.
@@ -40,6 +42,13 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
     before = wait_still(screen, quiet=quiet)  # a dialog a client opens a moment after a game ends shows first
     if rules.new_game_keys:
         press_keys(mouse, rules.new_game_keys, rules.key_gap)
+    elif rules.control_offset is not None:
+        box = find_control(before, last.bbox, rules.control_offset, [decode_look(t) for t in rules.control_looks])
+        if box is None:
+            raise SweepbotError("the new-game control is not beside the board where calibration found it: "
+                                "not clicking")
+        mouse.click_new_game(*box.center, allowed=box)
+        mouse.park(last.bbox.x + 2, last.bbox.bottom + 6)
     else:
         allowed = face_rect(last.bbox, rules)
         if allowed is None:

@@ -313,10 +313,40 @@ def _edges(centres: np.ndarray, pitch: float) -> tuple[int, ...]:
     return tuple(int(np.floor(e + 0.5)) for e in edges)
 
 
-def locate(image: np.ndarray, step: int = FLAT_STEP) -> Geometry:
-    """The board's geometry on a BGR screenshot; :class:`LocateError` when there is none or several."""
+#: Edges fainter than FLAT_STEP: tiles told apart only by a soft shadow or a 1-2 level gradient step.
+SOFT_STEP = 6
+#: A smoothing that blurs a fine texture (stippled or patterned tiles) into flat faces: box size in pixels.
+TEXTURE_BLUR = 5
+
+
+def locate(image: np.ndarray, step: int | None = None) -> Geometry:
+    """The board's geometry on a BGR screenshot; :class:`LocateError` when there is none or several.
+
+    Cells are looked for as flat patches bounded by edges of at least ``step`` levels; without ``step``, with
+    the usual edges first, then with faint ones (soft shadows), then on the image smoothed so that a fine
+    texture inside the tiles reads as flat. The first way that finds a board gives it."""
     if image.ndim != 3 or image.shape[0] < 16 or image.shape[1] < 16:
         raise LocateError("the image is too small to hold a board")
+    if step is not None:
+        return _locate(image, step)
+    first: LocateError | None = None
+    for attempt, way in enumerate((
+        lambda: _locate(image, FLAT_STEP),
+        lambda: _locate(image, SOFT_STEP),
+        lambda: _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP),
+    )):
+        try:
+            return way()
+        except LocateError as err:
+            if attempt == 0:
+                first = err
+            if "two boards" in str(err):
+                raise
+    assert first is not None
+    raise first
+
+
+def _locate(image: np.ndarray, step: int) -> Geometry:
     patches = find_patches(image, step)
     if len(patches.cx) < MIN_CELLS:
         raise LocateError("no board found: nothing on the image looks like a grid of cells")

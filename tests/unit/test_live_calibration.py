@@ -83,3 +83,40 @@ def test_profile_from_live_session_reads_new_games_exactly(tmp_path) -> None:  #
     cals2 = calibrate_frames(again.frames, "tile", again.facts, again.play, min_cells=1,
                              geometries=[locate(again.frames[0])] * len(again.frames))
     assert {n.char for n in cals2[0].names.values() if n.proved} >= proved - {"X"}
+
+
+@pytest.mark.slow
+def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() -> None:
+    from sweepbot.play.clients import rules_for
+    from sweepbot.play.newgame import start_new_game
+    from sweepbot.play.vision_reader import to_view
+    from tests.tile_client import MENU_BUTTON, NEW_GAME_BUTTON, ORIGIN
+
+    client = TileClient(seed=7, button=True)
+    session = calibrate(client, games=3)
+    assert session.games == 3 and len(client.games) == 4  # each game ended, then the button gave a new one
+    assert "new_game_keys" not in session.play
+    control = session.play["new_game_control"]
+    dx, dy = control["offset"]  # the button's face, inside its border
+    assert abs(dx - (NEW_GAME_BUTTON.x - ORIGIN[0])) <= 3 and abs(dy - (NEW_GAME_BUTTON.y - ORIGIN[1])) <= 3
+    # the menu button above it was tried once, started nothing, and was left alone from then on
+    assert sum(MENU_BUTTON.contains(*p) for p in client.clicked) == 1
+    assert sum(NEW_GAME_BUTTON.contains(*p) for p in client.clicked) == 3
+    # play, with the rules the profile keeps, finds the button again by its look and clicks it
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[locate(session.frames[0])] * len(session.frames))[0]
+
+    class Reader:
+        def read(self, frame):  # type: ignore[no-untyped-def]
+            return to_view(read_screenshot(frame, profiles=[cal.profile]))
+
+    board = locate(client.grab())
+    while client.game.state == "playing":
+        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
+        client.click(*board.center(*cell), "left")
+    games, clicks = len(client.games), len(client.clicked)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    last = Reader().read(client.grab())
+    fresh = start_new_game(client, Reader(), mouse, rules_for(cal.profile.play), last, timeout=2.0)
+    assert len(client.games) == games + 1 and fresh.board.count("#") == 81
+    assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]

@@ -136,3 +136,30 @@ def test_locate_follows_unevenly_spaced_columns() -> None:
     y_starts = tile_starts(pixels[geo.ys[0]:geo.ys[-1], geo.xs[0]:geo.xs[-1]].transpose(1, 0, 2), geo.ys)
     assert max(x_starts) - min(x_starts) <= 1, x_starts
     assert max(y_starts) - min(y_starts) <= 1, y_starts
+
+
+@pytest.mark.parametrize("texture", ["soft-shadow", "stippled"])
+def test_tiles_told_apart_only_by_a_soft_shadow_or_a_fine_texture_are_found(texture: str) -> None:
+    rows, cols, pitch = 9, 14, 26
+    img = np.full((500, 700, 3), 250, np.uint8)
+    tiles = []
+    x0, y0 = 40, 60
+    for r in range(rows):
+        for c in range(cols):
+            left, top = x0 + c * pitch, y0 + r * pitch
+            right, bottom = left + pitch, top + pitch
+            tiles.append((left, top, right - 2, bottom - 2))
+            if texture == "soft-shadow":
+                # a flat face with a shadow below and right that darkens by 2 levels a pixel: no edge of 14
+                img[top:bottom, left:right] = 158
+                for k, v in enumerate((156, 154, 152, 150)):
+                    img[bottom - 4 + k, left:right] = v
+                    img[top:bottom, right - 4 + k] = v
+            else:
+                # a checkerboard stipple of two greys on every tile, one dark line between tiles
+                yy, xx = np.mgrid[top:bottom, left:right]
+                img[top:bottom, left:right] = np.where(((yy + xx) % 2 == 0)[..., None], 150, 210)
+                img[bottom - 2:bottom, left:right] = 60
+                img[top:bottom, right - 2:right] = 60
+    geo = locate(img)
+    assert_tiles_inside(geo, rows, cols, tiles)

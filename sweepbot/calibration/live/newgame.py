@@ -1,6 +1,9 @@
-"""Finding how a client starts a new game: the key that worked before, else each usual key in turn (answering
-a dialog that asks to confirm), else the face above the board. What worked is kept in the session's ``play``
-for play to do the same."""
+"""Finding how a client starts a new game, once a game is over: a yellow control beside the board (a smiley, a
+yellow button), the keys no program takes amiss (F2, N), the other controls beside the board from the top down
+(a "New game" or "Restart" button), then keys that some programs take for something else. A new game is judged
+by the screen: the whole board covered again, holding still, however long the client's toast or animation
+takes. What worked is kept in the session's ``play`` (the keys, or the control's place and looks) for play to
+do the same."""
 
 from __future__ import annotations
 
@@ -14,17 +17,33 @@ from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.driver import BoardDriver, Cell
 from sweepbot.calibration.live.tiles import NEW_BOARD_SHARE, Tiles
 from sweepbot.rect import Rect
-from sweepbot.vision.face import looks_like_a_face
+from sweepbot.vision.controls import (
+    Control,
+    around_board,
+    control_look,
+    controls_near,
+    decode_look,
+    encode_look,
+    find_control,
+)
 from sweepbot.vision.settle import wait_still
 
 #: Keys pressed one after the other: each a combination of keys held together.
 Keys = tuple[tuple[str, ...], ...]
 
-#: Keys clients commonly use for a new game, tried in this order when no face shows above the board.
-#: Never Escape or Q: some clients quit on them (xdemineur quits on Escape).
-NEW_GAME_KEYS: tuple[Keys, ...] = (
-    (("f2",),), (("n",),), (("ctrl", "r"),), (("ctrl", "n"),), (("space",),),
-)
+#: Keys clients commonly use for a new game that other programs leave alone, tried before the controls that
+#: are not yellow. Never Escape or Q: some clients quit on them (xdemineur, pygame-minesweeper on Escape).
+SAFE_KEYS: tuple[Keys, ...] = ((("f2",),), (("n",),))
+#: Keys some clients use that other programs take for something else (a browser reloads its page on Ctrl+R
+#: and opens a window on Ctrl+N; Space presses the focused button): tried last.
+OTHER_KEYS: tuple[Keys, ...] = ((("ctrl", "r"),), (("space",),), (("ctrl", "n"),))
+#: Every key tried, in order (the keys of the controls come between the two groups).
+NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + OTHER_KEYS
+#: Seconds a new game may take to show whole, covered and still once the screen began to change (a toast
+#: over the board, an animation, a "get ready" pause).
+NEW_GAME_WAIT = 8.0
+#: Looks of the new-game control kept (as the game ended: lost, won; as a new game began).
+MAX_LOOKS = 4
 #: Answers to a "start a new game?" dialog, tried when a new-game key opened something.
 CONFIRM_KEYS: tuple[Keys, ...] = ((("tab",), ("enter",)), (("enter",),))
 #: Seconds between keys pressed one after the other.
@@ -59,36 +78,55 @@ class EndedGame:
 @dataclass
 class NewGame:
     """Starts new games on the board, keeping what worked in ``play``; ``given_keys`` (the user's) are tried
-    instead of the usual keys."""
+    instead of looking for a way. ``window``: the client's window on screen, where its controls may be (None:
+    not known, the screen near the board)."""
 
     board: BoardDriver
     tiles: Tiles
     play: dict[str, Any]
     given_keys: Keys = ()
+    window: Rect | None = None
     escape_first: bool = False  # a dialog had to be closed with Escape: play presses it first too
 
     def start(self, end_screen: np.ndarray, exploded: Cell | None) -> np.ndarray:
-        """Start the next game: the key found before (answering its dialog as before), else each usual key
-        in turn, else the face above the board. A dialog that opened over the ended game (``end_screen``: a
-        scores dialog, perhaps a moment late) is closed first, with Escape: only ever sent to such a window.
-        Returns the new game's screen."""
+        """Start the next game: the way found before, else the first way that works. A dialog that opened over
+        the ended game (``end_screen``: a scores dialog, perhaps a moment late) is closed first, with Escape:
+        only ever sent to such a window. Returns the new game's screen."""
         self.close_dialog(end_screen)
         ended = EndedGame(self.board.screen.grab(), exploded)
         known = self.play.get("new_game_keys")
         if known is not None:
             return self.again(known, ended)
-        face = self.play.get("face_above_board") is not None or (
-            not self.given_keys and bool(self.face_at(ended.screen)))
-        for combo in () if face else (self.given_keys,) if self.given_keys else NEW_GAME_KEYS:
-            frame = self.try_keys(combo, (), ended)
+        if self.play.get("new_game_control") is not None:
+            return self.click_known(ended)
+        return self.discover(ended)
+
+    def discover(self, ended: EndedGame) -> np.ndarray:
+        """Try each way in turn (see the module's docstring); the screen of the new game it started."""
+        if self.given_keys:
+            frame = self.try_keys(self.given_keys, (), ended)
+            if frame is None:
+                raise CalibrationError(f"the new-game key {keys_text(self.given_keys)} did not start a new game")
+            return frame
+        controls = controls_near(ended.screen, self.board.region, self.area(ended.screen))
+        tried: list[str] = []
+        steps: list[Control | Keys] = [c for c in controls if c.yellow]
+        steps += list(SAFE_KEYS) + [c for c in controls if not c.yellow] + list(OTHER_KEYS)
+        for step in steps:
+            if isinstance(step, Control):
+                tried.append(f"the control at {step.centre}")
+                frame = self.try_control(step, ended)
+            else:
+                tried.append(keys_text(step))
+                frame = self.try_keys(step, (), ended)
             if frame is not None:
                 return frame
-        before = self.board.screen.grab(self.board.region)
-        self.click_face()
-        frame = self.board.settled(before)
-        if not self.started(frame, ended):
-            raise CalibrationError("clicked the face, but no new game started: pass --new-game-keys")
-        return frame
+        raise CalibrationError(f"found no way to start a new game (tried {', '.join(tried)}): start a new game, "
+                               "then calibrate again with --new-game-keys if the client has a key for it")
+
+    def area(self, frame: np.ndarray) -> Rect:
+        """Where the client's controls may be: its window, else the screen near the board."""
+        return self.window or around_board(self.board.region, (frame.shape[1], frame.shape[0]))
 
     def again(self, known: list[list[str]], ended: EndedGame) -> np.ndarray:
         """Start a new game with the keys that worked before; if they do nothing at first, a window has the
@@ -108,7 +146,72 @@ class NewGame:
                 # scores dialog after a win, not always in sight). Escape goes to that window.
                 self.board.mouse.press(["escape"])
                 wait_still(self.board.screen)
-        raise CalibrationError(f"the new-game key {known} stopped working: start a new game and try again")
+        raise CalibrationError(f"the new-game key {keys_text(combo)} worked before and no longer starts a new game "
+                               f"(the screen showed {self.seen(ended)})")
+
+    def click_known(self, ended: EndedGame) -> np.ndarray:
+        """Click the new-game control found before, found again by its looks (or, looking another way now, at
+        its place); the new game's screen."""
+        spec = self.play["new_game_control"]
+        bx, by = self.board.region.x, self.board.region.y
+        ox, oy = spec["offset"]
+        box = find_control(ended.screen, self.board.region, (ox, oy), [decode_look(t) for t in spec["looks"]])
+        if box is None:
+            box = next((c.box for c in controls_near(ended.screen, self.board.region, self.area(ended.screen))
+                        if abs(c.box.x - bx - ox) <= 6 and abs(c.box.y - by - oy) <= 6), None)
+            if box is None:
+                raise CalibrationError("the new-game control found before is no longer beside the board")
+        self.keep_look(ended.screen, box)
+        frame = self.try_control(Control(box, False), ended)
+        if frame is None:
+            raise CalibrationError(f"clicked the new-game control at {box.center} as before, but no new game "
+                                   f"started (the screen showed {self.seen(ended)})")
+        return frame
+
+    def keep_look(self, frame: np.ndarray, box: Rect) -> None:
+        """Keep the control's look on ``frame`` if it is new (a smiley looks otherwise after a win)."""
+        spec = self.play["new_game_control"]
+        look = control_look(frame, box)
+        if len(spec["looks"]) < MAX_LOOKS and find_control(
+                frame, self.board.region, spec["offset"], [decode_look(t) for t in spec["looks"]], slack=2) != box:
+            spec["looks"].append(encode_look(look))
+
+    def try_control(self, control: Control, ended: EndedGame) -> np.ndarray | None:
+        """Click a control beside the board; the screen if a new game started (the control kept in ``play``),
+        else None (a menu or list it opened is closed with Escape)."""
+        before = self.board.screen.grab(self.board.region)
+        screen_before = self.board.screen.grab()
+        x, y = control.centre
+        self.board.mouse.click_new_game(x, y, control.box)
+        self.board.park()
+        frame = self.wait_new_game(before, ended)
+        if frame is None:
+            if dialog_opened(screen_before, self.board.screen.grab()):
+                self.board.mouse.press(["escape"])
+                wait_still(self.board.screen)
+            return None
+        if self.play.get("new_game_control") is None:
+            region = self.board.region
+            self.play["new_game_control"] = {"offset": [control.box.x - region.x, control.box.y - region.y],
+                                             "looks": [encode_look(control_look(ended.screen, control.box))]}
+        self.keep_look(frame, control.box)
+        return frame
+
+    def wait_new_game(self, before: np.ndarray, ended: EndedGame) -> np.ndarray | None:
+        """The screen once a new game shows whole and still, or None: nothing changed on the board, or no new
+        game came within NEW_GAME_WAIT seconds of the change."""
+        start = time.monotonic()
+        frame = self.board.settled(before)
+        if self.started(frame, ended):
+            return frame
+        if not self.tiles.cells.changed(ended.screen, frame):
+            return None
+        while time.monotonic() - start < NEW_GAME_WAIT:
+            time.sleep(0.1)
+            frame = self.board.settled()
+            if self.started(frame, ended):
+                return frame
+        return None
 
     def close_dialog(self, end_screen: np.ndarray) -> None:
         """Close, with Escape, a dialog that opened since the game ended."""
@@ -124,15 +227,15 @@ class NewGame:
         """Press ``combo``; if a dialog opens, answer it (``confirm``, or the usual answers). The screen if a
         new game started (with what worked kept in ``play``), else None."""
         screen_before = self.board.screen.grab()
-        frame = self.press(combo)
-        if not self.started(frame, ended) and not np.array_equal(self.board.screen.grab(), screen_before):
+        frame = self.press(combo, ended)
+        if frame is None and not np.array_equal(self.board.screen.grab(), screen_before):
             time.sleep(DIALOG_WAIT)
             for answer in (confirm,) if confirm else CONFIRM_KEYS:
-                frame = self.press(answer)
-                if self.started(frame, ended):
+                frame = self.press(answer, ended)
+                if frame is not None:
                     self.play["confirm_keys"] = [list(k) for k in answer]
                     break
-        if not self.started(frame, ended):
+        if frame is None:
             return None
         self.play["new_game_keys"] = [list(k) for k in combo]
         if self.escape_first and ("escape",) not in combo:
@@ -147,33 +250,23 @@ class NewGame:
         covered = len(self.tiles.covered(frame)) >= NEW_BOARD_SHARE * geo.rows * geo.cols
         return bool(changed) and (ended.exploded is None or ended.exploded in changed) and covered
 
-    def press(self, combos: Keys) -> np.ndarray:
-        """Press keys one after the other; the screen once the board has settled."""
+    def seen(self, ended: EndedGame) -> str:
+        """What the board shows now, in words, for a message."""
+        frame = self.board.screen.grab()
+        geo = self.tiles.cells.geometry
+        covered = len(self.tiles.covered(frame))
+        changed = len(self.tiles.cells.changed(ended.screen, frame))
+        return (f"{covered} of {geo.rows * geo.cols} cells covered, {changed} changed since the game ended")
+
+    def press(self, combos: Keys, ended: EndedGame) -> np.ndarray | None:
+        """Press keys one after the other; the screen once a new game shows (see :meth:`wait_new_game`)."""
         before = self.board.screen.grab(self.board.region)
         for k in combos:
             self.board.mouse.press(list(k))
             time.sleep(KEY_GAP)
-        return self.board.settled(before)
+        return self.wait_new_game(before, ended)
 
-    def face_at(self, frame: np.ndarray) -> list[int]:
-        """How far above the board a yellow face is centred (every distance where the face is)."""
-        x, y, w, _ = self.board.geometry.bbox
-        known = self.play.get("face_above_board")
-        if known is not None:
-            return [int(known)]
-        return [u for u in range(8, 160, 2) if looks_like_a_face(frame, (x + w // 2, y - u))]
 
-    def click_face(self) -> None:
-        """Click the yellow face centred above the board."""
-        frame = self.board.screen.grab()
-        x, y, w, _ = self.board.geometry.bbox
-        cx = x + w // 2
-        ups = self.face_at(frame)
-        if ups:
-            up = ups[len(ups) // 2]  # the middle of the face
-            allowed = Rect(cx - 12, y - up - 12, 25, 25)
-            self.board.mouse.click_new_game(cx, y - up, allowed)
-            self.board.park()
-            self.play["face_above_board"] = up
-            return
-        raise CalibrationError("could not start a new game (no key worked, no face found): pass --new-game-keys")
+def keys_text(combos: Keys) -> str:
+    """Keys as a user writes them: ``ctrl+n``, or ``tab, enter``."""
+    return ", ".join("+".join(combo) for combo in combos)

@@ -76,7 +76,8 @@ class LiveCalibration:
         recorder = Recorder(session, tiles, self.log)
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)
-        new_game = NewGame(board, tiles, session.play, self.given_keys)
+        window = self.mouse.window_at(*board.region.center)
+        new_game = NewGame(board, tiles, session.play, self.given_keys, window)
         while session.games < self.games:
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
             if game.play():

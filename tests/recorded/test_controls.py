@@ -1,0 +1,50 @@
+"""Finding the controls beside a board on screenshots of real clients, and finding one again."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sweepbot.rect import Rect
+from sweepbot.vision.capture import load_image
+from sweepbot.vision.controls import around_board, control_look, controls_near, decode_look, encode_look, find_control
+from sweepbot.vision.locate import locate
+from tests.fixture_boards import FIXTURES
+
+CONTROLS = FIXTURES / "controls"
+EXPECTED: dict[str, list[int]] = json.loads((CONTROLS / "controls.json").read_text())
+
+
+def _near(a: Rect, b: Rect, slack: int = 3) -> bool:
+    return all(abs(p - q) <= slack for p, q in zip(a.as_tuple(), b.as_tuple(), strict=True))
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_the_new_game_control_is_among_the_controls_found_beside_the_board(name: str) -> None:
+    image = load_image(CONTROLS / name)
+    board = Rect(*locate(image).bbox)
+    found = controls_near(image, board, around_board(board, (image.shape[1], image.shape[0])))
+    want = Rect(*EXPECTED[name])
+    boxes = [c.box for c in found]
+    assert any(_near(b, want) for b in boxes), (want, boxes)
+    # nothing found on the board, nothing smaller than a control
+    assert all(b.intersect(board) is None and min(b.w, b.h) >= 10 for b in boxes)
+    place = next(i for i, b in enumerate(boxes) if _near(b, want))
+    if name.startswith(("gnome-mines", )):
+        assert place < 5  # a menu button and a clock come first, from the top down
+    else:
+        assert place == 0  # a smiley or a yellow button first, else the topmost button
+
+
+def test_a_control_is_found_again_beside_the_board_from_its_stored_look() -> None:
+    image = load_image(CONTROLS / "dangeruxb-fresh.png")
+    board = Rect(*locate(image).bbox)
+    want = Rect(*EXPECTED["dangeruxb-fresh.png"])
+    look = decode_look(encode_look(control_look(image, want)))
+    offset = (want.x - board.x, want.y - board.y)
+    assert find_control(image, board, offset, [look]) == want
+    # the same place on another client's screen holds no such control
+    other = load_image(CONTROLS / "xdemineur-fresh.png")
+    other_board = Rect(*locate(other).bbox)
+    assert find_control(other, other_board, offset, [look]) is None
