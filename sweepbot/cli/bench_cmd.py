@@ -27,11 +27,12 @@ from sweepbot.solver.strategy import PARTS, Strategy, parse_strategy
 #: more processes than this only fight over the cores and memory of any machine it runs on
 MAX_WORKERS = 256
 
+
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
         "bench", help="play simulated games and report the win rate and speed",
         description="Play simulated games with the solver (no screen, no mouse) and report the win rate with its "
-        "95%% interval and the time per move. The same seed gives the same boards, so strategies can be compared "
+        "95% interval and the time per move. The same seed gives the same boards, so strategies can be compared "
         "on the same games.")
     parser.add_argument("--level", default="expert", help="beginner, intermediate, expert or COLSxROWS/MINES")
     parser.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")

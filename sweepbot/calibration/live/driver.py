@@ -4,6 +4,7 @@ still; and the cells as windows of pixels, compared between two frames to tell w
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,6 +28,11 @@ SETTLE_QUIET = 0.12
 FLASH_QUIET = 0.6
 #: The longest wait (s) for the board to change after a click or a key.
 SETTLE_TIMEOUT = 1.5
+#: Once this many answers were seen, the stillness that ends a wait follows the client: 3 times the longest
+#: pause seen inside one of its answers (a client that draws a tile, then its number), at least MIN_QUIET.
+LEARN_AFTER = 8
+MIN_QUIET = 0.025
+PACE_MEMORY = 40
 
 
 def rms(a: np.ndarray, b: np.ndarray) -> float:
@@ -45,9 +51,14 @@ class CellWindows:
         """Every cell's window, row by row, as one row of a cells x pixels array."""
         return cell_windows(frame, self.geometry, window_crop([self.geometry], self.inset))
 
-    def window(self, frame: np.ndarray, cell: Cell) -> np.ndarray:
-        """One cell's window."""
-        return self.windows(frame)[cell[0] * self.geometry.cols + cell[1]]
+    def window(self, frame: np.ndarray, cell: Cell, origin: Rect | None = None) -> np.ndarray:
+        """One cell's window; with ``origin``, ``frame`` is only the part of the screen at that rectangle (it
+        must hold the window)."""
+        if origin is None:
+            return self.windows(frame)[cell[0] * self.geometry.cols + cell[1]]
+        ox, oy, w, h = window_crop([self.geometry], self.inset)
+        x, y = self.geometry.xs[cell[1]] + ox - origin.x, self.geometry.ys[cell[0]] + oy - origin.y
+        return frame[y:y + h, x:x + w].reshape(-1).astype(np.float32)
 
     def changed(self, before: np.ndarray, after: np.ndarray) -> set[Cell]:
         """The cells whose windows differ between two frames."""
@@ -69,14 +80,18 @@ def park_below(mouse: BoardInput, geometry: Geometry) -> None:
 
 
 def settle(screen: Grabber, region: Rect, before: np.ndarray | None = None, quiet: float = SETTLE_QUIET,
-           timeout: float = SETTLE_TIMEOUT) -> np.ndarray:
+           timeout: float = SETTLE_TIMEOUT, pauses: deque[float] | None = None) -> np.ndarray:
     """The screen once the board (``region``) has changed from ``before`` (if given; at most ``timeout`` s)
     and then held still for ``quiet`` s. A client that flashes its board at the end of a game (sgt-mines)
-    holds still between flashes: a change over most of the board is waited out longer."""
+    holds still between flashes: a change over most of the board is waited out longer. The longest pause
+    inside the answer is added to ``pauses``."""
     start = screen.grab(region) if before is None else before
-    last = vision_settle(screen, region, before, quiet=quiet, timeout=timeout + quiet, poll=0.01).frame
+    answer = vision_settle(screen, region, before, quiet=quiet, timeout=timeout + quiet,
+                           poll=min(0.01, max(0.002, quiet / 8)))
     frame = screen.grab()
-    moved = (np.abs(last.astype(np.int16) - start.astype(np.int16)).max(axis=2) > 0).mean()
+    if pauses is not None and answer.still and before is not None:
+        pauses.append(answer.longest_pause)
+    moved = (np.abs(answer.frame.astype(np.int16) - start.astype(np.int16)).max(axis=2) > 0).mean()
     if quiet < FLASH_QUIET and moved > 0.5:
         return settle(screen, region, None, FLASH_QUIET)
     return frame
@@ -91,6 +106,16 @@ class BoardDriver:
     mouse: BoardInput
     cells: CellWindows
     last_frame: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 3), np.uint8))
+    #: the longest pause seen inside each of the client's latest answers
+    pauses: deque[float] = field(default_factory=lambda: deque(maxlen=PACE_MEMORY))
+
+    @property
+    def quiet(self) -> float:
+        """The stillness that ends a wait: SETTLE_QUIET until the client's pace is known, then 3 times the
+        longest pause seen inside its answers (at least MIN_QUIET, at most SETTLE_QUIET)."""
+        if len(self.pauses) < LEARN_AFTER:
+            return SETTLE_QUIET
+        return min(SETTLE_QUIET, max(MIN_QUIET, 3 * max(self.pauses)))
 
     @property
     def geometry(self) -> Geometry:
@@ -108,7 +133,12 @@ class BoardDriver:
 
     def settled(self, before: np.ndarray | None = None) -> np.ndarray:
         """The screen once the board has changed from ``before`` and held still (see :func:`settle`)."""
-        return settle(self.screen, self.region, before)
+        return settle(self.screen, self.region, before, quiet=self.quiet, pauses=self.pauses)
+
+    def cell_region(self, cell: Cell) -> Rect:
+        """A cell's rectangle on screen, and 2 pixels around it."""
+        x, y, w, h = self.geometry.cell_rect(*cell)
+        return Rect(x - 2, y - 2, w + 4, h + 4)
 
     def click(self, cell: Cell, button: str) -> np.ndarray:
         """Click a cell and return the screen once the client has answered and the board settled."""
@@ -122,15 +152,17 @@ class BoardDriver:
         deadline = time.monotonic() + SETTLE_TIMEOUT
         held: np.ndarray | None = None
         since = 0.0
+        quiet = self.quiet
+        spot = self.cell_region(cell)
         while time.monotonic() < deadline:
-            now = self.cells.window(self.screen.grab(), cell)
+            now = self.cells.window(self.screen.grab(spot), cell, spot)
             if rms(now, old) < CHANGED_RMS:
                 held = None  # unchanged, or a passing highlight that went away
             elif held is None or rms(now, held) >= 2.0:
                 held, since = now, time.monotonic()
-            elif time.monotonic() - since >= SETTLE_QUIET:
+            elif time.monotonic() - since >= quiet:
                 break  # changed, and held that look
-            time.sleep(0.01)
+            time.sleep(min(0.01, quiet / 8))
         # settled against the board before the click: a flash that turns the whole board red for a moment
         # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait
         self.last_frame = self.settled(board_before)

@@ -164,7 +164,7 @@ class Game:
                     return Click.LOST
                 self.recorder.record(frame, {cell: REVEALED})
                 return self.judge(probe, self.tiles.cells.changed(frame, after), frame, after)
-        self.recorder.record(frame, dict.fromkeys(changed, REVEALED))
+        self.recorder.record(frame, dict.fromkeys(changed, REVEALED), roll=True)
         self.flags -= changed
         self.questions -= changed
         return Click.ON

@@ -69,17 +69,26 @@ class Recorder:
     session: LiveSession
     tiles: Tiles
     log: Callable[[str], None]
+    #: the frame kept last holds only cells that opened (its facts hold on any later frame of the game)
+    rolling: bool = False
 
-    def record(self, frame: np.ndarray, facts: Mapping[Cell, str]) -> None:
+    def record(self, frame: np.ndarray, facts: Mapping[Cell, str], roll: bool = False) -> None:
         """Keep ``frame`` with ``facts`` about its cells: not at all if the board is not all in sight, and as
-        the frame kept last if it is the same."""
+        the frame kept last if it is the same. With ``roll`` (``facts`` only say that cells opened, in a game
+        that goes on), a frame kept last with only such facts is replaced by this one, its facts moved onto
+        it: an opened cell stays as it is while the game goes on, so a game's openings need one frame, not
+        one per click."""
         geometry = self.tiles.cells.geometry
-        if not intact(frame, geometry):
+        kept = keep(frame, geometry)
+        if not intact(kept, kept_geometry(geometry)):
             self.log("a frame with the board not all in sight was left out")
             return
-        kept = keep(frame, geometry)
-        if not self.session.frames or not np.array_equal(self.session.frames[-1], kept):
-            self.session.frames.append(kept)
-        index = len(self.session.frames) - 1
+        frames = self.session.frames
+        if roll and self.rolling and frames:
+            frames[-1] = kept
+        elif not frames or not np.array_equal(frames[-1], kept):
+            frames.append(kept)
+        self.rolling = roll
+        index = len(frames) - 1
         self.session.facts.extend(Fact(index, r, c, ch) for (r, c), ch in facts.items())
         self.tiles.learn(frame, facts)
