@@ -48,7 +48,8 @@ class Calibration:
 
     @property
     def unnamed(self) -> list[int]:
-        return [k for k in range(self.looks.count) if k not in self.names]
+        """Looks the game did not prove (a hint is no name)."""
+        return [k for k in range(self.looks.count) if k not in self.names or not self.names[k].proved]
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -59,7 +60,7 @@ class Calibration:
             "named": {str(k): {"char": n.char, "reason": n.reason, "proved": n.proved}
                       for k, n in sorted(self.names.items())},
             "unnamed": self.unnamed,
-            "chars": "".join(sorted({n.char for n in self.names.values()})),
+            "chars": "".join(sorted({n.char for n in self.names.values() if n.proved})),
             "misread": self.misread,
         }
 
@@ -174,8 +175,8 @@ def calibrate_frames(
     """One calibration per cell size found in ``images`` (facts refer to indices into ``images``;
     ``geometries`` gives the board of frames where it is known). With ``fixed_sizes`` (a client that plays
     only a few board sizes at each cell size, such as ace-minesweeper's levels) each profile keeps the board
-    sizes its frames showed, and fits only those. Without ``with_hints`` only what the frames prove is named
-    (hints are for a user to confirm)."""
+    sizes its frames showed, and fits only those. The profiles hold only what the frames prove; with ``with_hints``
+    the other looks carry a hint in ``names`` (``proved=False``), for the sheet a user looks at."""
     located = locate_frames(images, geometries)
     groups: dict[int, list[tuple[int, Geometry]]] = defaultdict(list)
     for i, geo in located:
@@ -194,11 +195,13 @@ def calibrate_frames(
         imgs = [images[i] for i, _ in members]
         geos = [g for _, g in members]
         looks, names = size.looks, size.names
-        frames = labelled(imgs, geos, looks, names)
-        totals = mine_totals(frames)
+        # the profile holds only what the game proved; a hint is shown on the sheet, never read as a name
+        frames = labelled(imgs, geos, looks, {k: n for k, n in names.items() if n.proved})
+        # the boards a counter is learnt from may lean on hints: a counter is kept only if it reads them all
+        hinted = labelled(imgs, geos, looks, names)
         samples = [(f.image, f.geometry, Board(tuple("".join(r) for r in np.where(f.labels == UNNAMED, "#", f.labels)),
                                                total))
-                   for f, total in zip(frames, totals, strict=True) if total is not None]
+                   for f, total in zip(hinted, mine_totals(hinted), strict=True) if total is not None]
         counter = learn_counter(samples, client) if samples else {}
         sizes = sorted({(g.rows, g.cols) for g in geos}) if fixed_sizes else []
         profile, aligned = build_profile(f"{client}-{size.pitch}px", client, frames, size.inset, sizes,

@@ -100,12 +100,13 @@ def _agreement(values: np.ndarray) -> tuple[int, int, int]:
 
 
 def touching_covered(grids: Sequence[np.ndarray], names: Naming) -> set[int]:
-    """Looks with a cell next to a covered cell: never the empty cell (a client opens all around a 0)."""
-    unknown = sorted(unknown_looks(names))
+    """Looks with a cell next to a covered cell: never the empty cell (a client opens all around a 0, but
+    leaves marked cells closed, so a question mark beside a cell says nothing)."""
+    covered_looks = [k for k, n in names.items() if n.char == "#"]
     out: set[int] = set()
     for grid in grids:
-        if unknown:
-            out |= {int(k) for k in np.unique(grid[neighbour_count(np.isin(grid, unknown)) > 0])}
+        if covered_looks:
+            out |= {int(k) for k in np.unique(grid[neighbour_count(np.isin(grid, covered_looks)) > 0])}
     return out
 
 

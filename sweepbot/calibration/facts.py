@@ -77,7 +77,11 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
     for f in facts:
         look = int(grids[f.frame][f.row, f.col])
         votes.setdefault(look, Counter())[f.char] += 1
+    opened = sum(counts[REVEALED] for counts in votes.values())
     for look, counts in votes.items():
+        if counts["#"] and counts[REVEALED] >= 2 and counts[REVEALED] > FACT_DOUBT * opened:
+            # opened cells drawn as the covered look: these windows miss what tells them apart (a bevel)
+            raise CalibrationError(f"{counts[REVEALED]} of {opened} opened cells look like covered ones")
         if counts[REVEALED] and counts[AT_LOSS]:
             # a look that opened cells show cannot be a covered cell changed by the loss: those were cells a
             # click just before had opened, drawn late (xdemineur), and are left out

@@ -6,9 +6,9 @@ game proves: the cells it flags, the cells that open, the mine that explodes and
 it also finds the key (or the face) that starts a new game, and stores it in the profile. ``--record DIR``
 keeps that session (frames and facts); ``--recording DIR`` calibrates from a kept session again. Plain
 screenshots work too: a new game, games in play, and lost games (a loss shows every mine, which is what
-names the numbers). Looks the game proves are named; the others get a hint, and the user is asked
-once, with one image of every look and its name, whether the hints are right (``--yes`` says yes before
-being asked). Hints not confirmed stay unnamed: cells with those looks are refused in play, never guessed.
+names the numbers). Only looks the game proves are named; the others stay unnamed (the sheet of looks
+shows a hint for them): cells with those looks are refused in play, never guessed. ``--yes`` starts a
+live calibration without asking first.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ Make a profile for a client sweepbot cannot read yet.
 With --live it plays a few games and names each tile look by what the game proves: a new board is covered,
 a right click shows a flag, an opened cell is a number that agrees with its neighbours, a loss shows the
 mines. It also finds how the client starts a new game and keeps that in the profile. Looks the game did not
-prove get a hint, shown to you once in one image (--yes accepts the hints); looks left unnamed are refused in
-play, never guessed. --record DIR keeps the session, --recording DIR calibrates from it again."""
+prove stay unnamed (the image of the looks saved beside the profile shows a hint for them) and are refused
+in play, never guessed. --record DIR keeps the session, --recording DIR calibrates from it again."""
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -53,13 +53,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("--client", required=True, help="the client's name (profiles are named CLIENT-<cell>px)")
     parser.add_argument("--out", help="folder to save the profiles in (default: the user's profile folder)")
     parser.add_argument("--sheet", help="where to save the image of the named looks (default: beside the profile)")
-    parser.add_argument("--yes", action="store_true", help="accept the hints without asking")
+    parser.add_argument("--yes", action="store_true", help="with --live: start clicking without asking first")
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     from sweepbot.calibration.calibrate import calibrate_frames
-    from sweepbot.calibration.facts import Name
     from sweepbot.calibration.recording import compact, load_session, save_session
     from sweepbot.calibration.sheet import names_sheet
     from sweepbot.vision.capture import load_image
@@ -88,34 +87,21 @@ def run(args: argparse.Namespace) -> int:
         geometries += [session_geometry(session)] * len(session.frames)
         play.update(session.play)
     out = Path(args.out) if args.out else user_profiles_dir()
-    confirm = args.yes
     results: list[dict[str, Any]] = []
     play = {k: v for k, v in play.items() if not k.startswith("_")}
     for cal in calibrate_frames(images, args.client, facts, play, min_cells=1 if facts else 3, geometries=geometries):
-        hints = {k: n for k, n in cal.names.items() if not n.proved}
         folder = out / cal.profile.name
         sheet_path = Path(args.sheet) if args.sheet else folder.with_name(cal.profile.name + "-looks.png")
         sheet_path.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(sheet_path), names_sheet(cal.looks, cal.names))
-        accepted = confirm
-        if hints and not confirm and sys.stdin.isatty() and not args.json:
-            print(f"{cal.profile.name}: {len(cal.names) - len(hints)} looks proved, {len(hints)} hinted: "
-                  f"{', '.join(f'{k}={n.char}' for k, n in sorted(hints.items()))}. See {sheet_path}")
-            accepted = input("Are the hinted names right? [y/N] ").strip().lower() in ("y", "yes")
-        if hints and not accepted:
-            # unconfirmed hints stay unnamed: calibrate again without them
-            names = {k: n for k, n in cal.names.items() if n.proved}
-            cal = _rebuild(cal, names)
         save_profile(cal.profile, folder)
         summary = cal.summary()
         summary["folder"] = str(folder)
         summary["sheet"] = str(sheet_path)
-        summary["hints_accepted"] = bool(hints) and accepted
         results.append(summary)
         if not args.json:
-            named: dict[int, Name] = cal.names
             print(f"{cal.profile.name}: {len(cal.frames)} frames, {cal.looks.count} looks, named "
-                  f"{''.join(sorted({n.char for n in named.values()}))}, {len(cal.unnamed)} unnamed, "
+                  f"{summary['chars']}, {len(cal.unnamed)} unnamed, "
                   f"{cal.misread} named cells misread; saved in {folder}; looks: {sheet_path}")
     if args.json:
         print(json.dumps({"profiles": results}))
@@ -137,6 +123,11 @@ def live_session(args: argparse.Namespace) -> Any:
     from sweepbot.control.mouse import BoardInput
 
     check_session()
+    if not args.yes and sys.stdin.isatty() and not args.json:
+        answer = input("sweepbot will play a few games in the client on screen, clicking in it for a minute or "
+                       "two; keep the mouse still. Start? [Y/n] ")
+        if answer.strip().lower() not in ("", "y", "yes"):
+            raise SweepbotError("calibration not started")
     screen = ScreenGrabber()
     frame = screen.grab()
     device = open_device()
@@ -148,14 +139,3 @@ def live_session(args: argparse.Namespace) -> Any:
     print(f"live: {session.games} games, {session.wins} won, {len(session.frames)} frames, {len(session.facts)} facts",
           file=sys.stderr)
     return session
-
-
-def _rebuild(cal: Any, names: Any) -> Any:
-    from sweepbot.calibration.build import build_profile
-    from sweepbot.calibration.calibrate import Calibration, check, labelled
-
-    frames = labelled([f.image for f in cal.frames], [f.geometry for f in cal.frames], cal.looks, names)
-    profile, aligned = build_profile(cal.profile.name, cal.profile.client, frames, cal.inset,
-                                     extra={"counter": cal.profile.counter, "play": cal.profile.play})
-    return Calibration(profile, cal.looks, names, cal.inset, frames, check(profile, frames, aligned),
-                       cal.frame_indices)
