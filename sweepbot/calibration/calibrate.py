@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,7 @@ from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.facts import CalibrationError, Fact, Naming
 from sweepbot.calibration.looks import Looks, collect_looks
 from sweepbot.calibration.naming import name_looks
-from sweepbot.vision.cells import classify
+from sweepbot.vision.cells import MAX_RMS, classify
 from sweepbot.vision.counter import learn_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
@@ -32,6 +32,10 @@ from sweepbot.vision.profile import UNNAMED, Profile
 INSETS = (0.05, 0.12, 0.2)
 #: What a named cell the trial profile misreads costs in the choice of inset (a cell named is worth 1).
 MISREAD_COST = 2
+#: A calibrated profile reads a cell at up to this many times the RMS its farthest named cell had ...
+TOLERANCE_FACTOR = 2.0
+#: ... and at least at this RMS (a client that draws every tile pixel for pixel has 0 there).
+MIN_TOLERANCE = 12.0
 
 
 @dataclass
@@ -206,6 +210,20 @@ def calibrate_frames(
         sizes = sorted({(g.rows, g.cols) for g in geos}) if fixed_sizes else []
         profile, aligned = build_profile(f"{client}-{size.pitch}px", client, frames, size.inset, sizes,
                                          extra={"counter": counter, "play": play or {}})
+        profile = replace(profile, max_rms=tolerance(profile, frames, aligned))
         out.append(Calibration(profile, looks, names, size.inset, frames, check(profile, frames, aligned),
                                [i for i, _ in members]))
     return out
+
+
+def tolerance(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry]) -> float | None:
+    """How far a cell may be from its template and still be read: TOLERANCE_FACTOR times the farthest named
+    cell of the frames, at least MIN_TOLERANCE; None (the reader's own) for a client whose named cells are far
+    from their templates already (tiles drawn at fractional positions)."""
+    worst = 0.0
+    for f, g in zip(frames, geometries, strict=True):
+        named = f.labels != UNNAMED
+        if named.any():
+            worst = max(worst, float(classify(f.image, g, profile, levels=False).rms[named].max()))
+    limit = max(MIN_TOLERANCE, TOLERANCE_FACTOR * worst)
+    return limit if limit < MAX_RMS else None

@@ -291,7 +291,10 @@ def classify(
 ) -> CellScores:
     """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
     ``last`` (the ``plain`` of an earlier frame's scores), only the cells whose windows changed are scored
-    afresh (see :func:`score_frame`); the result is the same as without."""
+    afresh (see :func:`score_frame`); the result is the same as without. A profile's own ``max_rms`` is the
+    most it accepts."""
+    if profile.max_rms is not None:
+        max_rms = min(max_rms, profile.max_rms)
     plain = score_frame(image, geometry, profile, max_rms, last)
     return replace(_classified(image, geometry, profile, plain, levels, max_rms), plain=plain)
 

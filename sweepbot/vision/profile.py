@@ -72,6 +72,10 @@ class Profile:
     counter: dict[str, Any] = field(default_factory=dict)
     folder: Path | None = None
     play: dict[str, Any] = field(default_factory=dict)
+    #: the largest RMS at which a cell matches a template (None: the reader's own): a calibrated profile
+    #: of a client that draws its tiles pixel for pixel keeps it low, so that a look it has not learnt (a
+    #: digit never seen) is refused rather than taken for the nearest one
+    max_rms: float | None = None
     #: derived from ``stack``: squared norms, character codes, squared distances between templates
     norms: np.ndarray = field(init=False, repr=False, compare=False)
     codes: np.ndarray = field(init=False, repr=False, compare=False)
@@ -101,7 +105,7 @@ class Profile:
             first = sorted({self.labels.index(ch) for ch in self.labels})
             cached = self if len(first) == len(self.labels) else Profile(
                 self.name, self.client, self.pitch, self.crop, tuple(self.labels[i] for i in first),
-                self.stack[first], self.sizes, self.counter, self.folder, self.play)
+                self.stack[first], self.sizes, self.counter, self.folder, self.play, self.max_rms)
             object.__setattr__(self, "_primary", cached)
         return cached
 
@@ -119,6 +123,7 @@ def make_profile(
     counter: dict[str, Any] | None = None,
     folder: Path | None = None,
     play: dict[str, Any] | None = None,
+    max_rms: float | None = None,
 ) -> Profile:
     """A profile from (character, BGR template) pairs, every template ``crop``'s size."""
     _, _, w, h = crop
@@ -135,7 +140,7 @@ def make_profile(
         raise ProfileError(f"{name}: no templates")
     return Profile(name, client, (float(pitch[0]), float(pitch[1])), tuple(crop),  # type: ignore[arg-type]
                    tuple(labels), np.stack(rows), tuple(tuple(s) for s in sizes),  # type: ignore[misc]
-                   dict(counter or {}), folder, dict(play or {}))
+                   dict(counter or {}), folder, dict(play or {}), max_rms)
 
 
 def load_profile(folder: str | Path) -> Profile:
@@ -155,6 +160,7 @@ def load_profile(folder: str | Path) -> Profile:
         return make_profile(
             spec.get("name", folder.name), spec["client"], tuple(spec["pitch"]), tuple(spec["crop"]),
             templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder, spec.get("play"),
+            None if spec.get("max_rms") is None else float(spec["max_rms"]),
         )
     except (KeyError, TypeError, ValueError) as err:
         raise ProfileError(f"{folder}: malformed profile.json: {err!r}") from None
@@ -181,6 +187,8 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
     if profile.sizes:
         spec["sizes"] = [list(s) for s in profile.sizes]
     spec["templates"] = files
+    if profile.max_rms is not None:
+        spec["max_rms"] = round(profile.max_rms, 1)
     if profile.counter:
         spec["counter"] = profile.counter
     if profile.play:

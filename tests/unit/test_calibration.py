@@ -18,8 +18,9 @@ from sweepbot.calibration.naming import name_looks, no_empty_by_covered
 from sweepbot.cli import main
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.learn import neighbour_count
-from sweepbot.vision.profile import UNNAMED
-from sweepbot.vision.read import ReadError, read_screenshot
+from sweepbot.vision.locate import locate
+from sweepbot.vision.profile import UNNAMED, make_profile
+from sweepbot.vision.read import ReadError, read_located, read_screenshot
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 CHARS = "#.12345678*!FX?"
@@ -293,3 +294,27 @@ def test_a_counter_is_learnt_despite_a_client_counting_flags_its_own_way() -> No
     # nothing read on some sample: not the counter
     assert not counter_fits([99, None, 99, 99], plain)
     assert not counter_fits([], [])
+
+
+def test_a_calibrated_profile_refuses_a_digit_it_never_learnt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """xdemineur draws its tiles pixel for pixel, so its calibrated profile reads only near-exact matches:
+    a digit its screenshots never proved (kept out of the profile) is refused where it shows, not read as
+    the nearest look it knows (a 5 is within the reader's general limit of an empty cell)."""
+    monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
+    pngs, images = _fixture_boards("xdemineur")
+    profile = calibrate_frames(images, "xdemineur")[0].profile
+    assert profile.max_rms is not None
+    proved = make_profile(profile.name, profile.client, profile.pitch, profile.crop,
+                          [(ch, profile.template(i)) for i, ch in enumerate(profile.labels) if ch != UNNAMED],
+                          max_rms=profile.max_rms)
+    tried = 0
+    for png, image in zip(pngs, images, strict=True):
+        want = Board.parse(png.with_suffix(".board").read_text())
+        unknown = {(r, c) for r, row in enumerate(want.grid) for c, ch in enumerate(row) if ch not in proved.labels}
+        if not unknown:
+            continue
+        with pytest.raises(ReadError) as refused:
+            read_located(image, locate(image), proved)
+        assert set(refused.value.cells) == unknown, png.name
+        tried += 1
+    assert tried >= 2
