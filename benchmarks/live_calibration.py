@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Calibrate a real client live on a virtual screen with the built-in profiles hidden, then play with the
-new profile, and print one JSON line per run.
+"""Calibrate real clients live, each from an empty profile store, then play with what was learnt.
 
-    benchmarks/live_calibration.py CLIENT[:LEVEL][:tile=N][:theme=T] ... [--games 10] [--calibration-games 6]
+    benchmarks/live_calibration.py [CLIENT[:LEVEL][:tile=N][:theme=T] ...] [--games 10] [--keep DIR]
 
-Each run: a fresh Xvfb, the client, ``sweepbot calibrate --live`` (profile saved in a private folder), then
-``sweepbot play --games N --json`` with only that profile; the line has both commands' results.
+For each client (all eight by default): a fresh Xvfb under openbox's stock settings, the client, an empty
+profile store with the built-in profiles hidden, ``sweepbot calibrate --live --client NAME --yes`` (no other
+flag), then ``sweepbot play --games N --json``. One JSON line per client with both commands' results, then a
+table: calibration seconds, games, wins, errors. ``--keep DIR`` adds ``--record DIR/CLIENT`` to the
+calibration, to look at its frames afterwards.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sweepbot.desktop.clients import launch_client, screen_for
+from sweepbot.desktop.clients import CLIENTS, launch_client, screen_for
 from sweepbot.desktop.display import VirtualDisplay
 
 
@@ -36,16 +38,19 @@ def parse(spec: str) -> dict[str, object]:
     return out
 
 
-def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: Path | None) -> dict[str, object]:
-    profiles = Path(tempfile.mkdtemp(prefix="sweepbot-live-profiles-"))
+def run_one(spec: dict[str, object], games: int, keep: Path | None) -> dict[str, object]:
+    with tempfile.TemporaryDirectory(prefix="sweepbot-live-profiles-") as store:
+        return calibrate_and_play(spec, games, keep, Path(store))
+
+
+def calibrate_and_play(spec: dict[str, object], games: int, keep: Path | None, profiles: Path) -> dict[str, object]:
     result: dict[str, object] = dict(spec)
     screen = screen_for(str(spec["client"]), spec["level"])  # type: ignore[arg-type]
     with VirtualDisplay(*screen) as display, launch_client(display, str(spec["client"]), spec["level"],  # type: ignore[arg-type]
                                                    tile_size=spec["tile"], theme=spec["theme"]):  # type: ignore[arg-type]
         env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
         name = f"live-{spec['client']}"
-        command = [sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", name, "--yes", "--json",
-                   "--games", str(calibration_games)]
+        command = [sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", name, "--yes"]
         if keep:
             label = "-".join(str(spec[k]) for k in ("client", "level", "tile", "theme") if spec[k] is not None)
             command += ["--record", str(keep / label)]
@@ -53,12 +58,10 @@ def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: P
         cal = subprocess.run(command, env=env, capture_output=True, text=True, check=False, timeout=900)
         result["calibrate_seconds"] = round(time.monotonic() - start, 1)
         result["calibrate_exit"] = cal.returncode
+        result["calibrate_log"] = (cal.stderr.strip().splitlines() + cal.stdout.strip().splitlines())[-9:]
         if cal.returncode != 0:
-            result["calibrate_error"] = cal.stderr.strip().splitlines()[-3:]
             return result
-        summary = json.loads(cal.stdout)["profiles"]
-        result["profiles"] = [{k: p[k] for k in ("profile", "chars", "unnamed", "misread", "looks")} for p in summary]
-        result["calibrate_log"] = cal.stderr.strip().splitlines()[-8:]
+        result["profiles"] = sorted(p.name for p in profiles.iterdir() if (p / "profile.json").is_file())
         if games < 1:
             return result
         time.sleep(0.5)  # calibration leaves a new game on screen
@@ -72,16 +75,32 @@ def run_one(spec: dict[str, object], games: int, calibration_games: int, keep: P
     return result
 
 
+def row(result: dict[str, object]) -> str:
+    """The table's row of one client: calibration seconds (or failed), games, wins, errors."""
+    play = result.get("play")
+    figures: dict[str, object] = play if isinstance(play, dict) else {}
+    games = figures.get("games", 0)
+    errors = figures.get("errors", 0)
+    if "error" in figures or "play_error" in result:
+        errors = f"{errors} (stopped)"
+    cal = "failed" if result.get("calibrate_exit") else f"{result.get('calibrate_seconds')}"
+    return f"| {result['client']} | {cal} | {games} | {figures.get('wins', 0)} | {errors} |"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("specs", nargs="+")
+    parser.add_argument("specs", nargs="*", default=sorted(CLIENTS))
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--calibration-games", type=int, default=6)
     parser.add_argument("--keep", help="keep each calibration session (frames and facts) under this folder")
     args = parser.parse_args()
     keep = Path(args.keep) if args.keep else None
+    rows = []
     for spec in args.specs:
-        print(json.dumps(run_one(parse(spec), args.games, args.calibration_games, keep)), flush=True)
+        result = run_one(parse(spec), args.games, keep)
+        print(json.dumps(result), flush=True)
+        rows.append(row(result))
+    print("| client | calibration s | games | wins | errors |\n|---|---|---|---|---|")
+    print("\n".join(rows))
     return 0
 
 

@@ -1,5 +1,5 @@
 """The one image a user checks: every look, enlarged, with its name (green: proved by the game; orange: a
-hint that needs the user's yes; red: unnamed)."""
+hint, not a name: unnamed in the profile; red: unnamed, with no hint)."""
 
 from __future__ import annotations
 
