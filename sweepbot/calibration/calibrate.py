@@ -18,7 +18,7 @@ import numpy as np
 from sweepbot.board import Board
 from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.build import LabelledFrame, build_profile
-from sweepbot.calibration.facts import CalibrationError, Fact, Naming
+from sweepbot.calibration.facts import WON_COVERED, CalibrationError, Fact, Naming
 from sweepbot.calibration.looks import Looks, collect_looks
 from sweepbot.calibration.naming import name_looks
 from sweepbot.vision.cells import MAX_RMS, classify
@@ -130,18 +130,21 @@ def labelled(images: Sequence[np.ndarray], geometries: Sequence[Geometry], looks
             for img, geo, grid in zip(images, geometries, looks.grids, strict=True)]
 
 
-def mine_totals(frames: Sequence[LabelledFrame]) -> list[int | None]:
-    """Each frame's mine total where the frames show it: a loss that shows every mine, or a win where every
-    mine is flagged; other frames of the same board size take that size's total when all such frames agree.
+def mine_totals(frames: Sequence[LabelledFrame], won: set[int] = frozenset()) -> list[int | None]:  # type: ignore[assignment]
+    """Each frame's mine total where the frames show it: a loss that shows every mine, a win where every
+    mine is flagged, or a frame the game proved won (``won``: its covered cells and flags are the mines);
+    other frames of the same board size take that size's total when all such frames agree.
     A frame with a look not named (a wrong flag, say) or a question mark tells no total: either may be on a
     mine or not (a client may leave question marks in place at a loss)."""
     own: list[int | None] = []
-    for f in frames:
+    for i, f in enumerate(frames):
         chars = f.labels
         shown = int(np.isin(chars, list("*!F")).sum())
         covered = int(np.isin(chars, list("#?")).sum())
         if (chars == UNNAMED).any() or (chars == "?").any():
             own.append(None)
+        elif i in won and "!" not in chars and "*" not in chars:
+            own.append(covered + shown)
         elif "*" in chars or ("!" not in chars and covered == 0 and "F" in chars):
             own.append(shown)
         else:
@@ -196,6 +199,7 @@ def calibrate_frames(
         other_size_hints([size for _, size in named])
     out = []
     for members, size in named:
+        own_index = {i: n for n, (i, _) in enumerate(members)}
         imgs = [images[i] for i, _ in members]
         geos = [g for _, g in members]
         looks, names = size.looks, size.names
@@ -203,9 +207,11 @@ def calibrate_frames(
         frames = labelled(imgs, geos, looks, {k: n for k, n in names.items() if n.proved})
         # the boards a counter is learnt from may lean on hints: a counter is kept only if it reads them all
         hinted = labelled(imgs, geos, looks, names)
+        won = {own_index[f.frame] for f in facts if f.char == WON_COVERED and f.frame in own_index}
         samples = [(f.image, f.geometry, Board(tuple("".join(r) for r in np.where(f.labels == UNNAMED, "#", f.labels)),
                                                total))
-                   for f, total in zip(hinted, mine_totals(hinted), strict=True) if total is not None]
+                   for i, (f, total) in enumerate(zip(hinted, mine_totals(hinted, won), strict=True))
+                   if total is not None and i not in won]  # a won board's counter may show 0 or the total
         counter = learn_counter(samples, client) if samples else {}
         sizes = sorted({(g.rows, g.cols) for g in geos}) if fixed_sizes else []
         profile, aligned = build_profile(f"{client}-{size.pitch}px", client, frames, size.inset, sizes,

@@ -56,6 +56,10 @@ FLAG_AT_LOSS = "%"
 #: A fact's character for "this question mark changed when the game was lost": the mark drawn over what it
 #: hid (gnome-mines draws it on a mine's background); a look that mostly such facts name is a question mark.
 QUESTION_AT_LOSS = "&"
+#: A fact's character for "the game was won here and this cell is still covered": a client that leaves the
+#: mines covered at a win (its frame's covered cells and flags are every mine), put on the cell whose click
+#: the finished game no longer took. It names no look.
+WON_COVERED = "$"
 #: The fact characters for a cell that changed at a loss: what the look is, the counts tell.
 CHANGED_AT_LOSS = (AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS)
 #: Why a look has the name its facts give it.
@@ -75,6 +79,8 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
     looks that changed at a loss (mines, or covered cells drawn another way): the counts name them later."""
     votes: dict[int, Counter[str]] = {}
     for f in facts:
+        if f.char == WON_COVERED:
+            continue
         look = int(grids[f.frame][f.row, f.col])
         votes.setdefault(look, Counter())[f.char] += 1
     opened = sum(counts[REVEALED] for counts in votes.values())

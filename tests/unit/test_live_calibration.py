@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from sweepbot.calibration.calibrate import calibrate_frames
+from sweepbot.calibration.calibrate import calibrate_frames, mine_totals
+from sweepbot.calibration.facts import WON_COVERED
 from sweepbot.calibration.live import driver, newgame
 from sweepbot.calibration.live.run import LiveCalibration
 from sweepbot.calibration.live.session import LiveSession
@@ -120,3 +121,22 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     fresh = start_new_game(client, Reader(), mouse, rules_for(cal.profile.play), last, timeout=2.0)
     assert len(client.games) == games + 1 and fresh.board.count("#") == 81
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
+
+
+@pytest.mark.slow
+def test_a_win_that_leaves_the_mines_covered_is_known_by_the_click_it_no_longer_takes() -> None:
+    """The drawn client, like some real ones, leaves the mines covered when a game is won and takes no click
+    after. Calibration counts those games won, marks each such frame, and the mine total read off it (its
+    covered cells and flags) is the level's."""
+    client = TileClient(level="9x9/10", seed=21)
+    session = calibrate(client, games=6)
+    played = client.games[:-1]  # the last one is the new game left on screen
+    assert session.wins == sum(g.state == "won" for g in played) >= 1
+    marked = sorted({f.frame for f in session.facts if f.char == WON_COVERED})
+    assert len(marked) == session.wins
+    geometry = locate(session.frames[0])
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[geometry] * len(session.frames))[0]
+    won = {cal.frame_indices.index(i) for i in marked}
+    totals = mine_totals(cal.frames, won)
+    assert [totals[i] for i in sorted(won)] == [10] * len(won)

@@ -12,7 +12,7 @@ from enum import Enum
 
 import numpy as np
 
-from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED
+from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED, WON_COVERED
 from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import BoardDriver, Cell
 from sweepbot.calibration.live.session import Recorder
@@ -94,6 +94,12 @@ class Game:
             clicks += 1
             changed = self.tiles.cells.changed(before, frame)
             if not changed:
+                if clicks > 1 and self.tiles.covered(frame) - self.flags:
+                    # a game on takes every click on a covered cell, and the click before neither lost nor
+                    # won the game in sight: it won it, leaving the mines covered
+                    self.recorder.record(frame, {cell: WON_COVERED})
+                    self.log(f"game {self.number + 1}: won after {clicks - 1} clicks (no click taken after)")
+                    return True
                 self.log(f"game {self.number + 1}: over after {clicks} clicks")
                 break
             mark = len(self.recorder.session.facts)
