@@ -59,7 +59,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from sweepbot.calibration.calibrate import calibrate_frames
-    from sweepbot.calibration.recording import compact, load_session, save_session
+    from sweepbot.calibration.recording import load_session
     from sweepbot.calibration.sheet import names_sheet
     from sweepbot.vision.capture import load_image
     from sweepbot.vision.profile import save_profile, user_profiles_dir
@@ -80,8 +80,6 @@ def run(args: argparse.Namespace) -> int:
         play.update(session.play)
     if args.live:
         session = live_session(args)
-        if args.record:
-            save_session(compact(session), Path(args.record))
         facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
         images += session.frames
         geometries += [session_geometry(session)] * len(session.frames)
@@ -117,6 +115,7 @@ def session_geometry(session: Any) -> Any:
 
 def live_session(args: argparse.Namespace) -> Any:
     from sweepbot.calibration.live.run import LiveCalibration
+    from sweepbot.calibration.recording import compact, save_session
     from sweepbot.cli.play_cmd import ScreenGrabber, check_session
     from sweepbot.control.device import open_device
     from sweepbot.control.mapping import mapping_for
@@ -135,7 +134,18 @@ def live_session(args: argparse.Namespace) -> Any:
     keys = [args.new_game_keys.split("+")] if args.new_game_keys else []
     calibration = LiveCalibration(screen, mouse, games=args.games, log=lambda m: print(m, file=sys.stderr),
                                   new_game_keys=keys)
-    session = calibration.run()
+    try:
+        session = calibration.run()
+    except SweepbotError as err:
+        kept = calibration.session
+        if not args.record or not kept.frames:
+            raise
+        save_session(compact(kept), Path(args.record))
+        raise SweepbotError(f"{err}; what {kept.games} game(s) showed is kept in {args.record}: "
+                            f"`sweepbot calibrate --recording {args.record} --client {args.client}` makes a profile "
+                            "of it, and adding --live plays more games on top") from None
+    if args.record:
+        save_session(compact(session), Path(args.record))
     print(f"live: {session.games} games, {session.wins} won, {len(session.frames)} frames, {len(session.facts)} facts",
           file=sys.stderr)
     return session

@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     frame = screen.grab()
     reader.read(frame)  # refuses clearly when no board is on screen
     rules = rules_for(reader.profile.play if reader.profile else None)
-    dismiss = tuple(k for k in rules.new_game_keys if k == ("escape",))  # a client known to open dialogs
-    settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines, dismiss_keys=dismiss,
+    settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines,
+                            dismiss_keys=rules.closes_dialogs,
                             strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run,
                             max_clicks=args.max_clicks)
     recorder = Recorder(Path(args.record), args.strategy, settings.first_click) if args.record else None

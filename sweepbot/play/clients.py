@@ -24,6 +24,14 @@ class ClientRules:
     #: looks (see sweepbot.vision.controls)
     control_offset: tuple[int, int] | None = None
     control_looks: tuple[str, ...] = ()
+    #: pressed once when a window hides the board (calibration saw a dialog over it after a game)
+    dismiss_keys: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def closes_dialogs(self) -> tuple[tuple[str, ...], ...]:
+        """What to press when a window hides the board: the dismiss keys, or Escape for a client whose new-game
+        keys start with it (it is known to open dialogs)."""
+        return self.dismiss_keys or tuple(k for k in self.new_game_keys if k == ("escape",))
 
 
 #: the rules of a client whose profile says nothing: no first click is safe, and no way to start a new game
@@ -34,7 +42,7 @@ def rules_for(play: dict[str, Any] | None) -> ClientRules:
     """The rules a profile stores under ``play`` (built-in profiles carry their client's, calibration learns
     them): ``first_click``, ``new_game_keys`` (a list of key combinations), ``confirm_keys`` (to answer a
     "new game?" dialog), ``key_gap`` (seconds between key combinations), ``face_above_board`` (px),
-    ``new_game_control`` (``offset`` from the board's top-left corner, px, and ``looks``)."""
+    ``new_game_control`` (``offset`` from the board's top-left corner, px, and ``looks``), ``dismiss_keys``."""
     if not play:
         return UNKNOWN
     confirm = tuple(tuple(str(k) for k in combo) for combo in play.get("confirm_keys", ()))
@@ -48,6 +56,7 @@ def rules_for(play: dict[str, Any] | None) -> ClientRules:
         float(play.get("key_gap", 0.4 if confirm else 0.0)),
         (int(offset[0]), int(offset[1])) if offset else None,
         tuple(str(t) for t in control.get("looks", ())),
+        tuple(tuple(str(k) for k in combo) for combo in play.get("dismiss_keys", ())),
     )
 
 

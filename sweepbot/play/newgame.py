@@ -22,6 +22,7 @@ SETTLED_REPAINTS = 15
 SETTLED_UNKNOWN = 0.5
 POLL = 0.005  # seconds between frames while waiting for the new game
 CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
+DIALOG_ESCAPES = 2  # times Escape is pressed to close a dialog that hides the new-game control
 
 
 def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
@@ -43,7 +44,15 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
     if rules.new_game_keys:
         press_keys(mouse, rules.new_game_keys, rules.key_gap)
     elif rules.control_offset is not None:
-        box = find_control(before, last.bbox, rules.control_offset, [decode_look(t) for t in rules.control_looks])
+        looks = [decode_look(t) for t in rules.control_looks]
+        box = find_control(before, last.bbox, rules.control_offset, looks)
+        for _ in range(DIALOG_ESCAPES):
+            if box is not None:
+                break
+            # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
+            mouse.press(["escape"])
+            before = wait_still(screen, quiet=quiet)
+            box = find_control(before, last.bbox, rules.control_offset, looks)
         if box is None:
             raise SweepbotError("the new-game control is not beside the board where calibration found it: "
                                 "not clicking")

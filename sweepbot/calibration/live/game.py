@@ -137,7 +137,8 @@ class Game:
         was_covered = self.tiles.covered(before)
         around = {(cell[0] + dr, cell[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
                   if 0 <= cell[0] + dr < geo.rows and 0 <= cell[1] + dc < geo.cols} & was_covered - {cell} - self.flags
-        if (len(changed) > END_CHANGE * geo.rows * geo.cols and len(changed - was_covered) >= 3
+        opened_before = changed - was_covered - self.flags - self.questions  # a mark opened with the rest is none
+        if (len(changed) > END_CHANGE * geo.rows * geo.cols and len(opened_before) >= 3
                 and not self.tiles.new_look(frame, cell)):
             # most of the board redrawn, the clicked cell opened: the game was won (a client dims its
             # board, or flags the mines left); only the clicked cell is sure

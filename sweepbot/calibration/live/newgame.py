@@ -54,6 +54,8 @@ DIALOG_WAIT = 0.5
 DIALOG_QUIET = 1.0
 #: How often the key that worked before is tried.
 NEW_GAME_TRIES = 3
+#: Times Escape is pressed to close a dialog that hides the new-game control found before.
+DIALOG_ESCAPES = 2
 #: Pixels that must change after a game ended for a dialog to have opened (a clock changes fewer).
 DIALOG_PIXELS = 3000
 
@@ -155,13 +157,24 @@ class NewGame:
         spec = self.play["new_game_control"]
         bx, by = self.board.region.x, self.board.region.y
         ox, oy = spec["offset"]
-        box = find_control(ended.screen, self.board.region, (ox, oy), [decode_look(t) for t in spec["looks"]])
-        if box is None:
-            box = next((c.box for c in controls_near(ended.screen, self.board.region, self.area(ended.screen))
-                        if abs(c.box.x - bx - ox) <= 6 and abs(c.box.y - by - oy) <= 6), None)
+        screen = ended.screen
+        for attempt in range(DIALOG_ESCAPES + 1):
+            box = find_control(screen, self.board.region, (ox, oy), [decode_look(t) for t in spec["looks"]])
             if box is None:
-                raise CalibrationError("the new-game control found before is no longer beside the board")
-        self.keep_look(ended.screen, box)
+                box = next((c.box for c in controls_near(screen, self.board.region, self.area(screen))
+                            if abs(c.box.x - bx - ox) <= 6 and abs(c.box.y - by - oy) <= 6), None)
+            if box is not None or attempt == DIALOG_ESCAPES:
+                break
+            # a dialog over the window hides the control (a scores dialog after a win): Escape closes it, and
+            # play presses it too when a window hides the board
+            self.board.mouse.press(["escape"])
+            self.play["dismiss_keys"] = [["escape"]]
+            wait_still(self.board.screen)
+            screen = self.board.screen.grab()
+        if box is None:
+            raise CalibrationError("the new-game control found before is no longer beside the board "
+                                   f"(the screen showed {self.seen(ended)})")
+        self.keep_look(screen, box)
         frame = self.try_control(Control(box, False), ended)
         if frame is None:
             raise CalibrationError(f"clicked the new-game control at {box.center} as before, but no new game "

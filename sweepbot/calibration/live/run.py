@@ -68,10 +68,11 @@ class LiveCalibration:
         self.rng = random.Random(seed)
         self.log = log
         self.given_keys = tuple(tuple(k) for k in new_game_keys)
+        self.session = LiveSession()
 
     def run(self) -> LiveSession:
         """Find the board, learn the marks, play the games (each followed by a new game): what they proved."""
-        session = LiveSession()
+        session = self.session = LiveSession()  # kept for the caller also when a step fails
         board, tiles, frame = find_board(self.screen, self.mouse)
         recorder = Recorder(session, tiles, self.log)
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
