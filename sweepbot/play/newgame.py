@@ -11,7 +11,7 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.clients import ClientRules, face_rect
 from sweepbot.play.view import BoardView, Reader
-from sweepbot.vision.controls import decode_look, find_control
+from sweepbot.vision.controls import around_board, decode_look, find_known_control
 from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.settle import Grabber, same_frame, wait_still
 
@@ -45,14 +45,15 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         press_keys(mouse, rules.new_game_keys, rules.key_gap)
     elif rules.control_offset is not None:
         looks = [decode_look(t) for t in rules.control_looks]
-        box = find_control(before, last.bbox, rules.control_offset, looks)
+        near = around_board(last.bbox, (before.shape[1], before.shape[0]))
+        box = find_known_control(before, last.bbox, rules.control_offset, looks, near)
         for _ in range(DIALOG_ESCAPES):
             if box is not None:
                 break
             # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
             mouse.press(["escape"])
             before = wait_still(screen, quiet=quiet)
-            box = find_control(before, last.bbox, rules.control_offset, looks)
+            box = find_known_control(before, last.bbox, rules.control_offset, looks, near)
         if box is None:
             raise SweepbotError("the new-game control is not beside the board where calibration found it: "
                                 "not clicking")

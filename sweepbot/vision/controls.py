@@ -34,6 +34,8 @@ MIN_DRAWN = 0.02
 MAX_CONTROLS = 10
 #: How well a control's look must match one seen in calibration (normalised correlation).
 MATCH = 0.75
+#: How far (px) a control may be from its place and still be the one found there before.
+PLACE_SLACK = 6
 
 
 @dataclass(frozen=True)
@@ -140,3 +142,15 @@ def find_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks:
         if score >= MATCH and (best is None or score > best[0]):
             best = (float(score), Rect(x0c + mx, y0c + my, w, h))
     return None if best is None else best[1]
+
+
+def find_known_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks: Sequence[np.ndarray],
+                       area: Rect) -> Rect | None:
+    """The control seen in calibration, found again by one of its ``looks`` or, looking another way now (a
+    smiley after a loss it was never seen at), as a control within PLACE_SLACK pixels of its place."""
+    box = find_control(frame, board, offset, looks)
+    if box is not None:
+        return box
+    return next((c.box for c in controls_near(frame, board, area)
+                 if abs(c.box.x - board.x - offset[0]) <= PLACE_SLACK
+                 and abs(c.box.y - board.y - offset[1]) <= PLACE_SLACK), None)

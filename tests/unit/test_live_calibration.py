@@ -121,6 +121,17 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     fresh = start_new_game(client, Reader(), mouse, rules_for(cal.profile.play), last, timeout=2.0)
     assert len(client.games) == games + 1 and fresh.board.count("#") == 81
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
+    # drawn another way now, the button is still the control at that place, and play clicks it
+    while client.game.state == "playing":
+        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
+        client.click(*board.center(*cell), "left")
+    client.button_label = "Again?"
+    games, clicks = len(client.games), len(client.clicked)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))  # the test's own clicks moved the pointer
+    fresh = start_new_game(client, Reader(), mouse, rules_for(cal.profile.play), Reader().read(client.grab()),
+                           timeout=2.0)
+    assert len(client.games) == games + 1 and fresh.board.count("#") == 81
+    assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
 
 
 @pytest.mark.slow

@@ -25,6 +25,7 @@ from sweepbot.vision.controls import (
     decode_look,
     encode_look,
     find_control,
+    find_known_control,
 )
 from sweepbot.vision.settle import wait_still
 
@@ -155,14 +156,11 @@ class NewGame:
         """Click the new-game control found before, found again by its looks (or, looking another way now, at
         its place); the new game's screen."""
         spec = self.play["new_game_control"]
-        bx, by = self.board.region.x, self.board.region.y
         ox, oy = spec["offset"]
         screen = ended.screen
         for attempt in range(DIALOG_ESCAPES + 1):
-            box = find_control(screen, self.board.region, (ox, oy), [decode_look(t) for t in spec["looks"]])
-            if box is None:
-                box = next((c.box for c in controls_near(screen, self.board.region, self.area(screen))
-                            if abs(c.box.x - bx - ox) <= 6 and abs(c.box.y - by - oy) <= 6), None)
+            box = find_known_control(screen, self.board.region, (ox, oy), [decode_look(t) for t in spec["looks"]],
+                                     self.area(screen))
             if box is not None or attempt == DIALOG_ESCAPES:
                 break
             # a dialog over the window hides the control (a scores dialog after a win): Escape closes it, and
