@@ -15,6 +15,7 @@ from itertools import product
 
 from sweepbot.board import FLAG, Cell, neighbours
 from sweepbot.solver.analysis import Analysis
+from sweepbot.solver.enumeration import BudgetExceeded
 from sweepbot.solver.frontier import split_frontier
 from sweepbot.solver.lookahead import Outcome, outcomes
 
@@ -74,9 +75,11 @@ def shortlist(analysis: Analysis) -> list[Cell]:
     return ranked(analysis, {cell: choices[cell] for cell in on + off})
 
 
-def cached_outcomes(analysis: Analysis, cell: Cell, cache: OutcomeCache) -> list[Outcome]:
+def cached_outcomes(analysis: Analysis, cell: Cell, cache: OutcomeCache,
+                    deadline: float | None = None) -> list[Outcome]:
+    """:func:`outcomes`, kept per cell for the move; BudgetExceeded past ``deadline`` (nothing kept then)."""
     if cell not in cache:
-        cache[cell] = outcomes(analysis, cell)
+        cache[cell] = outcomes(analysis, cell, deadline=deadline)
     return cache[cell]
 
 
@@ -127,7 +130,7 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
     """The candidate with the best chance to survive this guess and then have a safe move. With
     ``avoid_dead``, dead candidates are passed over unless all are dead; with ``blend`` the board after the
     guess is valued by :func:`blended_safety` rather than :func:`next_safety`. Past ``time_limit`` seconds
-    the best candidate scored so far is taken."""
+    (checked inside a candidate's outcomes too) the best candidate scored so far is taken."""
     if not analysis.weight:
         return None
     cells = shortlist(analysis)
@@ -142,7 +145,10 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
             break  # candidates come best bound first: no later one can score more
         if best_cell is not None and time.monotonic() > deadline:
             break  # out of time: the best so far
-        found = cached_outcomes(analysis, cell, cache)
+        try:
+            found = cached_outcomes(analysis, cell, cache, deadline)
+        except BudgetExceeded:
+            break  # out of time inside this candidate: the best so far (or the next step's choice)
         if avoid_dead and is_dead(analysis, cell, cache):
             dead_cell = dead_cell or cell
             continue

@@ -7,10 +7,12 @@ that hypothetical board over the current weight is the chance of seeing v.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from sweepbot.board import FLAG, Board, Cell, neighbours
 from sweepbot.solver.analysis import Analysis, analyse, analyse_problem
+from sweepbot.solver.enumeration import BudgetExceeded
 from sweepbot.solver.problem import ContradictionError, reveal_problem
 
 
@@ -25,9 +27,10 @@ def reveal(board: Board, cell: Cell, value: int) -> Board:
     return board.replace({cell: "." if value == 0 else str(value)})
 
 
-def outcomes(analysis: Analysis, cell: Cell, time_limit: float = 0.05) -> list[Outcome]:
+def outcomes(analysis: Analysis, cell: Cell, time_limit: float = 0.05, deadline: float | None = None) -> list[Outcome]:
     """Every value ``cell`` can show, with its chance and the analysis of the board that follows.
-    Needs an exact analysis with a known mine total (``analysis.weight`` > 0)."""
+    Needs an exact analysis with a known mine total (``analysis.weight`` > 0). Raises BudgetExceeded once
+    ``deadline`` (monotonic) has passed, at the start of a value's analysis or at its end."""
     board = analysis.board
     if not analysis.weight:
         raise ValueError("outcomes need an exact analysis with a known mine total")
@@ -38,6 +41,10 @@ def outcomes(analysis: Analysis, cell: Cell, time_limit: float = 0.05) -> list[O
     problem = analysis.problem
     result: list[Outcome] = []
     for value in range(low, high + 1):
+        if deadline is not None:
+            time_limit = min(time_limit, deadline - time.monotonic())
+            if time_limit <= 0:
+                raise BudgetExceeded
         try:
             revealed = reveal(board, cell, value)
             if problem is not None and problem.total_mines == board.mines:
@@ -48,4 +55,6 @@ def outcomes(analysis: Analysis, cell: Cell, time_limit: float = 0.05) -> list[O
             continue
         if after.weight:
             result.append(Outcome(value, after.weight / analysis.weight, after))
+    if deadline is not None and time.monotonic() > deadline:
+        raise BudgetExceeded  # the last analysis may have been cut short: estimated, not exact
     return result
