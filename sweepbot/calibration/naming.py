@@ -24,11 +24,13 @@ The counting steps (2 and 3) are in :mod:`sweepbot.calibration.counts`, the boun
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
 
+from sweepbot.board import OPENED
 from sweepbot.calibration.counts import (
     complete_frames,
     frames_in_play,
@@ -107,9 +109,22 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     revealed |= next_to_empty(grids, touching_covered(grids, names), looks.count, set(names) | at_loss, empty)
     only_possible(grids, names, revealed, complete)
     no_empty_by_covered(grids, names)
+    opened_only(grids, facts, names)
     if with_hints:
         hints(looks, names, complete)
     return names
+
+
+def opened_only(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
+    """A look still unnamed that play showed only on cells it had just opened is an opened cell whose number
+    is not proved yet (``=``): read as open, never as covered or as a guessed number, and learnt when a game
+    ends on a board that shows every mine."""
+    votes: dict[int, Counter[str]] = {}
+    for f in facts:
+        votes.setdefault(int(grids[f.frame][f.row, f.col]), Counter())[f.char] += 1
+    for look, counts in votes.items():
+        if look not in names and counts[REVEALED] >= 2 and counts[REVEALED] == sum(counts.values()):
+            names[look] = Name(OPENED, f"seen opened {counts[REVEALED]} times; its number is learnt in play")
 
 
 def no_empty_by_covered(grids: Sequence[np.ndarray], names: Naming) -> None:

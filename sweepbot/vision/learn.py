@@ -55,7 +55,7 @@ def with_templates(profile: Profile, new: list[tuple[str, np.ndarray]]) -> Profi
     templates = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
     for ch, img in new:
         # the unnamed template nearest this look was it: drop it, so that the look reads as its name
-        unnamed = [i for i, (c, _) in enumerate(templates) if c == UNNAMED]
+        unnamed = [i for i, (c, _) in enumerate(templates) if c in (UNNAMED, OPENED)]
         if unnamed:
             d = [float(np.abs(templates[i][1].astype(np.float32) - img.astype(np.float32)).mean()) for i in unnamed]
             if min(d) < 12:

@@ -46,7 +46,7 @@ BUILTIN_DIR = Path(__file__).resolve().parent.parent / "profiles"
 FILE_NAMES = {
     "#": "covered", "F": "flag", "?": "question", ".": "zero", "*": "mine", "!": "exploded", "X": "wrong-flag",
     **{d: f"n{d}" for d in "12345678"},
-    "~": "unnamed",
+    "=": "opened", "~": "unnamed",
 }
 #: The label of a look that calibration has not named (yet).
 UNNAMED = "~"

@@ -318,3 +318,19 @@ def test_a_calibrated_profile_refuses_a_digit_it_never_learnt(monkeypatch: pytes
         assert set(refused.value.cells) == unknown, png.name
         tried += 1
     assert tried >= 2
+
+
+def test_a_look_seen_only_on_cells_just_opened_is_named_opened_and_nothing_more() -> None:
+    """Look 2 showed only on cells play had just opened, and no count proved its number: it is an open cell
+    of unknown number ('='), read as open, never as covered or a guessed number. Look 3 was also seen as a
+    flag, so it is not taken; look 0 is named already."""
+    from sweepbot.calibration.facts import REVEALED
+    from sweepbot.calibration.naming import opened_only
+
+    grid = np.array([[0, 0, 2], [2, 3, 3]])
+    facts = [Fact(0, 0, 2, REVEALED), Fact(0, 1, 0, REVEALED), Fact(0, 1, 1, REVEALED), Fact(0, 1, 2, "F"),
+             Fact(0, 0, 0, "#")]
+    names = {0: Name("#", "every cell before the first click")}
+    opened_only([grid], facts, names)
+    assert names[2].char == "=" and names[2].proved
+    assert 3 not in names and names[0].char == "#"
