@@ -1,0 +1,49 @@
+"""End to end: a client sweepbot has no profile for, met as a user meets it. From an empty profile store with
+the built-in profiles hidden, `sweepbot calibrate --live --client NAME --yes` learns it on a virtual screen
+under openbox's stock settings, then `sweepbot play` plays it with what was learnt: every game ends in a win
+or a loss, and the names the game proved read the boards of those games."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sweepbot.desktop.clients import screen_for
+from tests.e2e.test_play_clients import installed
+
+pytestmark = pytest.mark.e2e
+
+GAMES = 4
+
+#: clients that have no built-in profile, at their default size
+CLIENTS = ["pygame-minesweeper"]
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_client_never_seen_is_calibrated_live_then_played(client: str, tmp_path: Path) -> None:
+    if not installed(client):
+        pytest.fail(f"{client} or Xvfb is not installed: run scripts/install-clients")
+    from sweepbot.desktop.clients import launch_client
+    from sweepbot.desktop.display import VirtualDisplay
+
+    profiles, record = tmp_path / "profiles", tmp_path / "recording"
+    with VirtualDisplay(*screen_for(client)) as display, launch_client(display, client):
+        env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
+        calibrated = subprocess.run(
+            [sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", client, "--yes"],
+            env=env, capture_output=True, text=True, timeout=600, check=False)
+        assert calibrated.returncode == 0, calibrated.stderr[-3000:]
+        saved = [p for p in profiles.iterdir() if (p / "profile.json").is_file()]
+        assert len(saved) == 1 and (profiles / f"{saved[0].name}-looks.png").is_file()
+        result = subprocess.run(
+            [sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record", str(record)],
+            env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert result.stdout.strip(), result.stderr[-2000:]
+    summary = json.loads(result.stdout)
+    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, result.stderr[-2000:])
+    assert summary["wins"] + summary["losses"] == GAMES and summary["refused_clicks"] == 0
+    assert summary["wins"] >= 1, summary
