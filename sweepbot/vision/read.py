@@ -265,8 +265,9 @@ def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> Non
         if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
             continue
         scores = classify(image, line, profile)
-        # revealed zeros are left out: some clients (ace-minesweeper) draw them in the window's own colour
-        clear = scores.accepted & (scores.rms <= EDGE_RMS) & (scores.chars != ".")
+        # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
+        # dangeruxb) draw them in the window's own colour
+        clear = scores.accepted & (scores.rms <= EDGE_RMS) & ~np.isin(scores.chars, [".", "="])
         if _flat(profile, COVERED):  # a plain covered tile looks like any plain window background
             clear &= scores.chars != COVERED
         if clear.mean() >= 0.6:
