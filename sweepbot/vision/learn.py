@@ -11,6 +11,10 @@ from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import UNNAMED, Profile, make_profile, save_profile
 
+#: A learnt look whose pixels differ from a template of the same name by less than this on average (0-255)
+#: is that template again and is not added.
+SAME_TEMPLATE = 3.0
+
 
 def neighbour_count(mask: np.ndarray) -> np.ndarray:
     """For each cell, how many of its (up to 8) neighbours are set in ``mask``."""
@@ -54,10 +58,12 @@ def with_templates(profile: Profile, new: list[tuple[str, np.ndarray]]) -> Profi
     """The profile with ``new`` templates added (an unnamed look they replace is dropped) and saved."""
     templates = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
     for ch, img in new:
+        if any(c == ch and _mean_difference(t, img) < SAME_TEMPLATE for c, t in templates):
+            continue  # this look is in the profile already (the same number on another cell)
         # the unnamed template nearest this look was it: drop it, so that the look reads as its name
         unnamed = [i for i, (c, _) in enumerate(templates) if c in (UNNAMED, OPENED)]
         if unnamed:
-            d = [float(np.abs(templates[i][1].astype(np.float32) - img.astype(np.float32)).mean()) for i in unnamed]
+            d = [_mean_difference(templates[i][1], img) for i in unnamed]
             if min(d) < 12:
                 templates.pop(unnamed[int(np.argmin(d))])
         templates.append((ch, img))
@@ -66,3 +72,7 @@ def with_templates(profile: Profile, new: list[tuple[str, np.ndarray]]) -> Profi
     if profile.folder is not None:
         save_profile(updated, profile.folder)
     return updated
+
+
+def _mean_difference(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.abs(a.astype(np.float32) - b.astype(np.float32)).mean())

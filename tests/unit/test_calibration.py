@@ -334,3 +334,18 @@ def test_a_look_seen_only_on_cells_just_opened_is_named_opened_and_nothing_more(
     opened_only([grid], facts, names)
     assert names[2].char == "=" and names[2].proved
     assert 3 not in names and names[0].char == "#"
+
+
+def test_a_look_learnt_in_play_replaces_its_open_cell_template_once() -> None:
+    """Learning in play adds a number's look once, however many cells showed it, and drops the template of
+    the open cell of unknown number (=) it was read as."""
+    from sweepbot.vision.learn import with_templates
+
+    covered = np.full((8, 8, 3), 200, np.uint8)
+    two = np.full((8, 8, 3), 90, np.uint8)
+    two[2:6, 3:5] = (0, 130, 0)
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", covered), ("=", two)])
+    again = two.copy()
+    again[0, 0] = (95, 95, 95)  # the same look, a pixel off in colour
+    learnt = with_templates(profile, [("2", two), ("2", again)])
+    assert sorted(learnt.labels) == ["#", "2"]
