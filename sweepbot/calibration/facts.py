@@ -77,12 +77,7 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
     """Each look takes the name its facts give it; a look given two names by nearly as many facts each is
     an error (the board moved or changed while calibrating); a stray fact or two is outvoted. Returns the
     looks that changed at a loss (mines, or covered cells drawn another way): the counts name them later."""
-    votes: dict[int, Counter[str]] = {}
-    for f in facts:
-        if f.char == WON_COVERED:
-            continue
-        look = int(grids[f.frame][f.row, f.col])
-        votes.setdefault(look, Counter())[f.char] += 1
+    votes = look_votes(grids, facts)
     opened = sum(counts[REVEALED] for counts in votes.values())
     for look, counts in votes.items():
         if counts["#"] and counts[REVEALED] >= 2 and counts[REVEALED] > FACT_DOUBT * opened:
@@ -105,8 +100,14 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
 
 def mostly(grids: Sequence[np.ndarray], facts: Sequence[Fact], char: str, among: Sequence[str]) -> set[int]:
     """The looks whose facts of the kinds ``among`` are mostly ``char``."""
+    votes = look_votes(grids, [f for f in facts if f.char in among])
+    return {look for look, counts in votes.items() if counts[char] * 2 > sum(counts.values())}
+
+
+def look_votes(grids: Sequence[np.ndarray], facts: Sequence[Fact]) -> dict[int, Counter[str]]:
+    """For each look, how many facts gave it each character (a won game's marker names no look: left out)."""
     votes: dict[int, Counter[str]] = defaultdict(Counter)
     for f in facts:
-        if f.char in among:
+        if f.char != WON_COVERED:
             votes[int(grids[f.frame][f.row, f.col])][f.char] += 1
-    return {look for look, counts in votes.items() if counts[char] * 2 > sum(counts.values())}
+    return votes

@@ -24,7 +24,6 @@ The counting steps (2 and 3) are in :mod:`sweepbot.calibration.counts`, the boun
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -51,6 +50,7 @@ from sweepbot.calibration.facts import (
     Name,
     Naming,
     from_facts,
+    look_votes,
     mostly,
 )
 from sweepbot.calibration.hints import hints
@@ -119,10 +119,7 @@ def opened_only(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Namin
     """A look still unnamed that play showed only on cells it had just opened is an opened cell whose number
     is not proved yet (``=``): read as open, never as covered or as a guessed number, and learnt when a game
     ends on a board that shows every mine."""
-    votes: dict[int, Counter[str]] = {}
-    for f in facts:
-        votes.setdefault(int(grids[f.frame][f.row, f.col]), Counter())[f.char] += 1
-    for look, counts in votes.items():
+    for look, counts in look_votes(grids, facts).items():
         if look not in names and counts[REVEALED] >= 2 and counts[REVEALED] == sum(counts.values()):
             names[look] = Name(OPENED, f"seen opened {counts[REVEALED]} times; its number is learnt in play")
 
