@@ -4,6 +4,8 @@ input interface as a real client. F2 starts a new game. No display needed."""
 
 from __future__ import annotations
 
+import time
+
 import cv2
 import numpy as np
 
@@ -46,6 +48,16 @@ MENU_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 76, 64, 26)
 NEW_GAME_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 40, 90, 28)
 
 
+#: A toast's colour: nothing else on screen has it.
+TOAST_BGR = (40, 200, 40)
+
+
+def toast_box(rows: int) -> Rect:
+    """Where the toast shows: over the bottom edge of the board, and below it, as a web page's "You lost!"."""
+    bottom = ORIGIN[1] + rows * TILE
+    return Rect(ORIGIN[0] + 2 * TILE, bottom - TILE // 2, 4 * TILE, TILE + 4)
+
+
 def draw_button(canvas: np.ndarray, box: Rect, label: str) -> None:
     cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (210, 210, 210), -1)
     cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (40, 40, 40), 1)
@@ -56,8 +68,12 @@ class TileClient:
     """Screen and input device at once: ``grab`` paints the game, ``click``/``press`` play it. F2 starts a new
     game, or with ``button`` (and no key) the "New" button above the board."""
 
-    def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False) -> None:
+    def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
+                 toast: float = 0.0) -> None:
         self.button = button
+        #: seconds a toast shows over the board's bottom edge once a game ends; it takes the clicks on it
+        self.toast = toast
+        self.ended_at: float | None = None
         self.button_label = "New"  # a test may change it (a smiley that looks otherwise after a loss)
         self.clicked: list[tuple[int, int]] = []  # every click, where it went
         self.level = parse_level(level)
@@ -72,6 +88,12 @@ class TileClient:
         self.game = Game(self.level, self.seed + len(self.games), self.first_click)
         self.games.append(self.game)
         self.marks = {}
+        self.ended_at = None
+
+    def toast_shown(self) -> bool:
+        if self.ended_at is None and self.game.state != "playing":
+            self.ended_at = time.monotonic()
+        return self.ended_at is not None and time.monotonic() - self.ended_at < self.toast
 
     # screen
     def grab(self, region: Rect | None = None) -> np.ndarray:
@@ -83,6 +105,9 @@ class TileClient:
                 if ch == "#" and self.marks.get((r, c)) == "?":
                     ch = "?"
                 canvas[y0 + r * TILE : y0 + (r + 1) * TILE, x0 + c * TILE : x0 + (c + 1) * TILE] = tile(ch)
+        if self.toast_shown():
+            box = toast_box(self.game.rows)
+            cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), TOAST_BGR, -1)
         if self.button:
             draw_button(canvas, MENU_BUTTON, "Menu")
             draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
@@ -102,6 +127,8 @@ class TileClient:
         self.clicked.append((x, y))
         if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y):
             self.new_game()
+            return
+        if self.toast_shown() and toast_box(self.game.rows).contains(x, y):
             return
         r, c = (y - ORIGIN[1]) // TILE, (x - ORIGIN[0]) // TILE
         if not (0 <= r < self.game.rows and 0 <= c < self.game.cols) or self.game.state != "playing":

@@ -6,6 +6,7 @@ fresh captures), and waits for the game to answer by watching the board region: 
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,7 @@ from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.solver.strategy import FULL, Strategy
 from sweepbot.vision.settle import Grabber, same_frame, settle
+from sweepbot.vision.surround import OVERLAY_WAIT, band, laid_over
 
 MAX_RETRY_PAUSE = 0.4
 #: moves in a row called off because the board changed between its read and the clicks
@@ -134,6 +136,8 @@ class Player:
         self._stale = 0
         self._clicked_at = 0.0
         self._whole: np.ndarray | None = None  # the last frame of the whole screen, kept current where read
+        #: the band of screen around the board when it was last read whole (see sweepbot.vision.surround)
+        self._surround: tuple[Rect, np.ndarray] | None = None
         self.pace = ClientPace()
 
     # -- the steps ---------------------------------------------------------------------------------
@@ -202,7 +206,15 @@ class Player:
         crops: dict[tuple[int, int], np.ndarray] = {}
         held: BoardView | None = None  # a read that contradicts the last move's, seen once
         frame = np.zeros((1, 1, 3), np.uint8)
-        for attempt in range(self.settings.tries):
+        overlaid_at: float | None = None
+        for attempt in itertools.count():
+            if attempt >= self.settings.tries:
+                # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
+                if not self._laid_over(frame):
+                    break
+                overlaid_at = overlaid_at or time.monotonic()
+                if time.monotonic() - overlaid_at > OVERLAY_WAIT:
+                    break
             if attempt:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
                 time.sleep(min(MAX_RETRY_PAUSE, self.settings.settle_quiet * 2 ** attempt))
@@ -222,6 +234,8 @@ class Player:
                 continue
             if game_over(view.board):
                 return frame, view, None
+            if not part:
+                self._surround = (view.bbox, band(frame, view.bbox.as_tuple()))
             try:
                 with report.time.measure("solve"):
                     analysis = solve(view.board, first_click=self.settings.first_click,
@@ -239,6 +253,14 @@ class Player:
         raise ScreenStoppedMakingSense(
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
         )
+
+    def _laid_over(self, frame: np.ndarray) -> bool:
+        """Something lies over part of the board's edge on ``frame`` (a whole grab) that was not there when the
+        board was last read whole at the same place."""
+        if self._surround is None:
+            return False
+        bbox, reference = self._surround
+        return laid_over(reference, frame, bbox.as_tuple())
 
     def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:
         """A frame of the screen, and whether only the reader's area of it is current. Once the whole screen

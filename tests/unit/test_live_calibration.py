@@ -151,3 +151,30 @@ def test_a_win_that_leaves_the_mines_covered_is_known_by_the_click_it_no_longer_
     won = {cal.frame_indices.index(i) for i in marked}
     totals = mine_totals(cal.frames, won)
     assert [totals[i] for i in sorted(won)] == [10] * len(won)
+
+
+@pytest.mark.slow
+def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> None:
+    """A client that shows a toast over the bottom of its board when a game ends (and takes the clicks on it,
+    as a web page's "You lost!"): calibration keeps no frame with the toast in it, and play reads the ended
+    game once the toast went, instead of stopping on cells it cannot read."""
+    from sweepbot.play.loop import Player, PlaySettings
+    from sweepbot.play.vision_reader import to_view
+    from tests.tile_client import TOAST_BGR
+
+    client = TileClient(seed=9, toast=1.6)
+    session = calibrate(client, games=5)
+    assert session.games == 5
+    assert not any((frame == TOAST_BGR).all(axis=2).any() for frame in session.frames)
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[locate(session.frames[0])] * len(session.frames))[0]
+    assert cal.misread == 0
+
+    class Reader:
+        def read(self, frame):  # type: ignore[no-untyped-def]
+            return to_view(read_screenshot(frame, profiles=[cal.profile]))
+
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    report = Player(client, Reader(), mouse, PlaySettings(first_click="none", mines=10)).play_game()
+    assert report.error is None and report.result in ("won", "lost")
+    assert report.result == client.game.state

@@ -16,6 +16,7 @@ from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.settle import Grabber
 from sweepbot.vision.settle import settle as vision_settle
+from sweepbot.vision.surround import OVERLAY_WAIT, band, laid_over
 
 #: A cell: (row, column).
 Cell = tuple[int, int]
@@ -108,6 +109,26 @@ class BoardDriver:
     last_frame: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 3), np.uint8))
     #: the longest pause seen inside each of the client's latest answers
     pauses: deque[float] = field(default_factory=lambda: deque(maxlen=PACE_MEMORY))
+    #: the band of screen around the board on a new game (see sweepbot.vision.surround); None: not known
+    surround: np.ndarray | None = None
+
+    def keep_surround(self, frame: np.ndarray) -> None:
+        """Remember the band around the board on ``frame``, a new game with nothing over it."""
+        self.surround = band(frame, self.geometry.bbox)
+
+    def unhidden(self, frame: np.ndarray) -> np.ndarray:
+        """``frame``, or, when a toast or pop-up lies over part of the board, the screen once it went (at most
+        OVERLAY_WAIT s; a change that stays that long is part of the window from then on)."""
+        if self.surround is None or not laid_over(self.surround, frame, self.geometry.bbox):
+            return frame
+        deadline = time.monotonic() + OVERLAY_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            frame = self.screen.grab()
+            if not laid_over(self.surround, frame, self.geometry.bbox):
+                return self.settled()
+        self.keep_surround(frame)
+        return frame
 
     @property
     def quiet(self) -> float:
@@ -165,5 +186,5 @@ class BoardDriver:
             time.sleep(min(0.01, quiet / 8))
         # settled against the board before the click: a flash that turns the whole board red for a moment
         # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait
-        self.last_frame = self.settled(board_before)
+        self.last_frame = self.unhidden(self.settled(board_before))
         return self.last_frame

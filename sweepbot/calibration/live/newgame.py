@@ -214,14 +214,14 @@ class NewGame:
         start = time.monotonic()
         frame = self.board.settled(before)
         if self.started(frame, ended):
-            return frame
+            return self.board.unhidden(frame)
         if not self.tiles.cells.changed(ended.screen, frame):
             return None
         while time.monotonic() - start < NEW_GAME_WAIT:
             time.sleep(0.1)
             frame = self.board.settled()
             if self.started(frame, ended):
-                return frame
+                return self.board.unhidden(frame)
         return None
 
     def close_dialog(self, end_screen: np.ndarray) -> None:

@@ -30,7 +30,9 @@ def find_board(screen: Grabber, mouse: BoardInput) -> tuple[BoardDriver, Tiles, 
     tiles = Tiles.of_new_board(geometry, frame)
     if tiles is None:
         raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
-    return BoardDriver(screen, mouse, tiles.cells), tiles, frame
+    board = BoardDriver(screen, mouse, tiles.cells)
+    board.keep_surround(frame)
+    return board, tiles, frame
 
 
 def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.ndarray,

@@ -1,0 +1,52 @@
+"""The band of screen just outside the board, compared with how it looked on a new game: a toast or a pop-up
+laid over part of the board covers part of that band too, while a client that recolours its whole window at
+the end of a game (a brown background after a loss) changes all of it.
+
+Pure functions on BGR frames (numpy arrays).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: The band: from this many pixels outside the board's rectangle ...
+BAND_FROM = 3
+#: ... to this many.
+BAND_TO = 8
+#: A pixel of the band differs when a channel moved more than this (0-255).
+PIXEL_CHANGE = 24
+#: Fewer differing pixels than this are no overlay (a pointer's shadow, a blinking caret).
+MIN_PIXELS = 12
+#: A change over more than this share of the band is the whole window redrawn (a colour for a lost or won
+#: game), not something laid over the board.
+WHOLE_SHARE = 0.5
+
+#: The longest wait (s) for a toast or pop-up over part of the board to go ("You lost!" toasts stay 5 s).
+OVERLAY_WAIT = 8.0
+
+#: A board's rectangle on screen: x, y, width, height.
+Box = tuple[int, int, int, int]
+
+
+def band(frame: np.ndarray, box: Box) -> np.ndarray:
+    """The band around ``box`` (its four strips, within the frame, one after the other) as an N x 3 array."""
+    x, y, w, h = box
+    width = frame.shape[1]
+    strips = [
+        frame[max(0, y - BAND_TO):max(0, y - BAND_FROM), max(0, x - BAND_TO):x + w + BAND_TO],  # above
+        frame[y + h + BAND_FROM:y + h + BAND_TO, max(0, x - BAND_TO):x + w + BAND_TO],  # below
+        frame[y:y + h, max(0, x - BAND_TO):max(0, x - BAND_FROM)],  # left
+        frame[y:y + h, min(width, x + w + BAND_FROM):min(width, x + w + BAND_TO)],  # right
+    ]
+    return np.concatenate([s.reshape(-1, frame.shape[2]) for s in strips], axis=0)
+
+
+def laid_over(reference: np.ndarray, frame: np.ndarray, box: Box) -> bool:
+    """True when something lies over part of the board's edge: part of the band around ``box`` differs from
+    ``reference`` (the band on a new game, from :func:`band`), but not the whole of it."""
+    now = band(frame, box)
+    if now.shape != reference.shape or not len(now):
+        return False
+    differ = (np.abs(now.astype(np.int16) - reference.astype(np.int16)).max(axis=1) > PIXEL_CHANGE)
+    count = int(differ.sum())
+    return MIN_PIXELS <= count <= WHOLE_SHARE * len(differ)

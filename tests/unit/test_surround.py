@@ -1,0 +1,54 @@
+"""The band around the board: something laid over part of the board's edge, told from a window redrawn."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.vision.surround import band, laid_over
+
+BOX = (40, 30, 90, 60)  # x, y, width, height
+
+
+def screen() -> np.ndarray:
+    frame = np.full((160, 200, 3), (60, 120, 90), np.uint8)
+    x, y, w, h = BOX
+    frame[y:y + h, x:x + w] = 190
+    return frame
+
+
+def test_nothing_changed_is_nothing_laid_over() -> None:
+    reference = band(screen(), BOX)
+    assert not laid_over(reference, screen(), BOX)
+
+
+def test_a_toast_over_the_bottom_edge_is_laid_over() -> None:
+    reference = band(screen(), BOX)
+    frame = screen()
+    frame[80:104, 60:110] = (40, 200, 40)  # over the board's bottom row and below it
+    assert laid_over(reference, frame, BOX)
+
+
+def test_a_toast_inside_the_board_only_is_not_seen_here() -> None:
+    reference = band(screen(), BOX)
+    frame = screen()
+    frame[50:70, 60:100] = 0
+    assert not laid_over(reference, frame, BOX)
+
+
+def test_a_window_recoloured_all_round_is_no_overlay() -> None:
+    reference = band(screen(), BOX)
+    frame = screen()
+    x, y, w, h = BOX
+    board = frame[y:y + h, x:x + w].copy()
+    frame[:] = (30, 60, 140)  # a brown background after a loss
+    frame[y:y + h, x:x + w] = board
+    assert not laid_over(reference, frame, BOX)
+
+
+def test_a_board_at_the_screen_edge_has_a_shorter_band() -> None:
+    box = (0, 0, 90, 60)
+    frame = screen()
+    reference = band(frame, box)
+    assert len(reference) > 0
+    frame[55:70, 20:60] = 0
+    assert laid_over(reference, frame, box)
