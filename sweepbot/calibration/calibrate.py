@@ -213,13 +213,25 @@ def calibrate_frames(
                    for i, (f, total) in enumerate(zip(hinted, mine_totals(hinted, won), strict=True))
                    if total is not None and i not in won]  # a won board's counter may show 0 or the total
         counter = learn_counter(samples, client) if samples else {}
+        rules = dict(play or {})
+        if not counter and "mines" not in rules:
+            # no counter on screen: the totals the games proved (a won board's covered cells), for play
+            rules.update({"mines": totals} if (totals := known_totals(frames, won)) else {})
         sizes = sorted({(g.rows, g.cols) for g in geos}) if fixed_sizes else []
         profile, aligned = build_profile(f"{client}-{size.pitch}px", client, frames, size.inset, sizes,
-                                         extra={"counter": counter, "play": play or {}})
+                                         extra={"counter": counter, "play": rules})
         profile = replace(profile, max_rms=tolerance(profile, frames, aligned))
         out.append(Calibration(profile, looks, names, size.inset, frames, check(profile, frames, aligned),
                                [i for i, _ in members]))
     return out
+
+
+def known_totals(frames: Sequence[LabelledFrame], won: set[int]) -> list[list[int]]:
+    """The mine total of each board size whose frames prove one (see :func:`mine_totals`), as [rows, cols,
+    total] rows: for play on a client that shows no counter."""
+    sizes = {f.labels.shape: total for f, total in zip(frames, mine_totals(frames, won), strict=True)
+             if total is not None}
+    return [[rows, cols, total] for (rows, cols), total in sorted(sizes.items())]
 
 
 def tolerance(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry]) -> float | None:

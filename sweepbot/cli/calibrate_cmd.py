@@ -54,6 +54,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("--out", help="folder to save the profiles in (default: the user's profile folder)")
     parser.add_argument("--sheet", help="where to save the image of the named looks (default: beside the profile)")
     parser.add_argument("--yes", action="store_true", help="with --live: start clicking without asking first")
+    parser.add_argument("--mines", type=int, help="the board's mine total, for a client that shows no mine counter "
+                        "(kept in the profile for play; without it a won game tells it)")
     return parser
 
 
@@ -68,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         raise SweepbotError(f"--client {args.client!r}: use letters, digits, - and _ only")
     if not (args.images or args.live or args.recording):
         raise SweepbotError("give screenshots, --recording DIR or --live")
+    if args.mines is not None and (args.mines < 1 or not (args.live or args.recording)):
+        raise SweepbotError("--mines must be at least 1, with --live or --recording DIR")
     images = [load_image(p) for p in args.images]
     geometries: list[Any] = [None] * len(images)
     facts = []
@@ -87,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else user_profiles_dir()
     results: list[dict[str, Any]] = []
     play = {k: v for k, v in play.items() if not k.startswith("_")}
+    if args.mines is not None:
+        play["mines"] = [[g.rows, g.cols, args.mines] for g in {(g.rows, g.cols): g for g in geometries if g}.values()]
     for cal in calibrate_frames(images, args.client, facts, play, min_cells=1 if facts else 3, geometries=geometries):
         folder = out / cal.profile.name
         sheet_path = Path(args.sheet) if args.sheet else folder.with_name(cal.profile.name + "-looks.png")

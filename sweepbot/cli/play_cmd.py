@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     reader.read(frame)  # refuses clearly when no board is on screen
     rules = rules_for(reader.profile.play if reader.profile else None)
     settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines,
-                            dismiss_keys=rules.closes_dialogs,
+                            dismiss_keys=rules.closes_dialogs, known_mines=dict(rules.mines),
                             strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run,
                             max_clicks=args.max_clicks)
     recorder = Recorder(Path(args.record), args.strategy, settings.first_click) if args.record else None

@@ -26,6 +26,8 @@ class ClientRules:
     control_looks: tuple[str, ...] = ()
     #: pressed once when a window hides the board (calibration saw a dialog over it after a game)
     dismiss_keys: tuple[tuple[str, ...], ...] = ()
+    #: the mine total of each board size (rows, columns), for a client that shows no counter
+    mines: tuple[tuple[tuple[int, int], int], ...] = ()
 
     @property
     def closes_dialogs(self) -> tuple[tuple[str, ...], ...]:
@@ -42,7 +44,8 @@ def rules_for(play: dict[str, Any] | None) -> ClientRules:
     """The rules a profile stores under ``play`` (built-in profiles carry their client's, calibration learns
     them): ``first_click``, ``new_game_keys`` (a list of key combinations), ``confirm_keys`` (to answer a
     "new game?" dialog), ``key_gap`` (seconds between key combinations), ``face_above_board`` (px),
-    ``new_game_control`` (``offset`` from the board's top-left corner, px, and ``looks``), ``dismiss_keys``."""
+    ``new_game_control`` (``offset`` from the board's top-left corner, px, and ``looks``), ``dismiss_keys``,
+    ``mines`` (rows of [rows, columns, total], for a client that shows no counter)."""
     if not play:
         return UNKNOWN
     confirm = tuple(tuple(str(k) for k in combo) for combo in play.get("confirm_keys", ()))
@@ -57,6 +60,7 @@ def rules_for(play: dict[str, Any] | None) -> ClientRules:
         (int(offset[0]), int(offset[1])) if offset else None,
         tuple(str(t) for t in control.get("looks", ())),
         tuple(tuple(str(k) for k in combo) for combo in play.get("dismiss_keys", ())),
+        tuple(((int(r), int(c)), int(n)) for r, c, n in play.get("mines", ())),
     )
 
 

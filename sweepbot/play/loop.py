@@ -56,6 +56,9 @@ class PlaySettings:
     #: keys that close a window the client may open over its board at any time (gnome-mines's scores
     #: dialog can open late, after the next game started): pressed once when the board is gone
     dismiss_keys: tuple[tuple[str, ...], ...] = ()
+    #: the mine total of each board size (rows, columns) when the screen shows none: from the profile, and
+    #: from the games won (their covered cells and flags)
+    known_mines: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
 class ClientPace:
@@ -194,6 +197,10 @@ class Player:
             with report.time.measure("wait"):
                 self.settle(view, frame, cells)
             previous = view
+        final = report.final
+        if report.result == "won" and final is not None and final.mines is None and final.count("!*X") == 0:
+            # a client that shows no counter: the won board's covered cells and flags are the mines
+            self.settings.known_mines[(final.rows, final.cols)] = final.count("#?F")
         report.seconds = time.monotonic() - start
         if self.mouse:
             report.clicks = self.mouse.clicks - report.missed
@@ -288,8 +295,11 @@ class Player:
                 view = self.reader.read(frame)
         except SweepbotError as err:
             return None, f"read: {err}", getattr(err, "crops", None) or {}
-        if view.board.mines is None and self.settings.mines is not None:
-            view = replace(view, board=view.board.with_mines(self.settings.mines))
+        if view.board.mines is None:
+            board = view.board
+            mines = self.settings.mines or self.settings.known_mines.get((board.rows, board.cols))
+            if mines is not None:
+                view = replace(view, board=board.with_mines(mines))
         return view, "", {}
 
     def dismiss(self) -> bool:

@@ -151,6 +151,8 @@ def test_a_win_that_leaves_the_mines_covered_is_known_by_the_click_it_no_longer_
     won = {cal.frame_indices.index(i) for i in marked}
     totals = mine_totals(cal.frames, won)
     assert [totals[i] for i in sorted(won)] == [10] * len(won)
+    # the drawn client shows no counter: the profile keeps the total for play
+    assert cal.profile.play["mines"] == [[9, 9, 10]]
 
 
 @pytest.mark.slow

@@ -635,3 +635,35 @@ def test_a_board_no_longer_in_the_area_is_read_from_a_whole_frame() -> None:
     report = Player(screen, Moving(lv.rows, lv.cols, lv.mines), mouse, PlaySettings(first_click="opening")).play_game()
     assert report.result == game.state and device.outside == 0
     assert report.reads >= 2 * report.moves - 2  # after two moves each look needed a whole frame too
+
+
+class NoCounter(SimReader):
+    """A client with no mine counter that shows a won game only by its board (its mines left covered)."""
+
+    def read(self, frame: np.ndarray) -> BoardView:
+        view = super().read(frame)
+        board = view.board
+        return BoardView(Board(board.grid, None, "lost" if board.state == "lost" else None), view.x_edges,
+                         view.y_edges)
+
+
+def test_a_client_without_counter_is_played_with_the_total_the_profile_knows() -> None:
+    results = []
+    for seed in range(8):
+        game, screen, _, _, mouse = setup(seed)
+        settings = PlaySettings(first_click="opening", known_mines={(9, 9): 10})
+        report = Player(screen, NoCounter(9, 9, 10), mouse, settings).play_game()
+        assert report.error is None and report.result == game.state
+        results.append(report.result)
+    assert "won" in results
+
+
+def test_a_won_game_tells_the_total_of_a_client_without_counter() -> None:
+    settings = PlaySettings(first_click="opening")
+    for seed in range(8):
+        _, screen, _, _, mouse = setup(seed)
+        report = Player(screen, SimReader(9, 9, None), mouse, settings).play_game()  # type: ignore[arg-type]
+        if report.result == "won":
+            break
+    assert report.result == "won"
+    assert settings.known_mines == {(9, 9): 10}
