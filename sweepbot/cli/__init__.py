@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -52,15 +54,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: the command stops as on Ctrl-C, closing what it started (a virtual screen, a client)."""
+
+
+def _terminate(_signum: int, _frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
         return int(args.run(args))
     except SweepbotError as err:
         return fail(args, str(err), err.exit_code, err.partial)
     except KeyboardInterrupt:
         return fail(args, "interrupted", 2)
+    except Terminated:
+        return fail(args, "terminated", 2)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, before)
 
 
 def fail(args: argparse.Namespace, message: str, code: int, partial: dict[str, object] | None = None) -> int:

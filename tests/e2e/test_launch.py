@@ -217,3 +217,33 @@ def test_every_click_reaches_the_game_under_a_window_manager_that_grabs_the_butt
             device.close()
     assert len(clicked) >= 10, "too few safe cells to click on these boards"
     assert not_taken == []
+
+
+def test_a_demo_stopped_with_sigterm_closes_its_screen_and_client_and_leaves_nothing(tmp_path: Path) -> None:
+    """`kill PID` (SIGTERM) on a running demo stops it as Ctrl-C does: exit 2 with a message, the virtual
+    screen and the client closed, nothing left in TMPDIR."""
+    import signal
+    import sys
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp))
+    env.pop("DISPLAY", None)
+    proc = subprocess.Popen([sys.executable, "-m", "sweepbot", "demo", "--client", "xdemineur", "--games", "50",
+                             "--out", str(tmp_path / "out")],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(p.name.startswith("sweepbot-xdemineur") for p in temp.iterdir()):
+            time.sleep(0.2)
+        assert any(p.name.startswith("sweepbot-xdemineur") for p in temp.iterdir()), "the demo did not start"
+        time.sleep(2.0)  # playing
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 2, err
+    assert "terminated" in err
+    assert _group_members(proc.pid) == [], "the demo left processes behind"
+    assert list(temp.iterdir()) == []
