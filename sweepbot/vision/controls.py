@@ -36,6 +36,10 @@ MAX_CONTROLS = 10
 MATCH = 0.75
 #: How far (px) a control may be from its place and still be the one found there before.
 PLACE_SLACK = 6
+#: A control whose face changed is known by its frame: the outer 1/BAND_PART of its box, correlated at least
+#: BAND_MATCH with a look seen.
+BAND_PART = 6
+BAND_MATCH = MATCH
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,28 @@ def find_known_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], 
     box = find_control(frame, board, offset, looks)
     if box is not None:
         return box
-    return next((c.box for c in controls_near(frame, board, area)
+    near = next((c.box for c in controls_near(frame, board, area)
                  if abs(c.box.x - board.x - offset[0]) <= PLACE_SLACK
                  and abs(c.box.y - board.y - offset[1]) <= PLACE_SLACK), None)
+    return near if near is not None else framed_alike(frame, board, offset, looks)
+
+
+def framed_alike(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks: Sequence[np.ndarray]) -> Rect | None:
+    """The control at its very place when only its face changed: the outer band of its box (its frame, the
+    outline of a smiley) as in one of ``looks`` (a face drawn otherwise after a win than it was ever seen)."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    for look in looks:
+        h, w = look.shape
+        box = Rect(board.x + offset[0], board.y + offset[1], w, h)
+        if box.x < 0 or box.y < 0 or box.right > grey.shape[1] or box.bottom > grey.shape[0]:
+            continue
+        band = np.ones((h, w), bool)
+        side = max(2, min(w, h) // BAND_PART)
+        band[side:h - side, side:w - side] = False
+        now = grey[box.y:box.bottom, box.x:box.right][band].astype(np.float32)
+        was = look[band].astype(np.float32)
+        if now.std() < 1.0 or was.std() < 1.0:
+            continue  # a plain band matches anything
+        if float(np.corrcoef(now, was)[0, 1]) >= BAND_MATCH:
+            return box
+    return None
