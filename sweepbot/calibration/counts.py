@@ -101,12 +101,16 @@ def _agreement(values: np.ndarray) -> tuple[int, int, int]:
 
 def touching_covered(grids: Sequence[np.ndarray], names: Naming) -> set[int]:
     """Looks with a cell next to a covered cell: never the empty cell (a client opens all around a 0, but
-    leaves marked cells closed, so a question mark beside a cell says nothing)."""
+    leaves marked cells closed, so a question mark beside a cell says nothing). A cell next to a mark says
+    nothing either: a client may stop opening at a 0 that touches a flag (DangerUXB opens the neighbours of a
+    cell only when the flags around it match its count)."""
     covered_looks = [k for k, n in names.items() if n.char == "#"]
+    marks = [k for k, n in names.items() if n.char in "F?"]
     out: set[int] = set()
     for grid in grids:
         if covered_looks:
-            out |= {int(k) for k in np.unique(grid[neighbour_count(np.isin(grid, covered_looks)) > 0])}
+            beside = (neighbour_count(np.isin(grid, covered_looks)) > 0) & (neighbour_count(np.isin(grid, marks)) == 0)
+            out |= {int(k) for k in np.unique(grid[beside])}
     return out
 
 

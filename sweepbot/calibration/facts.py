@@ -18,6 +18,9 @@ from sweepbot.errors import SweepbotError
 
 #: The share of a look's facts that may disagree with the rest (a misjudged click) before it is an error.
 FACT_DOUBT = 0.25
+#: The share of the opened cells that may look like covered ones (a misjudged click) before the windows are
+#: known to miss what tells them apart: empty cells are a fifth to a third of the opened ones.
+OPENED_AS_COVERED = 0.1
 
 
 class CalibrationError(SweepbotError):
@@ -80,7 +83,7 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
     votes = look_votes(grids, facts)
     opened = sum(counts[REVEALED] for counts in votes.values())
     for look, counts in votes.items():
-        if counts["#"] and counts[REVEALED] >= 2 and counts[REVEALED] > FACT_DOUBT * opened:
+        if counts["#"] and counts[REVEALED] >= 2 and counts[REVEALED] > OPENED_AS_COVERED * opened:
             # opened cells drawn as the covered look: these windows miss what tells them apart (a bevel)
             raise CalibrationError(f"{counts[REVEALED]} of {opened} opened cells look like covered ones")
         if counts[REVEALED] and counts[AT_LOSS]:

@@ -127,12 +127,15 @@ def opened_only(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Namin
 def no_empty_by_covered(grids: Sequence[np.ndarray], names: Naming) -> None:
     """A check on the steps above: a client opens every cell around an empty one, so a look named empty
     that is seen next to a covered cell was named wrongly (frames counted as showing every mine that did not,
-    say): it loses its name, and is learnt in play or asked, never guessed."""
+    say): it loses its name, and is learnt in play or asked, never guessed. A cell next to a mark is left out
+    (see :func:`sweepbot.calibration.counts.touching_covered`)."""
     covered_looks = [k for k, n in names.items() if n.char == "#"]
     if not covered_looks:
         return
+    marks = [k for k, n in names.items() if n.char in "F?"]
     for k in [k for k, n in names.items() if n.char == "."]:
-        if any(((grid == k) & (neighbour_count(np.isin(grid, covered_looks)) > 0)).any() for grid in grids):
+        if any(((grid == k) & (neighbour_count(np.isin(grid, covered_looks)) > 0)
+                & (neighbour_count(np.isin(grid, marks)) == 0)).any() for grid in grids):
             del names[k]
 
 

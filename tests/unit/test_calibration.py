@@ -216,6 +216,22 @@ def test_a_look_named_empty_next_to_a_covered_cell_loses_its_name() -> None:
     assert names[0].char == "#"
 
 
+def test_an_empty_cell_beside_a_flag_may_touch_a_covered_one() -> None:
+    """A client may stop opening at a 0 that touches a flag (DangerUXB opens a cell's neighbours only when the
+    flags around it match its count): such a cell beside a covered one keeps its name; one beside a covered
+    cell and no flag does not. Looks: 0 covered, 1 empty, 2 flag, 3 named empty wrongly."""
+    beside_flags = np.array([[1, 1, 2, 1, 1],
+                             [1, 1, 0, 1, 1],
+                             [2, 2, 2, 2, 2]])
+    beside_covered = np.array([[3, 3, 0],
+                               [3, 3, 0]])
+    names = {0: Name("#", "new board"), 1: Name(".", "counted"), 2: Name("F", "right click"),
+             3: Name(".", "counted")}
+    no_empty_by_covered([beside_flags, beside_covered], names)
+    assert names.get(1) == Name(".", "counted")
+    assert 3 not in names
+
+
 def test_a_question_mark_changed_at_a_loss_is_named_so() -> None:
     """gnome-mines draws a question mark left on a mine over the mine's background when the game is lost:
     that look ('q' here) is named a question mark by the fact that a question mark was there and changed at
