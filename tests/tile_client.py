@@ -69,8 +69,13 @@ class TileClient:
     game, or with ``button`` (and no key) the "New" button above the board."""
 
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
-                 toast: float = 0.0) -> None:
+                 toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False) -> None:
+        #: at a loss every cell is shown: the mines and every number (DangerUXB)
+        self.reveal_all = reveal_all
         self.button = button
+        #: a dotted ring drawn around the cell clicked last, as Tk draws a button's keyboard focus
+        self.focus_ring = focus_ring
+        self.focus: tuple[int, int] | None = None
         #: seconds a toast shows over the board's bottom edge once a game ends; it takes the clicks on it
         self.toast = toast
         self.ended_at: float | None = None
@@ -89,6 +94,15 @@ class TileClient:
         self.games.append(self.game)
         self.marks = {}
         self.ended_at = None
+        self.focus = None
+
+    def truth(self, r: int, c: int) -> str:
+        """What the cell holds: a mine, or the number of mines around it."""
+        mines = self.game.mines
+        if (r, c) in mines:
+            return "*"
+        n = sum((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+        return str(n) if n else "."
 
     def toast_shown(self) -> bool:
         if self.ended_at is None and self.game.state != "playing":
@@ -104,7 +118,15 @@ class TileClient:
             for c, ch in enumerate(row):
                 if ch == "#" and self.marks.get((r, c)) == "?":
                     ch = "?"
+                if ch == "#" and self.reveal_all and self.game.state == "lost":
+                    ch = self.truth(r, c)
                 canvas[y0 + r * TILE : y0 + (r + 1) * TILE, x0 + c * TILE : x0 + (c + 1) * TILE] = tile(ch)
+        if self.focus_ring and self.focus is not None:
+            r, c = self.focus
+            x, y = x0 + c * TILE + 1, y0 + r * TILE + 1
+            for i in range(0, TILE - 2, 2):
+                for px, py in ((x + i, y), (x + i, y + TILE - 3), (x, y + i), (x + TILE - 3, y + i)):
+                    canvas[py, px] = 0
         if self.toast_shown():
             box = toast_box(self.game.rows)
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), TOAST_BGR, -1)
@@ -131,6 +153,8 @@ class TileClient:
         if self.toast_shown() and toast_box(self.game.rows).contains(x, y):
             return
         r, c = (y - ORIGIN[1]) // TILE, (x - ORIGIN[0]) // TILE
+        if 0 <= r < self.game.rows and 0 <= c < self.game.cols:
+            self.focus = (r, c)  # also on a cell of a game over
         if not (0 <= r < self.game.rows and 0 <= c < self.game.cols) or self.game.state != "playing":
             return
         if button == "left":

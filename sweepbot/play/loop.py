@@ -141,6 +141,8 @@ class Player:
         self._whole: np.ndarray | None = None  # the last frame of the whole screen, kept current where read
         #: the band of screen around the board when it was last read whole (see sweepbot.vision.surround)
         self._surround: tuple[Rect, np.ndarray] | None = None
+        #: whether what the client lays over its board goes by itself (a toast) or stays (a dialog); None: unknown
+        self._overlays_go: bool | None = None
         self.pace = ClientPace()
 
     # -- the steps ---------------------------------------------------------------------------------
@@ -217,10 +219,14 @@ class Player:
         for attempt in itertools.count():
             if attempt >= self.settings.tries:
                 # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
-                if not self._laid_over(frame):
+                if self._overlays_go is False or not self._laid_over(frame):
+                    if overlaid_at is not None:
+                        self._overlays_go = True
                     break
                 overlaid_at = overlaid_at or time.monotonic()
                 if time.monotonic() - overlaid_at > OVERLAY_WAIT:
+                    # it stays (a dialog): not waited for again, unless one was seen to go before
+                    self._overlays_go = self._overlays_go or False
                     break
             if attempt:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
@@ -239,6 +245,8 @@ class Player:
                 held = view  # the same read again means the last one caught a tile drawn before its number
                 problems.append(f"cells changed in ways no move can cause: {bad[:5]}")
                 continue
+            if overlaid_at is not None:
+                self._overlays_go = True  # it went by itself
             if game_over(view.board):
                 return frame, view, None
             if not part:

@@ -180,3 +180,52 @@ def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> No
     report = Player(client, Reader(), mouse, PlaySettings(first_click="none", mines=10)).play_game()
     assert report.error is None and report.result in ("won", "lost")
     assert report.result == client.game.state
+
+
+@pytest.mark.slow
+def test_a_focus_ring_on_the_cell_clicked_last_is_no_change_and_no_look() -> None:
+    """A client that draws a dotted ring around the cell clicked last (Tk's keyboard focus): the ring moving
+    is not taken for cells that changed (no loss misjudged, no number named an exploded mine), and the profile
+    reads boards with the ring on any cell exactly."""
+    client = TileClient(seed=13, focus_ring=True)
+    session = calibrate(client, games=6)
+    exploded = {g.exploded for g in client.games if g.exploded}
+    assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
+    geometry = locate(session.frames[0])
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[geometry] * len(session.frames))[0]
+    assert cal.misread == 0
+    names = {n.char for n in cal.names.values() if n.proved}
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(60, 70):
+        game = TileClient(seed=seed, focus_ring=True)
+        for _ in range(rng.randint(1, 5)):
+            covered = [(r, c) for r in range(9) for c in range(9) if game.game.view()[(r, c)] == "#"]
+            game.click(*geometry.center(*rng.choice(covered)), "left")
+            if game.game.state != "playing":
+                break
+        want = game.game.view().grid
+        if not set("".join(want)) <= names:
+            continue
+        assert read_screenshot(game.grab(), profiles=[cal.profile]).board.grid == want
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.slow
+def test_a_client_that_shows_its_whole_board_at_a_loss_is_seen_to_lose() -> None:
+    """At a loss the drawn client shows every cell, mines and numbers, as DangerUXB does; every covered cell
+    changes at once, connected to the clicked one, which no opening does. Those games are losses: no
+    covered cell is taken for opened, the exploded mine is the game's, and no game is counted won."""
+    client = TileClient(seed=17, reveal_all=True, focus_ring=True)
+    session = calibrate(client, games=6)
+    played = client.games[:-1]
+    assert session.wins == sum(g.state == "won" for g in played)
+    exploded = {g.exploded for g in played if g.exploded}
+    assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
+    geometry = locate(session.frames[0])
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[geometry] * len(session.frames))[0]
+    assert cal.misread == 0
+    assert {"#", ".", "1", "!", "F"} <= {n.char for n in cal.names.values() if n.proved}

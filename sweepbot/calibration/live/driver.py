@@ -23,6 +23,9 @@ Cell = tuple[int, int]
 
 #: A cell counts as changed when its window moved this much (RMS, 0-255).
 CHANGED_RMS = 10.0
+#: How far inside a cell (share of the cell) its middle starts: a focus mark drawn around the cell clicked last
+#: (Tk's dotted ring) lies outside it.
+MIDDLE_INSET = 0.2
 #: The board has settled once it has held still this long (s).
 SETTLE_QUIET = 0.12
 #: ... or this long, when most of the board changed (a client that flashes its board at the end of a game).
@@ -111,6 +114,25 @@ class BoardDriver:
     pauses: deque[float] = field(default_factory=lambda: deque(maxlen=PACE_MEMORY))
     #: the band of screen around the board on a new game (see sweepbot.vision.surround); None: not known
     surround: np.ndarray | None = None
+    #: whether what the client lays over its board goes by itself (a toast: True) or stays (a dialog: False)
+    overlays_go: bool | None = None
+    #: the cell clicked last, and the one clicked before it
+    target: Cell | None = None
+    previous: Cell | None = None
+
+    def changes(self, before: np.ndarray, after: np.ndarray, cell: Cell) -> set[Cell]:
+        """The cells that the click on ``cell`` (the last one) changed from ``before`` to ``after``. A mark some
+        clients draw around the cell clicked last (a dotted focus ring) moves from the cell clicked before to
+        this one: where only the border of those two changed, that is no change (this cell's still is when other
+        cells changed too: an empty cell may differ from a covered one only by its border)."""
+        changed = self.cells.changed(before, after)
+        middles = CellWindows(self.geometry, MIDDLE_INSET).changed(before, after)
+        ring = {c for c in (self.previous, cell) if c is not None and c in changed and c not in middles}
+        if self.previous in ring:
+            changed.discard(self.previous)
+        if cell in ring and not changed - {cell}:
+            changed.discard(cell)
+        return changed
 
     def keep_surround(self, frame: np.ndarray) -> None:
         """Remember the band around the board on ``frame``, a new game with nothing over it."""
@@ -118,16 +140,20 @@ class BoardDriver:
 
     def unhidden(self, frame: np.ndarray) -> np.ndarray:
         """``frame``, or, when a toast or pop-up lies over part of the board, the screen once it went (at most
-        OVERLAY_WAIT s; a change that stays that long is part of the window from then on)."""
-        if self.surround is None or not laid_over(self.surround, frame, self.geometry.bbox):
+        OVERLAY_WAIT s). Once one stayed that long (a dialog, closed only by the new game), the client's are no
+        longer waited for, unless one was seen to go before."""
+        if (self.surround is None or self.overlays_go is False
+                or not laid_over(self.surround, frame, self.geometry.bbox)):
             return frame
         deadline = time.monotonic() + OVERLAY_WAIT
         while time.monotonic() < deadline:
             time.sleep(0.1)
             frame = self.screen.grab()
             if not laid_over(self.surround, frame, self.geometry.bbox):
+                self.overlays_go = True
                 return self.settled()
-        self.keep_surround(frame)
+        if self.overlays_go is None:
+            self.overlays_go = False
         return frame
 
     @property
@@ -165,6 +191,7 @@ class BoardDriver:
         """Click a cell and return the screen once the client has answered and the board settled."""
         before = self.screen.grab()
         board_before = self.screen.grab(self.region)
+        self.previous, self.target = self.target, cell
         self.mouse.click_cell(*self.geometry.center(*cell), button=button)
         self.park()
         # wait for the clicked cell itself: a client may light the tile under the pointer at once and

@@ -92,7 +92,7 @@ class Game:
             before = frame
             frame = self.board.click(cell, "left")
             clicks += 1
-            changed = self.tiles.cells.changed(before, frame)
+            changed = self.board.changes(before, frame, cell)
             if not changed:
                 if clicks > 1 and self.tiles.covered(frame) - self.flags:
                     # a game on takes every click on a covered cell, and the click before neither lost nor
@@ -110,7 +110,7 @@ class Game:
                 frame = self.board.last_frame  # the loss may have shown on a probe click inside judge()
                 probe = self.chooser.choose(frame, self.flags | {cell})
                 after = self.board.click(probe, "left") if probe is not None else frame
-                moved = self.tiles.cells.changed(frame, after) if probe is not None else set()
+                moved = self.board.changes(frame, after, probe) if probe is not None else set()
                 if not moved:
                     self.log(f"game {self.number + 1}: lost after {clicks} clicks")
                     break
@@ -147,7 +147,14 @@ class Game:
         # an opening spreads from an empty cell: every neighbour of the clicked cell opens, and nothing opens
         # that the opening cannot reach; anything else is the mines shown at a loss (or flags put at a win)
         far = changed - flood(cell, changed)  # a flagged cell may open with the rest (gnome-mines)
-        if (len(changed) > 1 and not around <= changed) or far:
+        # ... and from an empty cell only: once an opening showed how an empty cell looks, cells that change
+        # around a clicked cell drawn otherwise are mines shown (a client that shows its whole board at a loss)
+        not_empty = len(changed) > 1 and not self.tiles.may_be_empty(frame, cell)
+        # an opening leaves the mines covered: every covered cell changed, and none to a flag (a client that
+        # flags the mines left at a win), is a whole board shown at a loss
+        shown = (len(changed) > 1 and (was_covered - self.flags) <= changed
+                 and not self.tiles.any_flag(frame, changed - self.flags))
+        if (len(changed) > 1 and not around <= changed) or far or not_empty or shown:
             if not self.tiles.new_look(frame, cell) and self.tiles.all_flags(frame, changed - {cell}):
                 self.recorder.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
                 return Click.ON  # a win: the client flagged the mines left
@@ -165,12 +172,14 @@ class Game:
             probe = self.chooser.choose(frame, self.flags | {cell})
             if probe is not None:
                 after = self.board.click(probe, "left")
-                if not self.tiles.cells.changed(frame, after):
+                if not self.board.changes(frame, after, probe):
                     self.exploded = cell
                     self.recorder.record(frame, {cell: "!"})
                     return Click.LOST
                 self.recorder.record(frame, {cell: REVEALED})
-                return self.judge(probe, self.tiles.cells.changed(frame, after), frame, after)
+                return self.judge(probe, self.board.changes(frame, after, probe), frame, after)
+        if len(changed) > 1:
+            self.tiles.saw_empty(frame, cell)  # an opening spread from it
         self.recorder.record(frame, dict.fromkeys(changed, REVEALED), roll=True)
         self.flags -= changed
         self.questions -= changed

@@ -41,13 +41,13 @@ def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.
     True if the client has question marks."""
     recorder.record(frame, tiles.all_covered(frame))
     cell = max(tiles.covered(frame), key=lambda rc: (rc[0] + rc[1], rc))
-    covered = tiles.cells.window(frame, cell)
+    new_board = frame
     seen: list[np.ndarray] = []
     for step in range(3):
         frame = board.click(cell, "right")
         now = tiles.cells.window(frame, cell)
-        if rms(now, covered) < CHANGED_RMS:
-            break  # back to covered (or right-clicks do nothing)
+        if cell not in board.changes(new_board, frame, cell):
+            break  # back to covered (or right-clicks do nothing; a focus ring drawn around it is no change)
         if any(rms(now, s) < CHANGED_RMS for s in seen):
             continue
         seen.append(now)

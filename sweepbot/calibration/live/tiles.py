@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sweepbot.calibration.facts import REVEALED
-from sweepbot.calibration.live.driver import CHANGED_RMS, Cell, CellWindows, rms
+from sweepbot.calibration.live.driver import CHANGED_RMS, MIDDLE_INSET, Cell, CellWindows, rms
 from sweepbot.vision.geometry import Geometry
 
 #: A new game: one look (covered) on at least this share of the cells (xdemineur opens an area by itself).
@@ -41,6 +41,19 @@ class Tiles:
     covered_look: np.ndarray
     opened_looks: list[np.ndarray] = field(default_factory=list)
     flag_look: np.ndarray | None = None
+    empty_look: np.ndarray | None = None  # the look of a cell an opening spread from
+
+    def saw_empty(self, frame: np.ndarray, cell: Cell) -> None:
+        """Keep the middle of ``cell``, an opening spread from it (the first such cell): the middle, since the
+        cell clicked last may carry a focus ring."""
+        if self.empty_look is None:
+            self.empty_look = CellWindows(self.cells.geometry, MIDDLE_INSET).window(frame, cell)
+
+    def may_be_empty(self, frame: np.ndarray, cell: Cell) -> bool:
+        """False once an empty cell was seen and the middle of ``cell`` looks otherwise."""
+        if self.empty_look is None:
+            return True
+        return rms(CellWindows(self.cells.geometry, MIDDLE_INSET).window(frame, cell), self.empty_look) < CHANGED_RMS
 
     @classmethod
     def of_new_board(cls, geometry: Geometry, frame: np.ndarray) -> Tiles | None:
@@ -73,6 +86,11 @@ class Tiles:
         """True if a flag has been seen and every one of ``cells`` looks like it."""
         flag = self.flag_look
         return flag is not None and all(rms(self.cells.window(frame, c), flag) < CHANGED_RMS for c in cells)
+
+    def any_flag(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
+        """True if a flag has been seen and one of ``cells`` looks like it."""
+        flag = self.flag_look
+        return flag is not None and any(rms(self.cells.window(frame, c), flag) < CHANGED_RMS for c in cells)
 
     def learn(self, frame: np.ndarray, facts: Mapping[Cell, str]) -> None:
         """Keep the looks that facts about ``frame`` show: each opened cell's, if not seen yet, and the first
