@@ -158,8 +158,11 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
     return Rect(x0, y0, max(part.right for part in kept) - x0, max(part.bottom for part in kept) - y0)
 
 
-#: The most cells read as ``=`` on one board (more means the profile does not fit, not a rare look).
+#: The most cells read as ``=`` on one board: MAX_OPENED, or one cell in OPENED_SHARE on a larger board (more
+#: means the profile does not fit, not a rare look; a client whose rows differ in height draws a row's digits
+#: in another size).
 MAX_OPENED = 4
+OPENED_SHARE = 8
 
 
 def learning(profile: Profile) -> bool:
@@ -169,7 +172,8 @@ def learning(profile: Profile) -> bool:
 
 def _opened(scores: CellScores, geometry: Geometry) -> CellScores:
     bad = scores.refused()
-    if len(bad) > MAX_OPENED or any(str(scores.chars[r, c]) not in ".12345678~" for r, c in bad):
+    most = max(MAX_OPENED, geometry.rows * geometry.cols // OPENED_SHARE)
+    if len(bad) > most or any(str(scores.chars[r, c]) not in ".12345678~" for r, c in bad):
         return scores
     chars = scores.chars.copy()
     rms, margin = scores.rms.copy(), scores.margin.copy()

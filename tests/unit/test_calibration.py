@@ -365,3 +365,34 @@ def test_a_look_learnt_in_play_replaces_its_open_cell_template_once() -> None:
     again[0, 0] = (95, 95, 95)  # the same look, a pixel off in colour
     learnt = with_templates(profile, [("2", two), ("2", again)])
     assert sorted(learnt.labels) == ["#", "2"]
+
+
+def test_a_row_of_looks_never_learnt_is_read_open_with_numbers_unknown() -> None:
+    """A calibrated profile meets a look it never learnt on a whole row of a 12x12 board (a client that draws
+    the digits of a shorter row smaller): those cells are read as open, number unknown, while they are at most
+    one in OPENED_SHARE; a board where most cells fit no template is refused."""
+    from sweepbot.vision.geometry import Geometry
+    from sweepbot.vision.read import read_located
+
+    covered = np.full((8, 8, 3), 200, np.uint8)
+    empty = np.full((8, 8, 3), 160, np.uint8)
+    one = empty.copy()
+    one[1:7, 3:5] = (200, 0, 0)
+    folder = Path("/calibrated/t-10px")  # a calibrated profile, which learns in play
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", covered), (".", empty), ("1", one)],
+                           folder=folder)
+    geometry = Geometry(tuple(range(0, 130, 10)), tuple(range(0, 130, 10)))
+    image = np.full((120, 120, 3), 120, np.uint8)
+    for r in range(12):
+        for c in range(12):
+            tile = covered if r < 6 else empty
+            if r == 8:
+                tile = empty.copy()
+                tile[2:6, 2:6] = (0, 0, 255)  # a number drawn as calibration never saw it
+            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = tile
+    board = read_located(image, geometry, profile, opened_unknown=True).board
+    assert board.grid[8] == "=" * 12
+    assert board.grid[0] == "#" * 12 and board.grid[9] == "." * 12
+    image[90:120, :] = (0, 0, 255)  # three more rows of it: the profile does not fit
+    with pytest.raises(ReadError):
+        read_located(image, geometry, profile, opened_unknown=True)
