@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -70,10 +70,13 @@ class Chooser:
     tiles: Tiles
     rng: random.Random
     reading: Reading | None = None
+    #: safe cells of the last board solved, not clicked yet: a safe cell stays safe while the game goes on
+    pending: list[Cell] = field(default_factory=list)
 
     def rename(self, session: LiveSession) -> None:
         """Name the looks from everything so far (used to choose the next game's moves)."""
         self.reading = read_session(session, self.tiles.cells.geometry)
+        self.pending = []
 
     def board_now(self, frame: np.ndarray) -> Board | None:
         """The frame as a board from the names known so far, or None."""
@@ -85,12 +88,17 @@ class Chooser:
         covered = self.tiles.covered(frame) - set(avoid)
         if not covered:
             return None
+        while self.pending:
+            cell = self.pending.pop(0)
+            if cell in covered:
+                return cell
         board = self.board_now(frame)
         if board is not None:
             try:
                 analysis = analyse(board, None, 0.3)
                 safe = [c for c in analysis.safe if c in covered]
                 if safe:
+                    self.pending = safe[1:]
                     return safe[0]
                 probs = {c: p for c, p in analysis.probabilities.items() if c in covered}
                 if probs:
