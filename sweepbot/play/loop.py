@@ -208,6 +208,16 @@ class Player:
             report.clicks = self.mouse.clicks - report.missed
         return report
 
+    def finished_on_screen(self) -> GameReport | None:
+        """The board on screen as a finished game's report when it shows a game over (lost or won), else None
+        (also when it cannot be read: the first game says why)."""
+        frame, part = self.capture(whole=True)
+        view, _, _ = self._read(frame, part)
+        over = game_over(view.board) if view is not None else None
+        if view is None or over is None:
+            return None
+        return GameReport(result=over, final=view.board, final_view=view)
+
     def look(self, previous: BoardView | None, report: GameReport,
              quiet: bool = False) -> tuple[np.ndarray, BoardView, Analysis | None]:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again."""

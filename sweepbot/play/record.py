@@ -30,10 +30,14 @@ class Recorder:
         (folder / "frames").mkdir(parents=True, exist_ok=True)
         self.count = len(list((folder / "frames").glob("*.png")))
         self.game = 0
+        self.game_start = self.count  # the first frame of the game being recorded
         self.settings = {"strategy": strategy, "first_click": first_click}
 
     def new_game(self) -> None:
-        self.game += 1
+        """The next moves are another game's (unless none of this game's was recorded)."""
+        if self.count > self.game_start:
+            self.game += 1
+            self.game_start = self.count
 
     def step(self, frame: np.ndarray, view: BoardView, analysis: Analysis, cells: list[Cell], button: str) -> None:
         name = f"frames/{self.count:05d}.png"

@@ -62,7 +62,8 @@ class SessionSummary:
 
 def play_session(player: Player, games: int, new_game: Callable[[GameReport], None],
                  progress: Callable[[int, GameReport], None] | None = None) -> SessionSummary:
-    """Play ``games`` games; after each finished one (but the last) call ``new_game`` with its report.
+    """Play ``games`` games; after each finished one (but the last) call ``new_game`` with its report, and
+    before the first when the board on screen shows a game over already.
     A failure that makes further input unsafe (the user took over, a click refused, no display) and Ctrl-C
     end the session with an error that carries the summary of the games played (``partial``)."""
     summary = SessionSummary()
@@ -84,6 +85,9 @@ def _finish(summary: SessionSummary, player: Player, start: float) -> SessionSum
 
 def _play_games(player: Player, games: int, new_game: Callable[[GameReport], None],
                 progress: Callable[[int, GameReport], None] | None, summary: SessionSummary) -> None:
+    finished = player.finished_on_screen()
+    if finished is not None:
+        new_game(finished)  # the board on screen is a game over already: not one of the games to play
     for number in range(games):
         clicks_before = player.mouse.clicks if player.mouse else 0
         try:

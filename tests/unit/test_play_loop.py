@@ -667,3 +667,26 @@ def test_a_won_game_tells_the_total_of_a_client_without_counter() -> None:
             break
     assert report.result == "won"
     assert settings.known_mines == {(9, 9): 10}
+
+
+def test_a_game_over_on_screen_at_the_start_is_not_counted_a_new_game_is_started_first() -> None:
+    from sweepbot.play.session import play_session
+
+    game, screen, reader, device, mouse = setup(10)
+    while game.state == "playing":  # the user's last game, lost or won, is still on screen
+        cell = next((r, c) for r in range(9) for c in range(9) if game.view()[(r, c)] == "#")
+        game.open(cell)
+    seeds = iter(range(11, 100))
+    started: list[str] = []
+
+    def new_game(report: GameReport) -> None:
+        started.append(report.result)
+        fresh = Game(LEVELS["beginner"], next(seeds), "opening")
+        screen.game = fresh
+        device.game = fresh
+
+    reports: list[GameReport] = []
+    summary = play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening")), 3, new_game,
+                           lambda _n, report: reports.append(report))
+    assert started[0] == game.state and len(started) == 3  # once before the first game, then between games
+    assert summary.games == 3 and all(r.clicks > 0 for r in reports)
