@@ -119,9 +119,10 @@ class Game:
                 self.log(f"game {self.number + 1}: a loss misjudged at {cell}, facts taken back")
                 assert probe is not None
                 result = self.judge(probe, moved, frame, after)
-                if result is Click.LOST:
-                    break
                 clicks += 1
+                if result is Click.LOST:
+                    self.log(f"game {self.number + 1}: lost after {clicks} clicks")
+                    break
             # the screen now: judge() may have clicked a probe cell, and the next click's changes are counted
             # from here (from an older frame, a cell the probe opened would seem to change at the loss)
             frame = self.board.last_frame
