@@ -98,7 +98,9 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
                 else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
         elif k in mines:
             names[k] = Name("*", FACT_REASONS["*"])
-        elif k in refused:
+        elif k in refused and any(looks.distance(k, c) < VARIANT_RMS for c, n in names.items() if n.char == "#"):
+            # a covered cell drawn another way still looks like one (a number a client shows at a loss
+            # does not, and stays unnamed)
             names[k] = Name("#", "a covered cell that changed at the loss, and the counts show it is no mine")
     marks(grids, names, mines, complete, frames_in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))

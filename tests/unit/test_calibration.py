@@ -396,3 +396,24 @@ def test_a_row_of_looks_never_learnt_is_read_open_with_numbers_unknown() -> None
     image[90:120, :] = (0, 0, 255)  # three more rows of it: the profile does not fit
     with pytest.raises(ReadError):
         read_located(image, geometry, profile, opened_unknown=True)
+
+
+def test_numbers_a_client_shows_at_a_loss_in_another_look_are_never_named_covered() -> None:
+    """A client that opens its whole board at a loss, drawing the cells it opens then in looks of their own
+    (DangerUXB; "7" and "8" stand for two such looks here, seen nowhere else): they changed at the loss and
+    the counts refuse them as mines, but they look nothing like a covered cell, so they are not named covered
+    (a number named covered reads every board wrong)."""
+    frames = [g for seed in range(3) for g in game_frames(seed)]
+    rng = np.random.default_rng(0)
+    for i in range(2, len(frames), 3):
+        opened_at_loss = frames[i] == "#"  # covered, no mine: the client shows it at the loss
+        frames[i] = np.where(opened_at_loss, np.where(rng.random(frames[i].shape) < 0.5, "7", "8"), frames[i])
+    looks, truth = as_looks(frames)
+    facts = [Fact(0, 0, 0, "#")]
+    for i in range(2, len(frames), 3):
+        changed = (frames[i] != frames[i - 1]) & (frames[i - 1] == "#")
+        facts += [Fact(i, int(r), int(c), "!" if frames[i][r, c] == "!" else AT_LOSS)
+                  for r, c in np.argwhere(changed)]
+    names = name_looks(looks, facts, min_cells=1, with_hints=False)
+    assert names[CHARS.index("#")].char == "#"
+    assert all(n.char != "#" for k, n in names.items() if truth[k] in "78")
