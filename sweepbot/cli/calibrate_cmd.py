@@ -37,6 +37,10 @@ prove stay unnamed (the image of the looks saved beside the profile shows a hint
 in play, never guessed. --record DIR keeps the session, --recording DIR calibrates from it again."""
 
 
+#: Looks of opened cells: a profile needs one of them at least.
+OPEN_CHARS = ".12345678="
+
+
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
         "calibrate", help="learn a client's looks into a profile (live, or from screenshots)",
@@ -94,6 +98,12 @@ def run(args: argparse.Namespace) -> int:
     if args.mines is not None:
         play["mines"] = [[g.rows, g.cols, args.mines] for g in {(g.rows, g.cols): g for g in geometries if g}.values()]
     for cal in calibrate_frames(images, args.client, facts, play, min_cells=1 if facts else 3, geometries=geometries):
+        proved = "".join(sorted({n.char for n in cal.names.values() if n.proved}))
+        if not set(proved) & set(OPEN_CHARS):
+            raise SweepbotError(
+                f"{cal.profile.name}: the frames proved only {proved or 'nothing'}, no look of an opened cell, so "
+                "no profile was saved (a frame is used only while the board stays where the first one showed it: "
+                "a board whose columns or rows change size in play is not read)")
         folder = out / cal.profile.name
         sheet_path = Path(args.sheet) if args.sheet else folder.with_name(cal.profile.name + "-looks.png")
         sheet_path.parent.mkdir(parents=True, exist_ok=True)

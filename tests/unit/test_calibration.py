@@ -204,6 +204,14 @@ def test_calibrate_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["calibrate", str(blank), "--client", "../evil"]) == 2
 
 
+def test_a_calibration_that_proved_no_opened_cell_saves_nothing(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    fresh = FIXTURES / "ace-minesweeper" / "level1-fresh.png"  # every cell covered
+    assert main(["calibrate", str(fresh), "--client", "t", "--out", str(tmp_path / "out")]) == 2
+    assert "no look of an opened cell" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 def test_a_look_named_empty_next_to_a_covered_cell_loses_its_name() -> None:
     """Looks 0 covered, 1 truly empty (never beside a covered cell), 2 wrongly named empty (beside one)."""
     grid = np.array([[1, 1, 2, 0, 0],
