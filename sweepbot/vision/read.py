@@ -122,8 +122,9 @@ def read_located(
 
     Raises :class:`ReadError` naming every cell that matches no template well. With ``opened_unknown`` (a
     calibrated profile still learning), a few such cells that look most like an open cell (a number, the
-    empty cell, or a look calibration left unnamed) are read as ``=``: open, number not known. With ``last``
-    (``seen`` of the last reading of this board) only the cells whose pixels changed are classified again,
+    empty cell, an open cell of unknown number, or a look calibration left unnamed) are read as ``=``: open,
+    number not known. With ``last`` (``seen`` of the last reading of this board) only the cells whose pixels
+    changed are classified again,
     and the counter is read again only if its pixels changed; the reading is the same.
     """
     scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms,
@@ -173,7 +174,7 @@ def learning(profile: Profile) -> bool:
 def _opened(scores: CellScores, geometry: Geometry) -> CellScores:
     bad = scores.refused()
     most = max(MAX_OPENED, geometry.rows * geometry.cols // OPENED_SHARE)
-    if len(bad) > most or any(str(scores.chars[r, c]) not in ".12345678~" for r, c in bad):
+    if len(bad) > most or any(str(scores.chars[r, c]) not in ".12345678~=" for r, c in bad):
         return scores
     chars = scores.chars.copy()
     rms, margin = scores.rms.copy(), scores.margin.copy()

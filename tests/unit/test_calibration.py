@@ -425,3 +425,27 @@ def test_numbers_a_client_shows_at_a_loss_in_another_look_are_never_named_covere
     names = name_looks(looks, facts, min_cells=1, with_hints=False)
     assert names[CHARS.index("#")].char == "#"
     assert all(n.char != "#" for k, n in names.items() if truth[k] in "78")
+
+
+def test_a_cell_nearest_an_open_cell_of_unknown_number_is_read_open() -> None:
+    """A number calibration saw only as an open cell of unknown number (=), drawn now a little otherwise (a
+    digit never seen, close to it): read as open, number unknown, not refused."""
+    from sweepbot.vision.geometry import Geometry
+    from sweepbot.vision.read import read_located
+
+    covered = np.full((8, 8, 3), 200, np.uint8)
+    empty = np.full((8, 8, 3), 160, np.uint8)
+    unknown = empty.copy()
+    unknown[2:6, 3:5] = (0, 0, 255)
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", covered), (".", empty), ("=", unknown)],
+                           folder=Path("/calibrated/t-10px"))
+    geometry = Geometry(tuple(range(0, 70, 10)), tuple(range(0, 70, 10)))
+    image = np.full((60, 60, 3), 120, np.uint8)
+    for r in range(6):
+        for c in range(6):
+            tile = covered if r < 3 else empty
+            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = tile
+    other = empty.copy()
+    other[2:6, 2:6] = (0, 0, 255)  # another digit: far from every template, nearest the = look
+    image[41:49, 11:19] = other
+    assert read_located(image, geometry, profile, opened_unknown=True).board.grid[4] == ".=...."
