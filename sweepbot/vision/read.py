@@ -124,8 +124,8 @@ def read_located(
     calibrated profile still learning), a few such cells that look most like an open cell (a number, the
     empty cell, an open cell of unknown number, or a look calibration left unnamed) are read as ``=``: open,
     number not known. With ``last`` (``seen`` of the last reading of this board) only the cells whose pixels
-    changed are classified again,
-    and the counter is read again only if its pixels changed; the reading is the same.
+    changed are classified again, and the counter is read again only if its pixels changed; the reading is
+    the same.
     """
     scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms,
                       last=None if last is None else last.cells)
