@@ -229,7 +229,7 @@ class Player:
         for attempt in itertools.count():
             if attempt >= self.settings.tries:
                 # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
-                if self._overlays_go is False or not self._laid_over(frame):
+                if not self._laid_over(frame):
                     if overlaid_at is not None:
                         self._overlays_go = True
                     break
@@ -249,6 +249,10 @@ class Player:
             if view is None:
                 problems.append(problem)
                 crops = unread or crops
+                continue
+            if not part and not game_over(view.board) and self._laid_over(frame, view.bbox):
+                # a toast or pop-up over part of the board: the cells under it may read as something else
+                problems.append("something lies over part of the board")
                 continue
             bad = changes_that_cannot_happen(previous.board, view.board) if previous is not None else []
             if bad and not (late_numbers(bad) and held is not None and held.board.grid == view.board.grid):
@@ -279,13 +283,14 @@ class Player:
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
         )
 
-    def _laid_over(self, frame: np.ndarray) -> bool:
+    def _laid_over(self, frame: np.ndarray, where: Rect | None = None) -> bool:
         """Something lies over part of the board's edge on ``frame`` (a whole grab) that was not there when the
-        board was last read whole at the same place."""
-        if self._surround is None:
+        board was last read whole (at ``where``, when given); never once one was seen to stay (a dialog)."""
+        if self._surround is None or self._overlays_go is False:
             return False
         bbox, reference = self._surround
-        return laid_over(reference, frame, bbox.as_tuple())
+        near = where is None or all(abs(a - b) <= 3 for a, b in zip(where.as_tuple(), bbox.as_tuple(), strict=True))
+        return near and laid_over(reference, frame, bbox.as_tuple())
 
     def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:
         """A frame of the screen, and whether only the reader's area of it is current. Once the whole screen
