@@ -63,6 +63,8 @@ from sweepbot.vision.learn import neighbour_count
 MARK_LOOKS = "*!F?X"
 #: Two looks closer than this (RMS) may be one tile drawn a little differently: the bounds step leaves them.
 VARIANT_RMS = 30.0
+#: A look whose pixels correlate this well with a covered look's is that tile in another brightness.
+SAME_SHAPE = 0.9
 
 
 def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, with_hints: bool = True) -> Naming:
@@ -98,7 +100,7 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
                 else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
         elif k in mines:
             names[k] = Name("*", FACT_REASONS["*"])
-        elif k in refused and any(looks.distance(k, c) < VARIANT_RMS for c, n in names.items() if n.char == "#"):
+        elif k in refused and like_covered(looks, names, k):
             # a covered cell drawn another way still looks like one (a number a client shows at a loss
             # does not, and stays unnamed)
             names[k] = Name("#", "a covered cell that changed at the loss, and the counts show it is no mine")
@@ -115,6 +117,19 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     if with_hints:
         hints(looks, names, complete)
     return names
+
+
+def like_covered(looks: Looks, names: Naming, look: int) -> bool:
+    """``look`` is a covered tile drawn another way: close to a covered look, or the same shape in another
+    brightness (gnome-mines darkens the covered cells at a loss; a number drawn on a tile is neither)."""
+    image = looks.images[look].astype(np.float32).ravel()
+    for k in (k for k, n in names.items() if n.char == "#"):
+        if looks.distance(look, k) < VARIANT_RMS:
+            return True
+        covered = looks.images[k].astype(np.float32).ravel()
+        if image.std() > 0 and covered.std() > 0 and float(np.corrcoef(image, covered)[0, 1]) >= SAME_SHAPE:
+            return True
+    return False
 
 
 def opened_only(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
