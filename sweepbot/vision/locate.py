@@ -15,6 +15,7 @@ import numpy as np
 
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.lines import centres, edges, face_edges, line, uneven
 
 #: A pixel is flat when no channel differs by more than this from its right and lower neighbours.
 FLAT_STEP = 14
@@ -247,20 +248,6 @@ def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, fl
     return best[1], best[2], best[3], best[4]
 
 
-def _centres(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
-    """The median position of each row/column, filled in by a straight-line fit where none is known."""
-    known = _medians(index, values, count)
-    have = ~np.isnan(known)
-    ks = np.arange(count)
-    if have.sum() >= 2:
-        slope, icept = np.polyfit(ks[have], known[have], 1)
-        known[~have] = icept + slope * ks[~have]
-        # a median far off the line (a stray patch) gives way to the line
-        off = np.abs(known - (icept + slope * ks)) > 0.25 * slope
-        known[off] = icept + slope * ks[off]
-    return known
-
-
 def _grid_lines(patches: Patches, lat: Lattice, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Cell centres along x and y. Patches of one kind (covered faces, say) sit at the same place in every
     cell, but different kinds may not (a bevel is lopsided): fit straight lines through the most common
@@ -272,45 +259,9 @@ def _grid_lines(patches: Patches, lat: Lattice, rows: int, cols: int) -> tuple[n
     same = (np.abs(w - kw) <= 1) & (np.abs(h - kh) <= 1)
     if len(np.unique(lat.cols[same])) >= 2 and len(np.unique(lat.rows[same])) >= 2:
         xs, ys = patches.cx[m][same], patches.cy[m][same]
-        return (_uneven(_line(lat.cols[same], xs, cols), lat.cols[same], xs),
-                _uneven(_line(lat.rows[same], ys, rows), lat.rows[same], ys))
-    return _centres(lat.cols, patches.cx[m], cols), _centres(lat.rows, patches.cy[m], rows)
-
-
-def _uneven(line: np.ndarray, index: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """The fitted ``line`` moved, row by row or column by column, to where that line's patches sit when it is
-    a pixel or more off somewhere (gnome-mines lays a 30-column board out as 21 columns 30 px wide and 9 of
-    29 px: a straight line is up to 4 px off in the middle); within a pixel everywhere, the line stands."""
-    step = float(np.median(np.diff(line))) if len(line) > 1 else 0.0
-    medians = _medians(index, values, len(line))
-    near = np.abs(medians - line) <= 0.25 * step  # False where no patch (nan)
-    if not (np.abs(medians - line)[near] >= 1.0).any():
-        return line
-    return np.where(near, medians, line)
-
-
-def _medians(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
-    """The median of ``values`` for each row/column number 0..count-1 in ``index``; nan where it has none."""
-    return np.array([float(np.median(values[index == k])) if (index == k).any() else np.nan
-                     for k in range(count)])
-
-
-def _line(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
-    """Positions ``a + b * k`` fitted through the patches; a step within 0.06 px of a whole number is one
-    (most clients draw on whole pixels; a fit over a few columns is rarely that exact)."""
-    step, start = np.polyfit(index, values, 1)
-    if abs(step - round(step)) <= 0.06:
-        step = float(round(step))
-        start = float(np.median(values - step * index))
-    return start + step * np.arange(count)
-
-
-def _edges(centres: np.ndarray, pitch: float) -> tuple[int, ...]:
-    mids = (centres[:-1] + centres[1:]) / 2
-    first = centres[0] - pitch / 2
-    last = centres[-1] + pitch / 2
-    edges = np.concatenate([[first], mids, [last]])
-    return tuple(int(np.floor(e + 0.5)) for e in edges)
+        return (uneven(line(lat.cols[same], xs, cols), lat.cols[same], xs),
+                uneven(line(lat.rows[same], ys, rows), lat.rows[same], ys))
+    return centres(lat.cols, patches.cx[m], cols), centres(lat.rows, patches.cy[m], rows)
 
 
 #: Edges fainter than FLAT_STEP: tiles told apart only by a soft shadow or a 1-2 level gradient step.
@@ -368,7 +319,10 @@ def _locate(image: np.ndarray, step: int) -> Geometry:
     xc, yc = _grid_lines(patches, best, rows, cols)
     pitch_x = (xc[-1] - xc[0]) / (cols - 1)
     pitch_y = (yc[-1] - yc[0]) / (rows - 1)
-    return Geometry(_edges(xc, pitch_x), _edges(yc, pitch_y))
+    m = best.members
+    xs = face_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], cols) or edges(xc, pitch_x)
+    ys = face_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], rows) or edges(yc, pitch_y)
+    return Geometry(xs, ys)
 
 
 def _trim(lat: Lattice) -> Lattice:

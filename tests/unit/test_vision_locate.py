@@ -163,3 +163,21 @@ def test_tiles_told_apart_only_by_a_soft_shadow_or_a_fine_texture_are_found(text
                 img[top:bottom, right - 2:right] = 60
     geo = locate(img)
     assert_tiles_inside(geo, rows, cols, tiles)
+
+
+def test_locate_follows_columns_of_different_widths() -> None:
+    """mfranceschi-minesweeper widens a column from 34 to 39 px once a digit shows in it: each edge must lie
+    in the gap between its columns, not on a line fitted through the wide ones (edges checked by eye)."""
+    image = load_image(Path(__file__).parents[1] / "fixtures" / "mfranceschi-minesweeper" / "widened-columns.png")
+    geo = locate(image)
+    assert geo.xs == (237, 271, 310, 349, 388, 427, 466, 505, 544)
+    assert geo.ys == tuple(range(64, 313, 31))
+
+
+def test_columns_of_one_width_keep_edges_through_centres() -> None:
+    """Faces that differ in width by less than a few pixels (a bevel drawn a pixel wider here and there) give
+    no uneven columns: a board drawn on an even pitch is located on that pitch."""
+    image, tiles = draw_board(9, 12, 24, 2, 2, (40, 60), seed=3, revealed=0.0)
+    geo = locate(image)
+    assert_tiles_inside(geo, 9, 12, tiles)
+    assert set(np.diff(geo.xs)) == {24} and set(np.diff(geo.ys)) == {24}

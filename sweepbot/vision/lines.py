@@ -1,0 +1,85 @@
+"""Where a located board's cell edges lie, from the positions and sizes of the flat patches in each row or
+column: straight lines through their centres (a pixel off where a client lays columns out unevenly), or,
+where cells of one kind differ in width from column to column (a column that widens when a digit shows in
+it), the middle of the gaps between their faces."""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Faces of one kind whose widths (heights) differ by this many pixels between columns (rows) mean columns
+#: (rows) of different sizes: the edges follow the gaps between faces instead of a line through centres.
+UNEVEN_SIZE = 3
+
+
+def centres(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """The median position of each row/column, filled in by a straight-line fit where none is known."""
+    known = medians(index, values, count)
+    have = ~np.isnan(known)
+    ks = np.arange(count)
+    if have.sum() >= 2:
+        slope, icept = np.polyfit(ks[have], known[have], 1)
+        known[~have] = icept + slope * ks[~have]
+        # a median far off the line (a stray patch) gives way to the line
+        off = np.abs(known - (icept + slope * ks)) > 0.25 * slope
+        known[off] = icept + slope * ks[off]
+    return known
+
+
+def uneven(fitted: np.ndarray, index: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The ``fitted`` line moved, row by row or column by column, to where that line's patches sit when it is
+    a pixel or more off somewhere (gnome-mines lays a 30-column board out as 21 columns 30 px wide and 9 of
+    29 px: a straight line is up to 4 px off in the middle); within a pixel everywhere, the line stands."""
+    step = float(np.median(np.diff(fitted))) if len(fitted) > 1 else 0.0
+    sits = medians(index, values, len(fitted))
+    near = np.abs(sits - fitted) <= 0.25 * step  # False where no patch (nan)
+    if not (np.abs(sits - fitted)[near] >= 1.0).any():
+        return fitted
+    return np.where(near, sits, fitted)
+
+
+def medians(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """The median of ``values`` for each row/column number 0..count-1 in ``index``; nan where it has none."""
+    return np.array([float(np.median(values[index == k])) if (index == k).any() else np.nan
+                     for k in range(count)])
+
+
+def line(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """Positions ``a + b * k`` fitted through the patches; a step within 0.06 px of a whole number is one
+    (most clients draw on whole pixels; a fit over a few columns is rarely that exact)."""
+    step, start = np.polyfit(index, values, 1)
+    if abs(step - round(step)) <= 0.06:
+        step = float(round(step))
+        start = float(np.median(values - step * index))
+    return start + step * np.arange(count)
+
+
+def edges(middles: np.ndarray, pitch: float) -> tuple[int, ...]:
+    """Edges halfway between cell centres, and half a pitch beyond the outer ones."""
+    bounds = np.concatenate([[middles[0] - pitch / 2], (middles[:-1] + middles[1:]) / 2, [middles[-1] + pitch / 2]])
+    return tuple(int(np.floor(b + 0.5)) for b in bounds)
+
+
+def face_edges(index: np.ndarray, centre: np.ndarray, size: np.ndarray, other: np.ndarray,
+               count: int) -> tuple[int, ...] | None:
+    """Edges halfway across the gaps between faces, when faces of the most common kind (told by their size
+    ``other`` across this axis) differ in ``size`` by UNEVEN_SIZE or more between columns; None when they do
+    not, or when a column has no such face or the faces overlap."""
+    kind = np.round(other)
+    values, counts = np.unique(kind, return_counts=True)
+    same = np.abs(kind - values[int(np.argmax(counts))]) <= 1
+    if count < 2 or not same.any():
+        return None
+    lows = medians(index[same], (centre - (size - 1) / 2)[same], count)
+    highs = medians(index[same], (centre + (size - 1) / 2)[same], count)
+    if np.isnan(lows).any():
+        return None
+    sizes = highs - lows
+    if float(sizes.max() - sizes.min()) < UNEVEN_SIZE:
+        return None
+    gaps = lows[1:] - highs[:-1] - 1
+    if (gaps < 0).any():
+        return None
+    gap = float(np.median(gaps))
+    bounds = np.concatenate([[lows[0] - gap / 2], (highs[:-1] + lows[1:] + 1) / 2, [highs[-1] + 1 + gap / 2]])
+    return tuple(int(np.floor(b + 0.5)) for b in bounds)
