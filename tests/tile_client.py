@@ -69,9 +69,12 @@ class TileClient:
     game, or with ``button`` (and no key) the "New" button above the board."""
 
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
-                 toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False) -> None:
+                 toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0) -> None:
         #: at a loss every cell is shown: the mines and every number (DangerUXB)
         self.reveal_all = reveal_all
+        #: a column with a number in sight is drawn this many pixels wider, its tiles stretched in the middle
+        #: (mfranceschi-minesweeper's Tk buttons)
+        self.widen = widen
         self.button = button
         #: a dotted ring drawn around the cell clicked last, as Tk draws a button's keyboard focus
         self.focus_ring = focus_ring
@@ -109,18 +112,41 @@ class TileClient:
             self.ended_at = time.monotonic()
         return self.ended_at is not None and time.monotonic() - self.ended_at < self.toast
 
-    # screen
-    def grab(self, region: Rect | None = None) -> np.ndarray:
-        canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
-        view = self.game.view()
-        x0, y0 = ORIGIN
-        for r, row in enumerate(view.grid):
+    def shown(self) -> list[str]:
+        """The board as drawn: marks, and the whole board at a loss with ``reveal_all``."""
+        out = []
+        for r, row in enumerate(self.game.view().grid):
+            chars = []
             for c, ch in enumerate(row):
                 if ch == "#" and self.marks.get((r, c)) == "?":
                     ch = "?"
                 if ch == "#" and self.reveal_all and self.game.state == "lost":
                     ch = self.truth(r, c)
-                canvas[y0 + r * TILE : y0 + (r + 1) * TILE, x0 + c * TILE : x0 + (c + 1) * TILE] = tile(ch)
+                chars.append(ch)
+            out.append("".join(chars))
+        return out
+
+    def column_edges(self, shown: list[str]) -> list[int]:
+        """Where each column starts, and where the last one ends."""
+        widths = [TILE + (self.widen if any(row[c] in DIGIT_COLOURS for row in shown) else 0)
+                  for c in range(self.game.cols)]
+        return [ORIGIN[0] + sum(widths[:c]) for c in range(self.game.cols + 1)]
+
+    # screen
+    def grab(self, region: Rect | None = None) -> np.ndarray:
+        canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
+        shown = self.shown()
+        xs = self.column_edges(shown)
+        x0, y0 = ORIGIN
+        for r, row in enumerate(shown):
+            for c, ch in enumerate(row):
+                face = tile(ch)
+                extra = xs[c + 1] - xs[c] - TILE
+                if extra:
+                    half = TILE // 2
+                    face = np.concatenate([face[:, :half], np.repeat(face[:, half : half + 1], extra, 1),
+                                           face[:, half:]], axis=1)
+                canvas[y0 + r * TILE : y0 + (r + 1) * TILE, xs[c] : xs[c + 1]] = face
         if self.focus_ring and self.focus is not None:
             r, c = self.focus
             x, y = x0 + c * TILE + 1, y0 + r * TILE + 1
@@ -152,7 +178,8 @@ class TileClient:
             return
         if self.toast_shown() and toast_box(self.game.rows).contains(x, y):
             return
-        r, c = (y - ORIGIN[1]) // TILE, (x - ORIGIN[0]) // TILE
+        xs = self.column_edges(self.shown())
+        r, c = (y - ORIGIN[1]) // TILE, next((k for k in range(self.game.cols) if xs[k] <= x < xs[k + 1]), -1)
         if 0 <= r < self.game.rows and 0 <= c < self.game.cols:
             self.focus = (r, c)  # also on a cell of a game over
         if not (0 <= r < self.game.rows and 0 <= c < self.game.cols) or self.game.state != "playing":

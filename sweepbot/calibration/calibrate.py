@@ -19,7 +19,7 @@ from sweepbot.board import Board
 from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.facts import WON_COVERED, CalibrationError, Fact, Naming
-from sweepbot.calibration.looks import Looks, collect_looks
+from sweepbot.calibration.looks import SAME_LOOK_RMS, STRICT_LOOK_RMS, Looks, collect_looks
 from sweepbot.calibration.naming import name_looks
 from sweepbot.vision.cells import MAX_RMS, classify
 from sweepbot.vision.counter import learn_counter
@@ -95,8 +95,10 @@ def best_naming(
     looks after every game only to choose its moves, does without: it is slow)."""
     best: tuple[tuple[bool, float], float, Looks, Naming] | None = None
     failure: CalibrationError | None = None
-    for inset in INSETS:
-        looks = collect_looks(images, geometries, inset)
+    tries: list[tuple[float, float]] = [(inset, SAME_LOOK_RMS) for inset in INSETS]
+    while tries:
+        inset, threshold = tries.pop(0)
+        looks = collect_looks(images, geometries, inset, threshold)
         try:
             names = name_looks(looks, facts, min_cells, with_hints)
         except CalibrationError as err:
@@ -113,6 +115,11 @@ def best_naming(
         key = (_new_board_share(looks) >= 0.95, named)
         if best is None or key > best[0]:
             best = (key, inset, looks, names)
+        unproved = any(k not in best[3] or not best[3][k].proved for k in range(best[2].count))
+        if not tries and threshold == SAME_LOOK_RMS and unproved:
+            # a look left unnamed may be several tiles drawn alike (small digits all in one colour, drawn pixel
+            # for pixel the same): grouped more strictly, they may each be proved
+            tries.append((best[1], STRICT_LOOK_RMS))
     if best is None:
         raise failure or CalibrationError("no frames to calibrate from")
     return best[1], best[2], best[3]

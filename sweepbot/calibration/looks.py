@@ -18,6 +18,9 @@ from sweepbot.vision.geometry import Geometry
 
 #: RMS (0-255 per channel) under which two windows count as the same look.
 SAME_LOOK_RMS = 14.0
+#: ... when that leaves a look unnamed: tiles drawn pixel for pixel the same each time, whose glyphs differ
+#: little (small digits all in one light colour, about 10 apart).
+STRICT_LOOK_RMS = 5.0
 #: How far (px) a cell's window may move to match a look: clients that draw at fractional positions put a
 #: glyph up to 2 px off the located grid.
 SHIFT = 2

@@ -173,6 +173,8 @@ class Player:
                     previous, board=expected_win)
                 break
             over = game_over(view.board)
+            if over == "lost" and expected_win is not None and opened_safely(view.board, cells):
+                over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
             if previous is not None and not over and cells:
                 untaken = untaken_clicks(previous.board, view.board, cells)
                 report.missed += len(untaken)
@@ -424,6 +426,12 @@ def late_numbers(bad: list[tuple[tuple[int, int], str, str]]) -> bool:
     """Whether every impossible change is an empty cell that now shows a number: what a read taken while the
     client drew a tile and not yet its number looks like, once the number is drawn."""
     return all(old == "." and new in "12345678" for _, old, new in bad)
+
+
+def opened_safely(board: Board, opened: list[tuple[int, int]]) -> bool:
+    """Every cell of ``opened`` shows a number or the empty cell, and no mine shows as clicked: a game that
+    ``opened`` was to win, shown with its mines (some clients draw them at a win as at a loss), was won."""
+    return board.count("!") == 0 and all(board.grid[r][c] in ".12345678" for r, c in opened)
 
 
 def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:

@@ -16,8 +16,9 @@ from sweepbot.vision.read import ReadError, Seen, learning, reading_area
 class VisionReader:
     """Reads frames with the geometry and profile found on the first one, classifying again only the cells
     whose pixels changed since the last read. When a whole frame no longer reads at the old place (the window
-    moved), the board is located afresh; a frame current only in :meth:`area` is never used for that. Only a
-    board read in full is returned."""
+    moved), the board is located afresh; a frame current only in :meth:`area` is never used for that. A
+    client whose cells change size in play has its board located on every frame. Only a board read in full
+    is returned."""
 
     def __init__(self, profile: str | None = None) -> None:
         self.profile_name = profile
@@ -37,7 +38,7 @@ class VisionReader:
     def area(self) -> Rect | None:
         """The part of the frame the next read looks at when the board is where it was last read: the board
         and its counter (see ``vision.read.reading_area``); None before a board is found."""
-        if self.geometry is None or self.profile is None:
+        if self.geometry is None or self.profile is None or resizes(self.profile):
             return None
         return reading_area(self.geometry, self.profile)
 
@@ -64,7 +65,7 @@ class VisionReader:
     def _read(self, frame: np.ndarray, whole: bool = True) -> Reading:
         if not whole and (self.geometry is None or self.profile is None):
             raise ReadError("no board found yet to read in part of the screen")
-        if self.geometry is not None and self.profile is not None:
+        if self.geometry is not None and self.profile is not None and not resizes(self.profile):
             try:
                 reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
                                        last=self.seen)
@@ -108,6 +109,12 @@ class VisionReader:
                 raise
             cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
             raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops) from error
+
+
+def resizes(profile: Profile) -> bool:
+    """Whether the client's cells change size in play (calibration saw a column widen): its board is then
+    located on every whole frame, never read at the place where it was."""
+    return bool(profile.play.get("cells_resize"))
 
 
 def to_view(reading: Reading) -> BoardView:

@@ -20,8 +20,12 @@ from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, 
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
+from sweepbot.vision.redraw import even_grid, is_uneven, redraw
 
 PITCH_TOLERANCE = 0.05
+#: A profile of a client whose cells grow in play reads cells up to this much smaller than the profile's as
+#: grown ones (34 px columns drawn 39 px wide).
+GROWN = 0.75
 #: Cells beyond the board count as cells only when they match this closely (see ``_check_edges``).
 EDGE_RMS = 12.0
 
@@ -125,8 +129,13 @@ def read_located(
     empty cell, an open cell of unknown number, or a look calibration left unnamed) are read as ``=``: open,
     number not known. With ``last`` (``seen`` of the last reading of this board) only the cells whose pixels
     changed are classified again, and the counter is read again only if its pixels changed; the reading is
-    the same.
+    the same. A board whose cells differ in size is read with each cell drawn at the profile's size (see
+    ``vision.redraw``); the reading keeps the board's own geometry.
     """
+    if is_uneven(geometry):
+        even = even_grid(geometry, profile.pitch)
+        reading = read_located(redraw(image, geometry, even), even, profile, max_rms, levels, opened_unknown, last)
+        return replace(reading, geometry=geometry)
     scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms,
                       last=None if last is None else last.cells)
     if not scores.accepted.all():
@@ -215,8 +224,19 @@ def read_screenshot(
     if not candidates:
         raise ReadError("no profiles to read with")
     found = geometry or locate(image)
+    widths, heights = np.diff(found.xs), np.diff(found.ys)
+    if is_uneven(found):
+        return _read_uneven(image, found, [
+            p for p in candidates if widths.min() - 1 <= p.pitch[0] <= widths.max() + 1
+            and heights.min() - 1 <= p.pitch[1] <= heights.max() + 1], opened_unknown)
     pitch = found.pitch
     direct = [p for p in candidates if _pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
+    grown = [p for p in candidates if p.play.get("cells_resize") and not _pitch_fits(p, pitch)
+             and GROWN * widths.min() <= p.pitch[0] <= widths.min()
+             and GROWN * heights.min() <= p.pitch[1] <= heights.min()]
+    if not direct and grown:
+        # a client whose cells grow in play (every column widened by a digit in it)
+        return _read_uneven(image, found, grown, opened_unknown)
     best: tuple[float, Geometry, Profile, CellScores] | None = None
     for p in direct:
         geo, scores = _attempt(image, found, p)
@@ -241,6 +261,28 @@ def read_screenshot(
             f"fits it (profile cell sizes: {sizes} px); calibrate one for this client or size"
         )
     raise refuse(image, best[1], best[3], best[2])
+
+
+def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool) -> Reading:
+    """Read a board whose cells differ in size (or grew) with ``candidates``, each cell drawn at the
+    profile's size (see ``vision.redraw``)."""
+    widths = np.diff(found.xs)
+    fitting = [p for p in candidates if p.fits_size(found.rows, found.cols)]
+    first: ReadError | None = None
+    for p in fitting:
+        even = even_grid(found, p.pitch)
+        try:
+            reading = read_screenshot(redraw(image, found, even), profiles=[p], geometry=even,
+                                      opened_unknown=opened_unknown)
+        except ReadError as error:
+            first = first or error
+            continue
+        dx, dy = reading.geometry.xs[0] - even.xs[0], reading.geometry.ys[0] - even.ys[0]
+        return replace(reading, geometry=found.shifted(dx, dy))
+    if first is not None:
+        raise first
+    raise ReadError(f"found a {found.rows}x{found.cols} board with cells from {widths.min()} to {widths.max()} px "
+                    "wide, but no profile fits it; calibrate one for this client or size")
 
 
 def _outside_lines(geometry: Geometry) -> list[tuple[str, Geometry]]:

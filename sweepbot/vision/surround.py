@@ -41,12 +41,23 @@ def band(frame: np.ndarray, box: Box) -> np.ndarray:
     return np.concatenate([s.reshape(-1, frame.shape[2]) for s in strips], axis=0)
 
 
+def _differing(reference: np.ndarray, frame: np.ndarray, box: Box) -> tuple[int, int]:
+    """How many pixels of the band around ``box`` differ from ``reference``, and of how many."""
+    now = band(frame, box)
+    if now.shape != reference.shape or not len(now):
+        return 0, 0
+    differ = (np.abs(now.astype(np.int16) - reference.astype(np.int16)).max(axis=1) > PIXEL_CHANGE)
+    return int(differ.sum()), len(differ)
+
+
+def band_differs(reference: np.ndarray, frame: np.ndarray, box: Box) -> bool:
+    """True when the band around ``box`` differs from ``reference`` (in part or as a whole): something over
+    the board's edge, a window recoloured, or a board that grew past its old sides."""
+    return _differing(reference, frame, box)[0] >= MIN_PIXELS
+
+
 def laid_over(reference: np.ndarray, frame: np.ndarray, box: Box) -> bool:
     """True when something lies over part of the board's edge: part of the band around ``box`` differs from
     ``reference`` (the band on a new game, from :func:`band`), but not the whole of it."""
-    now = band(frame, box)
-    if now.shape != reference.shape or not len(now):
-        return False
-    differ = (np.abs(now.astype(np.int16) - reference.astype(np.int16)).max(axis=1) > PIXEL_CHANGE)
-    count = int(differ.sum())
-    return MIN_PIXELS <= count <= WHOLE_SHARE * len(differ)
+    count, total = _differing(reference, frame, box)
+    return MIN_PIXELS <= count <= WHOLE_SHARE * total

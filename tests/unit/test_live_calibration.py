@@ -229,3 +229,39 @@ def test_a_client_that_shows_its_whole_board_at_a_loss_is_seen_to_lose() -> None
                            geometries=[geometry] * len(session.frames))[0]
     assert cal.misread == 0
     assert {"#", ".", "1", "!", "F"} <= {n.char for n in cal.names.values() if n.proved}
+
+
+@pytest.mark.slow
+def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> None:
+    """A column is drawn 3 px wider once a number shows in it (mfranceschi-minesweeper): calibration follows
+    the cells to where they are, keeps every frame on the new game's layout, and the profile it makes reads
+    boards in play, whatever their columns' widths, cell for cell."""
+    client = TileClient(seed=19, widen=3)
+    session = calibrate(client, games=6)
+    assert session.play.get("cells_resize") is True
+    assert session.wins == sum(g.state == "won" for g in client.games[:-1])
+    geometry = locate(session.frames[0])
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[geometry] * len(session.frames))[0]
+    assert cal.misread == 0
+    names = {n.char for n in cal.names.values() if n.proved}
+    assert {"#", ".", "1", "2", "!"} <= names
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(50, 58):
+        game = TileClient(seed=seed, widen=3)
+        for _ in range(rng.randint(1, 4)):
+            covered = [(r, c) for r in range(9) for c in range(9) if game.game.view()[(r, c)] == "#"]
+            game.game.open(rng.choice(covered))
+            if game.game.state != "playing":
+                break
+        want = game.game.view().grid
+        if game.game.state != "playing" or not set("".join(want)) <= names:
+            continue
+        reading = read_screenshot(game.grab(), profiles=[cal.profile])
+        assert reading.board.grid == want
+        edges = game.column_edges(game.shown())  # clicks go where the cells are
+        assert all(abs(a - b) <= 2 for a, b in zip(reading.geometry.xs, edges, strict=True)), edges
+        checked += 1
+    assert checked >= 2
+

@@ -168,9 +168,13 @@ def test_tiles_told_apart_only_by_a_soft_shadow_or_a_fine_texture_are_found(text
 def test_locate_follows_columns_of_different_widths() -> None:
     """mfranceschi-minesweeper widens a column from 34 to 39 px once a digit shows in it: each edge must lie
     in the gap between its columns, not on a line fitted through the wide ones (edges checked by eye)."""
-    image = load_image(Path(__file__).parents[1] / "fixtures" / "mfranceschi-minesweeper" / "widened-columns.png")
-    geo = locate(image)
+    folder = Path(__file__).parents[1] / "fixtures" / "mfranceschi-minesweeper"
+    geo = locate(load_image(folder / "widened-columns.png"))
     assert geo.xs == (237, 271, 310, 349, 388, 427, 466, 505, 544)
+    assert geo.ys == tuple(range(64, 313, 31))
+    # two narrow columns side by side at the right: a step of 34 px among steps of 39
+    geo = locate(load_image(folder / "widened-columns-right.png"))
+    assert geo.xs == (237, 276, 315, 354, 393, 432, 471, 505, 539)
     assert geo.ys == tuple(range(64, 313, 31))
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sweepbot.calibration.live.follow import Follower
 from sweepbot.calibration.looks import window_crop
 from sweepbot.control.mouse import BoardInput
 from sweepbot.rect import Rect
@@ -55,13 +56,15 @@ class CellWindows:
         """Every cell's window, row by row, as one row of a cells x pixels array."""
         return cell_windows(frame, self.geometry, window_crop([self.geometry], self.inset))
 
-    def window(self, frame: np.ndarray, cell: Cell, origin: Rect | None = None) -> np.ndarray:
+    def window(self, frame: np.ndarray, cell: Cell, origin: Rect | None = None,
+               place: Geometry | None = None) -> np.ndarray:
         """One cell's window; with ``origin``, ``frame`` is only the part of the screen at that rectangle (it
-        must hold the window)."""
+        must hold the window), and ``place`` says where the cells are on it (when they grew in play)."""
         if origin is None:
             return self.windows(frame)[cell[0] * self.geometry.cols + cell[1]]
         ox, oy, w, h = window_crop([self.geometry], self.inset)
-        x, y = self.geometry.xs[cell[1]] + ox - origin.x, self.geometry.ys[cell[0]] + oy - origin.y
+        at = place or self.geometry
+        x, y = at.xs[cell[1]] + ox - origin.x, at.ys[cell[0]] + oy - origin.y
         return frame[y:y + h, x:x + w].reshape(-1).astype(np.float32)
 
     def changed(self, before: np.ndarray, after: np.ndarray) -> set[Cell]:
@@ -119,6 +122,9 @@ class BoardDriver:
     #: the cell clicked last, and the one clicked before it
     target: Cell | None = None
     previous: Cell | None = None
+    #: where the cells are on screen when they grow in play (the screen's whole grabs are drawn back onto
+    #: ``geometry`` by it; see sweepbot.calibration.live.follow); None: always at ``geometry``
+    follower: Follower | None = None
 
     def changes(self, before: np.ndarray, after: np.ndarray, cell: Cell) -> set[Cell]:
         """The cells that the click on ``cell`` (the last one) changed from ``before`` to ``after``. A mark some
@@ -170,13 +176,18 @@ class BoardDriver:
         return self.cells.geometry
 
     @property
+    def on_screen(self) -> Geometry:
+        """Where the board's cells are on screen now: ``geometry``, unless they grew since the new game."""
+        return self.geometry if self.follower is None else self.follower.shown
+
+    @property
     def region(self) -> Rect:
         """The board's rectangle on screen."""
-        return board_region(self.geometry)
+        return board_region(self.on_screen)
 
     def park(self) -> None:
         """Move the pointer off the cells (see :func:`park_below`)."""
-        park_below(self.mouse, self.geometry)
+        park_below(self.mouse, self.on_screen)
 
     def settled(self, before: np.ndarray | None = None) -> np.ndarray:
         """The screen once the board has changed from ``before`` and held still (see :func:`settle`)."""
@@ -184,26 +195,27 @@ class BoardDriver:
 
     def cell_region(self, cell: Cell) -> Rect:
         """A cell's rectangle on screen, and 2 pixels around it."""
-        x, y, w, h = self.geometry.cell_rect(*cell)
+        x, y, w, h = self.on_screen.cell_rect(*cell)
         return Rect(x - 2, y - 2, w + 4, h + 4)
 
     def click(self, cell: Cell, button: str) -> np.ndarray:
         """Click a cell and return the screen once the client has answered and the board settled."""
-        before = self.screen.grab()
+        self.screen.grab()  # the board followed to where its cells are now
         board_before = self.screen.grab(self.region)
+        place, spot = self.on_screen, self.cell_region(cell)
+        old = self.cells.window(self.screen.grab(spot), cell, spot, place)
         self.previous, self.target = self.target, cell
-        self.mouse.click_cell(*self.geometry.center(*cell), button=button)
+        self.mouse.set_board(self.region)
+        self.mouse.click_cell(*place.center(*cell), button=button)
         self.park()
         # wait for the clicked cell itself: a client may light the tile under the pointer at once and
         # answer the click only later (gnome-mines: 0.3 s)
-        old = self.cells.window(before, cell)
         deadline = time.monotonic() + SETTLE_TIMEOUT
         held: np.ndarray | None = None
         since = 0.0
         quiet = self.quiet
-        spot = self.cell_region(cell)
         while time.monotonic() < deadline:
-            now = self.cells.window(self.screen.grab(spot), cell, spot)
+            now = self.cells.window(self.screen.grab(spot), cell, spot, place)
             if rms(now, old) < CHANGED_RMS:
                 held = None  # unchanged, or a passing highlight that went away
             elif held is None or rms(now, held) >= 2.0:

@@ -69,8 +69,9 @@ class Game:
         geo = self.board.geometry
         frame = self.board.screen.grab()
         covered = self.tiles.covered(frame)
-        if self.number == 0 and len(covered) > 10:
-            # two flags, somewhere: at the loss they show whether they were right or wrong
+        if self.number == 0 and len(covered) > 10 and self.tiles.flag_look is not None:
+            # two flags, somewhere (a client that flags cells): at the loss they show whether they were right or
+            # wrong
             for cell in self.rng.sample(sorted(covered), 2):
                 frame = self.board.click(cell, "right")
                 self.flags.add(cell)
@@ -159,6 +160,11 @@ class Game:
             if not self.tiles.new_look(frame, cell) and self.tiles.all_flags(frame, changed - {cell}):
                 self.recorder.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
                 return Click.ON  # a win: the client flagged the mines left
+            if shown and not self.tiles.new_look(frame, cell):
+                # every covered cell changed, and the clicked one to a look cells opened to: a win, the client
+                # showing its mines as at a loss (the counts name them)
+                self.recorder.record(frame, {cell: REVEALED})
+                return Click.WON
             self.exploded = cell
             facts = {cell: "!"}
             for c in (changed - {cell}) & (was_covered | self.flags | self.questions):

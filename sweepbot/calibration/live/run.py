@@ -11,6 +11,7 @@ import numpy as np
 from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import CHANGED_RMS, BoardDriver, board_region, park_below, rms, settle
+from sweepbot.calibration.live.follow import Follower, FollowingScreen
 from sweepbot.calibration.live.game import Game
 from sweepbot.calibration.live.newgame import NewGame
 from sweepbot.calibration.live.session import LiveSession, Recorder
@@ -30,7 +31,8 @@ def find_board(screen: Grabber, mouse: BoardInput) -> tuple[BoardDriver, Tiles, 
     tiles = Tiles.of_new_board(geometry, frame)
     if tiles is None:
         raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
-    board = BoardDriver(screen, mouse, tiles.cells)
+    follower = Follower.of_new_game(geometry, frame)
+    board = BoardDriver(FollowingScreen(screen, follower), mouse, tiles.cells, follower=follower)
     board.keep_surround(frame)
     return board, tiles, frame
 
@@ -85,10 +87,12 @@ class LiveCalibration:
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
             if game.play():
                 session.wins += 1
-            end_screen = self.screen.grab()
+            end_screen = board.screen.grab()
             session.games += 1
             chooser.rename(session)
             # the last one too: the client is left with a new game, ready to play
             frame = new_game.start(end_screen, game.exploded)
             recorder.record(frame, tiles.all_covered(frame))
+            if board.follower is not None and board.follower.resized:
+                session.play["cells_resize"] = True  # play locates the board on every frame
         return session
