@@ -1,7 +1,9 @@
-"""Checks between two reads of the same game: what was revealed stays as it was, and which clicks the game
-did not take. (When a game is over: :func:`sweepbot.board.game_over`.)"""
+"""Checks between two reads of the same game: what was revealed stays as it was, which clicks the game did
+not take, and whether the last clicks won it. (When a game is over: :func:`sweepbot.board.game_over`.)"""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from sweepbot.board import REVEALED_CHARS, Board, Cell
 
@@ -26,3 +28,27 @@ def untaken_clicks(before: Board, after: Board, clicked: list[Cell]) -> list[Cel
     if (before.rows, before.cols) != (after.rows, after.cols):
         return []
     return [(r, c) for r, c in clicked if before.grid[r][c] == after.grid[r][c]]
+
+
+def late_numbers(bad: list[tuple[tuple[int, int], str, str]]) -> bool:
+    """Whether every impossible change is an empty cell that now shows a number: what a read taken while the
+    client drew a tile and not yet its number looks like, once the number is drawn."""
+    return all(old == "." and new in "12345678" for _, old, new in bad)
+
+
+def opened_safely(board: Board, opened: list[tuple[int, int]]) -> bool:
+    """Every cell of ``opened`` shows a number or the empty cell, and no mine shows as clicked: a game that
+    ``opened`` was to win, shown with its mines (some clients draw them at a win as at a loss), was won."""
+    return board.count("!") == 0 and all(board.grid[r][c] in ".12345678" for r, c in opened)
+
+
+def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:
+    """The board after opening ``opened`` if, should they be safe, that wins the game; else None. Opened
+    cells are shown as 0: only which cells stay covered (the mines) matters for what follows. (Had one
+    been a mine, the client would show the lost board, which reads as lost.)"""
+    if board.mines is None:
+        return None
+    covered = board.count("#?F") - len(set(opened))
+    if covered != board.mines:
+        return None
+    return replace(board.replace(dict.fromkeys(opened, ".")), state="won")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections import deque
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -17,9 +16,15 @@ from sweepbot.board import Board, game_over
 from sweepbot.control.errors import ControlError
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
-from sweepbot.play.consistency import changes_that_cannot_happen, untaken_clicks
+from sweepbot.play.consistency import (
+    changes_that_cannot_happen,
+    late_numbers,
+    opened_safely,
+    untaken_clicks,
+    winning_board,
+)
 from sweepbot.play.record import Recorder
-from sweepbot.play.timing import TimeSplit
+from sweepbot.play.timing import ClientPace, TimeSplit
 from sweepbot.play.view import AreaReader, BoardView, Reader
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
@@ -59,53 +64,6 @@ class PlaySettings:
     #: the mine total of each board size (rows, columns) when the screen shows none: from the profile, and
     #: from the games won (their covered cells and flags)
     known_mines: dict[tuple[int, int], int] = field(default_factory=dict)
-
-
-class ClientPace:
-    """How fast the client answers lately: the slowest first change after a move, and the longest pause
-    inside one answer, over the last ``MEMORY`` answers."""
-
-    MEMORY = 50
-    #: the longest waits ever asked for, however slow the client looked
-    MAX_TIMEOUT = 15.0
-    MAX_QUIET = 0.5
-
-    #: the least stillness that ends a complete answer, and the answers needed before trusting the pace
-    MIN_REPAINT = 0.003
-    LEARNT_AFTER = 3
-
-    def __init__(self) -> None:
-        self.first_change: deque[float] = deque(maxlen=self.MEMORY)
-        self.pauses: deque[float] = deque(maxlen=self.MEMORY)
-        self.latencies: deque[float] = deque(maxlen=self.MEMORY)
-
-    def latency(self, seconds: float) -> None:
-        """The client's first change was seen this long after the last click (an upper bound of its delay)."""
-        self.latencies.append(seconds)
-
-    def repaint(self) -> float | None:
-        """How long the client takes to draw an answer: 1.5 times the 90th percentile of the delays seen and of
-        the pauses seen inside one answer (a client that draws a tile, then its number), at least MIN_REPAINT;
-        None until LEARNT_AFTER answers were seen."""
-        if len(self.latencies) < self.LEARNT_AFTER or len(self.pauses) < self.LEARNT_AFTER:
-            return None
-        longest = max(_p90(self.latencies), _p90(self.pauses))
-        return min(max(self.MIN_REPAINT, 1.5 * longest), self.MAX_QUIET)
-
-    def answered(self, first_change: float, longest_pause: float) -> None:
-        self.first_change.append(first_change)
-        self.pauses.append(longest_pause)
-
-    def waits(self, timeout: float, quiet: float) -> tuple[float, float]:
-        """The time to allow for an answer and the stillness that ends it, at least the given ones."""
-        slowest = max(self.first_change, default=0.0)
-        pause = _p90(self.pauses)  # one odd pause (an end-of-game flash) is not the client's pace
-        return (min(max(timeout, 4 * slowest), self.MAX_TIMEOUT), min(max(quiet, 1.5 * pause), self.MAX_QUIET))
-
-
-def _p90(values: deque[float]) -> float:
-    ordered = sorted(values)
-    return ordered[int(0.9 * (len(ordered) - 1))] if ordered else 0.0
 
 
 @dataclass
@@ -420,27 +378,3 @@ def _inside(view: BoardView, cell: tuple[int, int], region: Rect) -> tuple[int, 
     left, top = round(view.x_edges[c]) - region.x, round(view.y_edges[r]) - region.y
     right, bottom = round(view.x_edges[c + 1]) - region.x, round(view.y_edges[r + 1]) - region.y
     return left, top, max(1, right - left), max(1, bottom - top)
-
-
-def late_numbers(bad: list[tuple[tuple[int, int], str, str]]) -> bool:
-    """Whether every impossible change is an empty cell that now shows a number: what a read taken while the
-    client drew a tile and not yet its number looks like, once the number is drawn."""
-    return all(old == "." and new in "12345678" for _, old, new in bad)
-
-
-def opened_safely(board: Board, opened: list[tuple[int, int]]) -> bool:
-    """Every cell of ``opened`` shows a number or the empty cell, and no mine shows as clicked: a game that
-    ``opened`` was to win, shown with its mines (some clients draw them at a win as at a loss), was won."""
-    return board.count("!") == 0 and all(board.grid[r][c] in ".12345678" for r, c in opened)
-
-
-def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:
-    """The board after opening ``opened`` if, should they be safe, that wins the game; else None. Opened
-    cells are shown as 0: only which cells stay covered (the mines) matters for what follows. (Had one
-    been a mine, the client would show the lost board, which reads as lost.)"""
-    if board.mines is None:
-        return None
-    covered = board.count("#?F") - len(set(opened))
-    if covered != board.mines:
-        return None
-    return replace(board.replace(dict.fromkeys(opened, ".")), state="won")

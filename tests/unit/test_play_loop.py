@@ -377,7 +377,7 @@ def test_a_win_hidden_by_a_congratulation_dialog_still_counts() -> None:
 
 
 def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
-    from sweepbot.play.loop import winning_board
+    from sweepbot.play.consistency import winning_board
 
     board = Board(("1#", "##"), 1)
     assert winning_board(board, [(1, 0), (1, 1)]) is not None
@@ -527,7 +527,7 @@ def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None
 
 
 def test_waits_follow_a_slow_client_within_bounds() -> None:
-    from sweepbot.play.loop import ClientPace
+    from sweepbot.play.timing import ClientPace
 
     pace = ClientPace()
     assert pace.waits(2.0, 0.03) == (2.0, 0.03)  # nothing seen yet: the settings
