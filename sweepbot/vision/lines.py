@@ -83,3 +83,18 @@ def face_edges(index: np.ndarray, centre: np.ndarray, size: np.ndarray, other: n
     gap = float(np.median(gaps))
     bounds = np.concatenate([[lows[0] - gap / 2], (highs[:-1] + lows[1:] + 1) / 2, [highs[-1] + 1 + gap / 2]])
     return tuple(int(np.floor(b + 0.5)) for b in bounds)
+
+
+def stepped_edges(index: np.ndarray, values: np.ndarray, fitted: np.ndarray) -> tuple[int, ...] | None:
+    """Edges halfway between each column's (row's) own centre, the median of its patches, when the fitted
+    line is more than a quarter of a step off somewhere (columns of two widths with no face of one kind in
+    every column: the line through one kind runs off the others); None when it is not, or a column has no
+    patch, or the centres do not increase."""
+    sits = medians(index, values, len(fitted))
+    if len(sits) < 2 or np.isnan(sits).any():
+        return None
+    steps = np.diff(sits)
+    if (steps <= 0).any() or float(np.abs(sits - fitted).max()) <= 0.25 * float(np.median(steps)):
+        return None
+    bounds = np.concatenate([[sits[0] - steps[0] / 2], (sits[:-1] + sits[1:]) / 2, [sits[-1] + steps[-1] / 2]])
+    return tuple(int(np.floor(b + 0.5)) for b in bounds)

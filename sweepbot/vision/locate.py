@@ -15,7 +15,7 @@ import numpy as np
 
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.lines import centres, edges, face_edges, line, uneven
+from sweepbot.vision.lines import centres, edges, face_edges, line, stepped_edges, uneven
 
 #: A pixel is flat when no channel differs by more than this from its right and lower neighbours.
 FLAT_STEP = 14
@@ -339,8 +339,10 @@ def _locate(image: np.ndarray, step: int) -> Geometry:
     pitch_x = (xc[-1] - xc[0]) / (cols - 1)
     pitch_y = (yc[-1] - yc[0]) / (rows - 1)
     m = best.members
-    xs = face_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], cols) or edges(xc, pitch_x)
-    ys = face_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], rows) or edges(yc, pitch_y)
+    xs = (face_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], cols)
+          or stepped_edges(best.cols, patches.cx[m], xc) or edges(xc, pitch_x))
+    ys = (face_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], rows)
+          or stepped_edges(best.rows, patches.cy[m], yc) or edges(yc, pitch_y))
     return Geometry(xs, ys)
 
 

@@ -23,6 +23,8 @@ from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_pr
 from sweepbot.vision.redraw import even_grid, is_uneven, redraw
 
 PITCH_TOLERANCE = 0.05
+#: Moves (px) of a board's located edges tried when its cells, drawn at the profile's size, do not all read.
+SOURCE_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-2, 0), (2, 0))
 #: A profile of a client whose cells grow in play reads cells up to this much smaller than the profile's as
 #: grown ones (34 px columns drawn 39 px wide).
 GROWN = 0.75
@@ -270,15 +272,19 @@ def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profil
     fitting = [p for p in candidates if p.fits_size(found.rows, found.cols)]
     first: ReadError | None = None
     for p in fitting:
-        even = even_grid(found, p.pitch)
-        try:
-            reading = read_screenshot(redraw(image, found, even), profiles=[p], geometry=even,
-                                      opened_unknown=opened_unknown)
-        except ReadError as error:
-            first = first or error
-            continue
-        dx, dy = reading.geometry.xs[0] - even.xs[0], reading.geometry.ys[0] - even.ys[0]
-        return replace(reading, geometry=found.shifted(dx, dy))
+        # the located edges may lie a pixel or two off those calibration drew its cells from: a cell drawn
+        # from a wider one is not merely moved then, but squeezed otherwise; the first shift that reads wins
+        for sx, sy in SOURCE_SHIFTS:
+            fitted = found.shifted(sx, sy)
+            even = even_grid(fitted, p.pitch)
+            try:
+                reading = read_screenshot(redraw(image, fitted, even), profiles=[p], geometry=even,
+                                          opened_unknown=opened_unknown)
+            except ReadError as error:
+                first = first or error
+                continue
+            dx, dy = reading.geometry.xs[0] - even.xs[0], reading.geometry.ys[0] - even.ys[0]
+            return replace(reading, geometry=fitted.shifted(dx, dy))
     if first is not None:
         raise first
     raise ReadError(f"found a {found.rows}x{found.cols} board with cells from {widths.min()} to {widths.max()} px "

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 GAMES = 4
 
 #: clients that have no built-in profile, at their default size
-CLIENTS = ["pygame-minesweeper"]
+CLIENTS = ["pygame-minesweeper", "mfranceschi-minesweeper"]
 
 
 @pytest.mark.parametrize("client", CLIENTS)

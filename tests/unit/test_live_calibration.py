@@ -16,7 +16,7 @@ from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.control.mapping import mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.vision.locate import locate
-from sweepbot.vision.read import read_screenshot
+from sweepbot.vision.read import ReadError, read_screenshot
 from tests.tile_client import SCREEN, TileClient
 
 
@@ -234,12 +234,15 @@ def test_a_client_that_shows_its_whole_board_at_a_loss_is_seen_to_lose() -> None
 @pytest.mark.slow
 def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> None:
     """A column is drawn 3 px wider once a number shows in it (mfranceschi-minesweeper): calibration follows
-    the cells to where they are, keeps every frame on the new game's layout, and the profile it makes reads
-    boards in play, whatever their columns' widths, cell for cell."""
+    the cells to where they are, so that its facts are the game's and its names are right; the profile it
+    makes reads boards in play, whatever their columns' widths, or refuses a cell, but never misreads one."""
     client = TileClient(seed=19, widen=3)
     session = calibrate(client, games=6)
     assert session.play.get("cells_resize") is True
-    assert session.wins == sum(g.state == "won" for g in client.games[:-1])
+    played = client.games[:-1]
+    assert session.wins == sum(g.state == "won" for g in played)
+    exploded = {g.exploded for g in played if g.exploded}
+    assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
     geometry = locate(session.frames[0])
     cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
                            geometries=[geometry] * len(session.frames))[0]
@@ -247,7 +250,7 @@ def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> Non
     names = {n.char for n in cal.names.values() if n.proved}
     assert {"#", ".", "1", "2", "!"} <= names
     rng = random.Random(1)
-    checked = 0
+    read = 0
     for seed in range(50, 58):
         game = TileClient(seed=seed, widen=3)
         for _ in range(rng.randint(1, 4)):
@@ -258,10 +261,13 @@ def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> Non
         want = game.game.view().grid
         if game.game.state != "playing" or not set("".join(want)) <= names:
             continue
-        reading = read_screenshot(game.grab(), profiles=[cal.profile])
+        try:
+            reading = read_screenshot(game.grab(), profiles=[cal.profile])
+        except ReadError as err:
+            assert err.cells and all(want[r][c] in "12345678" for r, c in err.cells), str(err)
+            continue
         assert reading.board.grid == want
         edges = game.column_edges(game.shown())  # clicks go where the cells are
         assert all(abs(a - b) <= 2 for a, b in zip(reading.geometry.xs, edges, strict=True)), edges
-        checked += 1
-    assert checked >= 2
-
+        read += 1
+    assert read >= 4

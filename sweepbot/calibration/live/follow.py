@@ -4,15 +4,18 @@ Live calibration compares frames cell by cell at the places the new game showed.
 around the board changes, the board is located again near where it was; once the same cells were seen at
 other sizes, every whole frame is drawn back onto the new game's layout (see ``vision.redraw``), so that
 each cell shows where the first frame showed it, drawn as reading will draw it. A located grid may be a
-pixel off, which would make every cell look changed: each column and row has its sides moved by up to
-REACH pixels to where its cells look most like on the new game or on the frame drawn last (cells still
-covered, or unchanged). Clicks go where the cells are on screen.
+pixel off, which would make every cell look changed: the cells are laid side by side again, at sizes seen
+before where they fit, from a first edge up to REACH pixels off the located one, where they look most like
+the same cells on the new game or on the frame drawn last (cells still covered, or unchanged). Clicks go
+where the cells are on screen.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
+import cv2
 import numpy as np
 
 from sweepbot.calibration.looks import window_crop
@@ -21,7 +24,7 @@ from sweepbot.rect import Rect
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
-from sweepbot.vision.redraw import Spans, redraw_cells, spans
+from sweepbot.vision.redraw import Spans, cell_map, redraw_cells, spans
 from sweepbot.vision.settle import Grabber
 from sweepbot.vision.surround import band, band_differs
 
@@ -31,10 +34,15 @@ SAME_EDGE = 3
 GROWTH = 0.5
 #: How far (px) a located column or row is moved to line up with the frames before.
 REACH = 2
-#: A column (row) lines up where a quarter of its cells (LINED_UP) are at most MATCH_RMS (RMS) from the same
-#: cells on the new game or on the frame drawn last (cells still covered, or unchanged by the last click).
-LINED_UP = 0.25
-MATCH_RMS = 10.0
+#: Lining a board up: a cell that looks like neither the new game nor the frame drawn last counts this much
+#: (RMS) at most; a size is proved by a cell drawn as on the new game within SAME_RMS; a size never seen costs
+#: NEW_SIZE; a size seen before is tried up to SIZE_REACH pixels from the located one; a cell starts at most
+#: START_REACH pixels from its located edge.
+FAR_RMS = 40.0
+SAME_RMS = 2.0
+NEW_SIZE = 3.0
+SIZE_REACH = 3
+START_REACH = 5
 #: How far inside a cell (share of the cell) it is compared when lining columns up (as the tiles are).
 INSET = 0.05
 
@@ -52,11 +60,16 @@ class Follower:
     last: np.ndarray
     columns: Spans = field(init=False)
     rows: Spans = field(init=False)
+    #: the sizes cells were seen at, across and down
+    column_sizes: set[int] = field(init=False)
+    row_sizes: set[int] = field(init=False)
     #: whether cells were seen at other sizes than the layout's
     resized: bool = False
 
     def __post_init__(self) -> None:
         self.columns, self.rows = spans(self.layout.xs), spans(self.layout.ys)
+        self.column_sizes = {n for _, n in self.columns}
+        self.row_sizes = {n for _, n in self.rows}
 
     @classmethod
     def of_new_game(cls, layout: Geometry, frame: np.ndarray) -> Follower:
@@ -106,47 +119,66 @@ class Follower:
         return found
 
     def line_up(self, frame: np.ndarray, found: Geometry) -> tuple[Spans, Spans]:
-        """``found``'s columns, then its rows, each with its two sides moved by up to REACH pixels to where
-        its cells look most like on the new game or on the frame drawn last (see :func:`_kept` for where they
-        start from)."""
-        columns, rows = _kept(spans(found.xs), self.columns), _kept(spans(found.ys), self.rows)
-        columns = self._best(frame, columns, rows, across=True)
-        rows = self._best(frame, columns, rows, across=False)
+        """``found``'s columns, then its rows, each lined up (see :meth:`_line_up`)."""
+        columns = self._line_up(frame, found.xs, self.rows, self.column_sizes, across=True)
+        rows = self._line_up(frame, found.ys, columns, self.row_sizes, across=False)
         return columns, rows
 
-    def _best(self, frame: np.ndarray, columns: Spans, rows: Spans, across: bool) -> Spans:
+    def _line_up(self, frame: np.ndarray, edges: tuple[int, ...], other: Spans, known: set[int],
+                 across: bool) -> Spans:
+        """Cells side by side, each starting where the one before ends, the first up to REACH pixels from
+        the located first edge: the sizes and first edge whose cells look most like the same cells on the new
+        game or on the frame drawn last (covered cells, or cells the last click left). Each cell's size is one
+        seen before (within SIZE_REACH of the located one) or the located one a pixel either way (at a cost:
+        NEW_SIZE); each start stays within START_REACH of the located edge. A size a covered cell proved joins
+        the sizes seen."""
+        # paths to each start of the next line: (cost, lines, each line's own cost)
+        paths: dict[int, tuple[float, tuple[tuple[int, int], ...], tuple[bool, ...]]] = {
+            edges[0] + d: (0.01 * abs(d), (), ()) for d in range(-REACH, REACH + 1)}
+        for index, (a, b) in enumerate(pairwise(edges)):
+            sizes = sorted({k for k in known if abs(k - (b - a)) <= SIZE_REACH} | {b - a - 1, b - a, b - a + 1})
+            ahead: dict[int, tuple[float, tuple[tuple[int, int], ...], tuple[bool, ...]]] = {}
+            for at, (cost, lines, own) in paths.items():
+                if abs(at - a) > START_REACH:
+                    continue
+                for n in sizes:
+                    here, covered = self._cost(frame, index, (at, n), other, across)
+                    total = cost + here + (0.0 if n in known else NEW_SIZE) + 0.1 * abs(n - (b - a))
+                    if at + n not in ahead or total < ahead[at + n][0]:
+                        ahead[at + n] = (total, (*lines, (at, n)), (*own, covered))
+            if not ahead:
+                return spans(edges)
+            paths = ahead
+        _, lines, own = min(paths.values(), key=lambda p: p[0])
+        known.update(n for (_, n), covered in zip(lines, own, strict=True) if covered)
+        return lines
+
+    def _cost(self, frame: np.ndarray, index: int, line: tuple[int, int], other: Spans,
+              across: bool) -> tuple[float, bool]:
+        """How unlike the new game and the frame drawn last the cells of one column (row) are, drawn from
+        ``line``: each cell's distance (RMS) to the nearer of the two, at most FAR_RMS, averaged; and whether a
+        cell of it is drawn as on the new game, pixel for pixel (a size proved by a covered cell, not by a
+        frame drawn last that may have had it wrong)."""
         geo = self.layout
-        lines = columns if across else rows
-        tries = [(d, e) for d in range(-REACH, REACH + 1) for e in range(-REACH, REACH + 1)]
-        cost = []
-        for d, e in tries:
-            moved = tuple((start + d, size + e) for start, size in lines)
-            windows = self._drawn(frame, moved, rows) if across else self._drawn(frame, columns, moved)
-            far = np.minimum(_rms(windows, self.new_game), _rms(windows, self.last)).reshape(geo.rows, geo.cols)
-            cost.append(np.quantile(far, LINED_UP, axis=0 if across else 1))
-        # the smallest move among the best; none where nothing matches (every cell of the line just changed)
-        costs = np.asarray(cost) + 0.01 * np.array([abs(d) + abs(e) for d, e in tries])[:, None]
-        best = np.where(costs.min(axis=0) <= MATCH_RMS, np.argmin(costs, axis=0), tries.index((0, 0)))
-        return tuple((start + tries[k][0], size + tries[k][1]) for (start, size), k in zip(lines, best, strict=True))
-
-    def _drawn(self, frame: np.ndarray, columns: Spans, rows: Spans) -> np.ndarray:
-        """The cells' windows with the board drawn from ``columns`` and ``rows`` (only the board's part of the
-        screen is drawn)."""
-        x0 = max(0, min(columns[0][0], self.layout.xs[0]) - 1)
-        y0 = max(0, min(rows[0][0], self.layout.ys[0]) - 1)
-        x1 = max(columns[-1][0] + columns[-1][1], self.layout.xs[-1]) + 1
-        y1 = max(rows[-1][0] + rows[-1][1], self.layout.ys[-1]) + 1
-        part = frame[y0:y1, x0:x1]
-        layout = self.layout.shifted(-x0, -y0)
-        drawn = redraw_cells(part, tuple((a - x0, n) for a, n in columns), tuple((a - y0, n) for a, n in rows), layout)
-        return _windows(drawn, layout)
-
-
-def _kept(found: Spans, before: Spans) -> Spans:
-    """The spans found, except where a line is within REACH pixels of where it was (located a pixel off, or
-    not changed): there it stays, as lined up before."""
-    return tuple(old if abs(new[0] - old[0]) <= REACH and abs(new[1] - old[1]) <= REACH else new
-                 for new, old in zip(found, before, strict=True))
+        target = (geo.xs if across else geo.ys)[index: index + 2]
+        span = geo.ys if across else geo.xs
+        length = target[1] - target[0]
+        along = cell_map(line[1], length) + line[0]
+        cross = np.concatenate([cell_map(n, t1 - t0) + a
+                                for (a, n), (t0, t1) in zip(other, pairwise(span), strict=True)])
+        if across:
+            map_x, map_y = np.tile(along, (len(cross), 1)), np.tile(cross[:, None], (1, length))
+        else:
+            map_x, map_y = np.tile(cross, (length, 1)), np.tile(along[:, None], (1, len(cross)))
+        strip = cv2.remap(frame, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+        offsets = tuple(int(v - span[0]) for v in span)
+        local = Geometry((0, length), offsets) if across else Geometry(offsets, (0, length))
+        windows = cell_windows(strip, local, window_crop([geo], INSET))
+        cells = np.arange(geo.rows) * geo.cols + index if across else index * geo.cols + np.arange(geo.cols)
+        as_new = _rms(windows, self.new_game[cells])
+        near = np.minimum(as_new, _rms(windows, self.last[cells]))
+        return float(np.minimum(near, FAR_RMS).mean()), bool((as_new <= SAME_RMS).any())
 
 
 def _windows(frame: np.ndarray, layout: Geometry) -> np.ndarray:
