@@ -10,15 +10,15 @@ from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, with_templates
-from sweepbot.vision.read import ReadError, Seen, learning, reading_area
+from sweepbot.vision.read import ReadError, Seen, learning, reading_area, resizes
 
 
 class VisionReader:
     """Reads frames with the geometry and profile found on the first one, classifying again only the cells
     whose pixels changed since the last read. When a whole frame no longer reads at the old place (the window
     moved), the board is located afresh; a frame current only in :meth:`area` is never used for that. A
-    client whose cells change size in play has its board located on every frame. Only a board read in full
-    is returned."""
+    client whose cells change size in play (``vision.read.resizes``) has its board located on every frame.
+    Only a board read in full is returned."""
 
     def __init__(self, profile: str | None = None) -> None:
         self.profile_name = profile
@@ -109,12 +109,6 @@ class VisionReader:
                 raise
             cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
             raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops) from error
-
-
-def resizes(profile: Profile) -> bool:
-    """Whether the client's cells change size in play (calibration saw a column widen): its board is then
-    located on every whole frame, never read at the place where it was."""
-    return bool(profile.play.get("cells_resize"))
 
 
 def to_view(reading: Reading) -> BoardView:

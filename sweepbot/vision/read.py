@@ -131,10 +131,10 @@ def read_located(
     empty cell, an open cell of unknown number, or a look calibration left unnamed) are read as ``=``: open,
     number not known. With ``last`` (``seen`` of the last reading of this board) only the cells whose pixels
     changed are classified again, and the counter is read again only if its pixels changed; the reading is
-    the same. A board whose cells differ in size is read with each cell drawn at the profile's size (see
-    ``vision.redraw``); the reading keeps the board's own geometry.
+    the same. A board whose cells differ in size, of a client whose cells grow in play, is read with each
+    cell drawn at the profile's size (see ``vision.redraw``); the reading keeps the board's own geometry.
     """
-    if is_uneven(geometry):
+    if is_uneven(geometry) and resizes(profile):
         even = even_grid(geometry, profile.pitch)
         reading = read_located(redraw(image, geometry, even), even, profile, max_rms, levels, opened_unknown, last)
         return replace(reading, geometry=geometry)
@@ -175,6 +175,12 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
 #: in another size).
 MAX_OPENED = 4
 OPENED_SHARE = 8
+
+
+def resizes(profile: Profile) -> bool:
+    """Whether the profile's client draws its cells at other sizes in play (calibration saw them grow): its
+    boards are read with each cell drawn at the profile's size (see ``vision.redraw``)."""
+    return bool(profile.play.get("cells_resize"))
 
 
 def learning(profile: Profile) -> bool:
@@ -227,13 +233,14 @@ def read_screenshot(
         raise ReadError("no profiles to read with")
     found = geometry or locate(image)
     widths, heights = np.diff(found.xs), np.diff(found.ys)
-    if is_uneven(found):
-        return _read_uneven(image, found, [
-            p for p in candidates if widths.min() - 1 <= p.pitch[0] <= widths.max() + 1
-            and heights.min() - 1 <= p.pitch[1] <= heights.max() + 1], opened_unknown)
+    fitting = [p for p in candidates if resizes(p) and widths.min() - 1 <= p.pitch[0] <= widths.max() + 1
+               and heights.min() - 1 <= p.pitch[1] <= heights.max() + 1]
+    if is_uneven(found) and fitting:
+        # a client whose cells grow in play: each cell drawn at the profile's size
+        return _read_uneven(image, found, fitting, opened_unknown)
     pitch = found.pitch
     direct = [p for p in candidates if _pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
-    grown = [p for p in candidates if p.play.get("cells_resize") and not _pitch_fits(p, pitch)
+    grown = [p for p in candidates if resizes(p) and not _pitch_fits(p, pitch)
              and GROWN * widths.min() <= p.pitch[0] <= widths.min()
              and GROWN * heights.min() <= p.pitch[1] <= heights.min()]
     if not direct and grown:
