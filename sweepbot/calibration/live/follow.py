@@ -118,6 +118,7 @@ class Follower:
             return None
         return found
 
+
     def line_up(self, frame: np.ndarray, found: Geometry) -> tuple[Spans, Spans]:
         """``found``'s columns, then its rows, each lined up (see :meth:`_line_up`)."""
         columns = self._line_up(frame, found.xs, self.rows, self.column_sizes, across=True)
@@ -181,6 +182,14 @@ class Follower:
         return float(np.minimum(near, FAR_RMS).mean()), bool((as_new <= SAME_RMS).any())
 
 
+def _grown(found: Geometry, layout: Geometry) -> bool:
+    """Every cell at least as large as on the layout (within a pixel), and the board larger by more than
+    SAME_EDGE pixels across or down: a grid located otherwise on the same board is no growth."""
+    larger = max(found.xs[-1] - layout.xs[-1], found.ys[-1] - layout.ys[-1]) > SAME_EDGE
+    return larger and all(int((np.diff(a) - np.diff(b)).min()) >= -1
+                          for a, b in ((found.xs, layout.xs), (found.ys, layout.ys)))
+
+
 def _windows(frame: np.ndarray, layout: Geometry) -> np.ndarray:
     return cell_windows(frame, layout, window_crop([layout], INSET))
 
@@ -189,9 +198,6 @@ def _rms(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(((a - b) ** 2).mean(axis=1))
 
 
-def _grown(found: Geometry, layout: Geometry) -> bool:
-    """Every cell at least as large as on the layout (within a pixel)."""
-    return all(int((np.diff(a) - np.diff(b)).min()) >= -1 for a, b in ((found.xs, layout.xs), (found.ys, layout.ys)))
 
 
 class FollowingScreen:
