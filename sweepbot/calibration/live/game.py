@@ -103,7 +103,7 @@ class Game:
                     return True
                 self.log(f"game {self.number + 1}: over after {clicks} clicks")
                 break
-            mark = len(self.recorder.session.facts)
+            mark, looks = len(self.recorder.session.facts), len(self.tiles.opened_looks)
             result = self.judge(cell, changed, before, frame)
             if result is Click.LOST:
                 # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
@@ -116,6 +116,7 @@ class Game:
                     self.log(f"game {self.number + 1}: lost after {clicks} clicks")
                     break
                 del self.recorder.session.facts[mark:]
+                del self.tiles.opened_looks[looks:]  # nor are the looks those facts showed opened cells
                 self.exploded = None
                 self.log(f"game {self.number + 1}: a loss misjudged at {cell}, facts taken back")
                 assert probe is not None
@@ -160,9 +161,12 @@ class Game:
             if not self.tiles.new_look(frame, cell) and self.tiles.all_flags(frame, changed - {cell}):
                 self.recorder.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
                 return Click.ON  # a win: the client flagged the mines left
-            if shown and not self.tiles.new_look(frame, cell):
-                # every covered cell changed, and the clicked one to a look cells opened to: a win, the client
-                # showing its mines as at a loss (the counts name them)
+            others = changed - {cell}
+            if (shown and not self.tiles.new_look(frame, cell) and others == was_covered - self.flags - {cell}
+                    and self.tiles.alike(frame, others)):
+                # the clicked cell opened to a look cells opened to, and every other covered cell changed to
+                # one look: a win, the client showing its mines as at a loss (a loss that shows the whole
+                # board shows numbers too; one that shows the mines leaves other cells covered)
                 self.recorder.record(frame, {cell: REVEALED})
                 return Click.WON
             self.exploded = cell

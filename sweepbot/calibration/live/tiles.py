@@ -87,6 +87,11 @@ class Tiles:
         flag = self.flag_look
         return flag is not None and all(rms(self.cells.window(frame, c), flag) < CHANGED_RMS for c in cells)
 
+    def alike(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
+        """True if ``cells`` (at least one) all look the same."""
+        windows = [self.cells.window(frame, c) for c in cells]
+        return bool(windows) and all(rms(w, windows[0]) < CHANGED_RMS for w in windows[1:])
+
     def any_flag(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
         """True if a flag has been seen and one of ``cells`` looks like it."""
         flag = self.flag_look
