@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from sweepbot.calibration.calibrate import calibrate_frames, mine_totals
+from sweepbot.calibration.calibrate import Calibration, calibrate_frames, mine_totals
 from sweepbot.calibration.facts import WON_COVERED
 from sweepbot.calibration.live import driver, newgame
 from sweepbot.calibration.live.run import LiveCalibration
@@ -33,6 +33,20 @@ def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
 def calibrate(client: TileClient, games: int = 5) -> LiveSession:
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     return LiveCalibration(client, mouse, games=games, seed=3).run()
+
+
+def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calibration:
+    """The profile a session makes, once its wins and exploded mines were checked against the games the
+    client played (the last one is the new game left on screen); it misreads none of its named cells."""
+    played = client.games[:-1]
+    assert session.wins == sum(g.state == "won" for g in played)
+    exploded = {g.exploded for g in played if g.exploded}
+    assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
+    geometry = locate(session.frames[0])
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[geometry] * len(session.frames))[0]
+    assert cal.misread == 0
+    return cal
 
 
 @pytest.mark.slow
@@ -220,14 +234,7 @@ def test_a_client_that_shows_its_whole_board_at_a_loss_is_seen_to_lose() -> None
     covered cell is taken for opened, the exploded mine is the game's, and no game is counted won."""
     client = TileClient(seed=17, reveal_all=True, focus_ring=True)
     session = calibrate(client, games=6)
-    played = client.games[:-1]
-    assert session.wins == sum(g.state == "won" for g in played)
-    exploded = {g.exploded for g in played if g.exploded}
-    assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
-    geometry = locate(session.frames[0])
-    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
-                           geometries=[geometry] * len(session.frames))[0]
-    assert cal.misread == 0
+    cal = profile_true_to_the_games(client, session)
     assert {"#", ".", "1", "!", "F"} <= {n.char for n in cal.names.values() if n.proved}
 
 
@@ -239,14 +246,7 @@ def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> Non
     client = TileClient(seed=19, widen=3)
     session = calibrate(client, games=6)
     assert session.play.get("cells_resize") is True
-    played = client.games[:-1]
-    assert session.wins == sum(g.state == "won" for g in played)
-    exploded = {g.exploded for g in played if g.exploded}
-    assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
-    geometry = locate(session.frames[0])
-    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
-                           geometries=[geometry] * len(session.frames))[0]
-    assert cal.misread == 0
+    cal = profile_true_to_the_games(client, session)
     names = {n.char for n in cal.names.values() if n.proved}
     assert {"#", ".", "1", "2", "!"} <= names
     rng = random.Random(1)
