@@ -69,7 +69,13 @@ class TileClient:
     game, or with ``button`` (and no key) the "New" button above the board."""
 
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
-                 toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0) -> None:
+                 toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
+                 drop_every: int = 0) -> None:
+        #: every this many-th left click on a covered cell of a game in play is lost on its way (a busy
+        #: client, a window manager that took it): never two in a row
+        self.drop_every = drop_every
+        self.dropped = 0  # clicks lost that way
+        self._taken = 0
         #: at a loss every cell is shown: the mines and every number (DangerUXB)
         self.reveal_all = reveal_all
         #: a column with a number in sight is drawn this many pixels wider, its tiles stretched in the middle
@@ -186,6 +192,10 @@ class TileClient:
             return
         if button == "left":
             if self.game.view()[(r, c)] == "#" and (r, c) not in self.marks:
+                self._taken += 1
+                if self.drop_every and self._taken % self.drop_every == 0:
+                    self.dropped += 1
+                    return
                 self.game.open((r, c))
             return
         # right: covered -> flag -> question mark -> covered

@@ -235,10 +235,13 @@ def calibrate_frames(
 
 def known_totals(frames: Sequence[LabelledFrame], won: set[int]) -> list[list[int]]:
     """The mine total of each board size whose frames prove one (see :func:`mine_totals`), as [rows, cols,
-    total] rows: for play on a client that shows no counter."""
-    sizes = {f.labels.shape: total for f, total in zip(frames, mine_totals(frames, won), strict=True)
-             if total is not None}
-    return [[rows, cols, total] for (rows, cols), total in sorted(sizes.items())]
+    total] rows: for play on a client that shows no counter. A size whose frames tell two totals (a game
+    judged won that was not) gets none: play then learns it from the games it wins."""
+    sizes: dict[tuple[int, int], set[int]] = defaultdict(set)
+    for f, total in zip(frames, mine_totals(frames, won), strict=True):
+        if total is not None:
+            sizes[f.labels.shape].add(total)
+    return [[rows, cols, next(iter(totals))] for (rows, cols), totals in sorted(sizes.items()) if len(totals) == 1]
 
 
 def tolerance(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry]) -> float | None:

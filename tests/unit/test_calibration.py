@@ -304,6 +304,21 @@ def test_a_lost_board_with_question_marks_tells_no_mine_total() -> None:
     assert mine_totals([hidden_under_mark]) == [None]
 
 
+def test_a_board_size_whose_frames_tell_two_mine_totals_keeps_none_for_play() -> None:
+    from sweepbot.calibration.build import LabelledFrame
+    from sweepbot.calibration.calibrate import known_totals
+
+    def frame(rows: list[str]) -> LabelledFrame:
+        return LabelledFrame(np.zeros((1, 1, 3), np.uint8), None, np.array([list(r) for r in rows]))  # type: ignore[arg-type]
+
+    loss = frame(["!*1.", "2211", "*1..", "11.."])  # every mine shown: 3
+    won = frame(["#21.", "2#21", "1211", ".1#1"])  # judged won: its covered cells are the mines, 3
+    not_won = frame(["#21.", "2#21", "1211", ".1##"])  # judged won after a click the client missed: 4
+    assert known_totals([loss, won], won={1}) == [[4, 4, 3]]
+    assert known_totals([loss, won, not_won], won={1, 2}) == []
+    assert known_totals([loss, frame(["!*."] + ["..."] * 2), not_won], won={2}) == [[3, 3, 2]]
+
+
 def test_a_counter_is_learnt_despite_a_client_counting_flags_its_own_way() -> None:
     from sweepbot.vision.counter import counter_fits
 

@@ -170,6 +170,18 @@ def test_a_win_that_leaves_the_mines_covered_is_known_by_the_click_it_no_longer_
 
 
 @pytest.mark.slow
+def test_a_click_the_client_missed_is_sent_again_not_taken_for_a_won_game() -> None:
+    """A client that loses a click now and then (busy, or the window manager took it): the click is sent
+    once more before calibration calls the game over, so no game is counted won that was not, and the mine
+    total kept for play is the level's."""
+    client = TileClient(level="9x9/10", seed=21, drop_every=7)
+    session = calibrate(client, games=6)
+    assert client.dropped >= 3
+    cal = profile_true_to_the_games(client, session)
+    assert cal.profile.play.get("mines", [[9, 9, 10]]) == [[9, 9, 10]]
+
+
+@pytest.mark.slow
 def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> None:
     """A client that shows a toast over the bottom of its board when a game ends (and takes the clicks on it,
     as a web page's "You lost!"): calibration keeps no frame with the toast in it, and play reads the ended

@@ -91,9 +91,8 @@ class Game:
                 break
             cell = choice
             before = frame
-            frame = self.board.click(cell, "left")
+            frame, changed = self.click_taken(cell, before)
             clicks += 1
-            changed = self.board.changes(before, frame, cell)
             if not changed:
                 if clicks > 1 and self.tiles.covered(frame) - self.flags:
                     # a game on takes every click on a covered cell, and the click before neither lost nor
@@ -132,6 +131,19 @@ class Game:
                 self.log(f"game {self.number + 1}: won after {clicks} clicks")
                 return True
         return False
+
+    def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
+        """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
+        changed nothing is sent once more before it counts as refused (the game over): the client may have
+        missed it, or answered it only after the wait."""
+        frame = self.board.click(cell, "left")
+        changed = self.board.changes(before, frame, cell)
+        if not changed:
+            clicked_before = self.board.previous
+            frame = self.board.click(cell, "left")
+            self.board.previous = clicked_before  # a focus ring moved once, from the cell clicked before
+            changed = self.board.changes(before, frame, cell)
+        return frame, changed
 
     def judge(self, cell: Cell, changed: set[Cell], before: np.ndarray, frame: np.ndarray) -> Click:
         """Record the facts of a click on ``cell`` (``changed``: the cells it changed from ``before`` to
@@ -182,13 +194,13 @@ class Game:
             # shows no other mine. Another click tells: after a loss nothing changes.
             probe = self.chooser.choose(frame, self.flags | {cell})
             if probe is not None:
-                after = self.board.click(probe, "left")
-                if not self.board.changes(frame, after, probe):
+                after, moved = self.click_taken(probe, frame)
+                if not moved:
                     self.exploded = cell
                     self.recorder.record(frame, {cell: "!"})
                     return Click.LOST
                 self.recorder.record(frame, {cell: REVEALED})
-                return self.judge(probe, self.board.changes(frame, after, probe), frame, after)
+                return self.judge(probe, moved, frame, after)
         if len(changed) > 1:
             self.tiles.saw_empty(frame, cell)  # an opening spread from it
         self.recorder.record(frame, dict.fromkeys(changed, REVEALED), roll=True)
