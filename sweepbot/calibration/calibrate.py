@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from sweepbot.board import Board
+from sweepbot.board import OPENED, Board
 from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.facts import WON_COVERED, CalibrationError, Fact, Naming
@@ -106,8 +106,8 @@ def best_naming(
             continue
         # a new board drawn as one look (no covered cell split into variants) first, then the most cells named,
         # less those a profile made from the names would misread (looks alike with different names: a
-        # naming gone wrong)
-        named = int(sum(looks.counts[k] for k, n in names.items() if n.proved))
+        # naming gone wrong); an opened cell whose number is not known is not named yet
+        named = int(sum(looks.counts[k] for k, n in names.items() if n.proved and n.char != OPENED))
         if judge:
             frames = labelled(images, geometries, looks, names)
             profile, aligned = build_profile("trial", "trial", frames, inset)

@@ -202,7 +202,8 @@ class Player:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
                 time.sleep(min(MAX_RETRY_PAUSE, self.settings.settle_quiet * 2 ** attempt))
             with report.time.measure("capture"):
-                frame, part = self.capture(whole=attempt > 0)
+                # whole at a game's first look: the band around the board is kept from it (see _laid_over)
+                frame, part = self.capture(whole=attempt > 0 or previous is None)
             report.reads += 1
             with report.time.measure("read"):
                 view, problem, unread = self._read(frame, part)
