@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from sweepbot.board import OPENED, Board
+from sweepbot.board import NUMBERS, OPENED, Board
 from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.facts import WON_COVERED, CalibrationError, Fact, Naming
@@ -246,12 +246,25 @@ def known_totals(frames: Sequence[LabelledFrame], won: set[int]) -> list[list[in
 
 def tolerance(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry]) -> float | None:
     """How far a cell may be from its template and still be read: TOLERANCE_FACTOR times the farthest named
-    cell of the frames, at least MIN_TOLERANCE; None (the reader's own) for a client whose named cells are far
-    from their templates already (tiles drawn at fractional positions)."""
+    cell of the frames, at least MIN_TOLERANCE, but under half the distance between the two closest numbers
+    (digits drawn small and in one colour: a digit never seen is about as far from the others as they are
+    from each other, and must not be taken for one); None (the reader's own) for a client whose named cells
+    are far from their templates already (tiles drawn at fractional positions)."""
     worst = 0.0
     for f, g in zip(frames, geometries, strict=True):
         named = f.labels != UNNAMED
         if named.any():
             worst = max(worst, float(classify(f.image, g, profile, levels=False).rms[named].max()))
-    limit = max(MIN_TOLERANCE, TOLERANCE_FACTOR * worst)
+    seen = TOLERANCE_FACTOR * worst
+    limit = max(MIN_TOLERANCE, seen)
+    limit = min(limit, max(seen, number_spacing(profile) / 2))
     return limit if limit < MAX_RMS else None
+
+
+def number_spacing(profile: Profile) -> float:
+    """The RMS distance between the two closest templates of different numbers (an empty cell counts as 0);
+    infinite with fewer than two numbers."""
+    numbers = [i for i, label in enumerate(profile.labels) if label in "." + NUMBERS]
+    pixels = profile.stack.shape[1]
+    return min((float(np.sqrt(profile.pairs[a, b] / pixels)) for a in numbers for b in numbers
+                if profile.labels[a] != profile.labels[b]), default=float("inf"))

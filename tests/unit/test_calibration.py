@@ -464,3 +464,30 @@ def test_a_cell_nearest_an_open_cell_of_unknown_number_is_read_open() -> None:
     other[2:6, 2:6] = (0, 0, 255)  # another digit: far from every template, nearest the = look
     image[41:49, 11:19] = other
     assert read_located(image, geometry, profile, opened_unknown=True).board.grid[4] == ".=...."
+
+
+def test_digits_drawn_alike_keep_the_tolerance_under_half_their_spacing() -> None:
+    """Digits drawn small and in one colour differ by little: a digit never seen would match a known one
+    within the usual tolerance, so the tolerance stays under half the distance between the closest two."""
+    from sweepbot.calibration.calibrate import MIN_TOLERANCE, number_spacing, tolerance
+    from sweepbot.vision.profile import make_profile
+
+    green = np.full((20, 20, 3), (80, 170, 70), np.uint8)
+
+    def digit(strokes: list[tuple[int, int]]) -> np.ndarray:
+        image = green.copy()
+        for r, c in strokes:
+            image[r, c] = 255
+        return image
+
+    one = digit([(r, 10) for r in range(4, 16)])
+    two = digit([(r, 10) for r in range(4, 16)] + [(4, 9)])
+    covered = np.full((20, 20, 3), 160, np.uint8)
+    alike = make_profile("alike", "x", (22.0, 22.0), (1, 1, 20, 20), [("#", covered), ("1", one), ("2", two)])
+    spacing = number_spacing(alike)
+    assert 0 < spacing < MIN_TOLERANCE
+    assert tolerance(alike, [], []) == pytest.approx(spacing / 2)
+    coloured = make_profile("coloured", "x", (22.0, 22.0), (1, 1, 20, 20),
+                            [("#", covered), ("1", one), ("2", np.full((20, 20, 3), (0, 0, 200), np.uint8))])
+    assert tolerance(coloured, [], []) == MIN_TOLERANCE
+    assert number_spacing(make_profile("one", "x", (22.0, 22.0), (1, 1, 20, 20), [("1", one)])) == float("inf")
