@@ -19,8 +19,9 @@ pytestmark = pytest.mark.e2e
 
 GAMES = 4
 
-#: clients that have no built-in profile, at their default size
-CLIENTS = ["pygame-minesweeper", "mfranceschi-minesweeper"]
+#: clients that have no built-in profile, at their default size: a Windows-style desktop game, one whose
+#: columns widen in play, and a web page in Chromium
+CLIENTS = ["pygame-minesweeper", "mfranceschi-minesweeper", "nicegui-minesweeper"]
 
 
 @pytest.mark.parametrize("client", CLIENTS)
