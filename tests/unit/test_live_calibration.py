@@ -183,6 +183,23 @@ def test_a_click_the_client_missed_is_sent_again_not_taken_for_a_won_game() -> N
 
 
 @pytest.mark.slow
+def test_a_long_game_is_ended_by_a_click_on_a_likely_mine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a large board a game may take hundreds of clicks: once a game is long enough, calibration clicks
+    the cell likeliest to be a mine, and the loss shows the mines; the facts stay true to the games."""
+    from sweepbot.calibration.live import game
+
+    monkeypatch.setattr(game, "LONG_GAME", 12)
+    client = TileClient(level="16x16/40", seed=4)
+    said: list[str] = []
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    session = LiveCalibration(client, mouse, games=4, seed=3, log=said.append).run()
+    lengths = [int(line.split(" after ")[1].split()[0]) for line in said if line.startswith("game ")]
+    assert len(lengths) == 4 and all(g.state == "lost" for g in client.games[:-1])
+    assert max(lengths[1:]) <= 12 + 3, said  # named looks from the first game on: a mine found at once
+    profile_true_to_the_games(client, session)
+
+
+@pytest.mark.slow
 def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> None:
     """A client that shows a toast over the bottom of its board when a game ends (and takes the clicks on it,
     as a web page's "You lost!"): calibration keeps no frame with the toast in it, and play reads the ended

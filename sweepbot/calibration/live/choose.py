@@ -17,7 +17,7 @@ from sweepbot.calibration.live.session import LiveSession, kept_geometry
 from sweepbot.calibration.live.tiles import Tiles
 from sweepbot.calibration.looks import Looks, window_crop
 from sweepbot.errors import SweepbotError
-from sweepbot.solver.analysis import analyse
+from sweepbot.solver.analysis import Analysis, analyse
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 
@@ -82,13 +82,14 @@ class Chooser:
         """The frame as a board from the names known so far, or None."""
         return None if self.reading is None else self.reading.board(frame, self.tiles.cells.geometry)
 
-    def choose(self, frame: np.ndarray, avoid: Set[Cell] = frozenset()) -> Cell | None:
+    def choose(self, frame: np.ndarray, avoid: Set[Cell] = frozenset(), end: bool = False) -> Cell | None:
         """A covered cell not in ``avoid``: a safe one if the solver finds one on the board read, else the
-        least likely mine, else one at random; None if no covered cell is left."""
+        least likely mine, else one at random; None if no covered cell is left. With ``end`` (a game long
+        enough), a mine the solver is sure of, else the likeliest one: the loss shows the mines sooner."""
         covered = self.tiles.covered(frame) - set(avoid)
         if not covered:
             return None
-        while self.pending:
+        while self.pending and not end:
             cell = self.pending.pop(0)
             if cell in covered:
                 return cell
@@ -96,6 +97,8 @@ class Chooser:
         if board is not None:
             try:
                 analysis = analyse(board, None, 0.3)
+                if end:
+                    return self._likeliest_mine(analysis, covered)
                 safe = [c for c in analysis.safe if c in covered]
                 if safe:
                     self.pending = safe[1:]
@@ -105,4 +108,13 @@ class Chooser:
                     return min(probs, key=lambda c: (probs[c], self.rng.random()))
             except SweepbotError:
                 pass
+        return self.rng.choice(sorted(covered))
+
+    def _likeliest_mine(self, analysis: Analysis, covered: set[Cell]) -> Cell:
+        mines = sorted(c for c in analysis.mines if c in covered)
+        if mines:
+            return self.rng.choice(mines)
+        probs = {c: p for c, p in analysis.probabilities.items() if c in covered}
+        if probs:
+            return max(probs, key=lambda c: (probs[c], self.rng.random()))
         return self.rng.choice(sorted(covered))

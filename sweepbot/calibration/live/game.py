@@ -20,6 +20,9 @@ from sweepbot.calibration.live.tiles import Tiles
 
 #: A click that changes more than this share of the board ended the game.
 END_CHANGE = 0.5
+#: Clicks after which a game is ended by a click on a likely mine: its loss shows the mines, and a large
+#: board's calibration keeps to a few minutes.
+LONG_GAME = 150
 #: Question marks placed in each of the first games (when the client has them).
 QUESTION_GAMES = 3
 QUESTIONS = 3
@@ -86,7 +89,7 @@ class Game:
                 self.recorder.record(frame, {cell: "?"})
         clicks = 0
         while clicks < geo.rows * geo.cols:
-            choice = self.chooser.choose(frame, self.flags)
+            choice = self.chooser.choose(frame, self.flags, end=clicks >= LONG_GAME)
             if choice is None:
                 break
             cell = choice
