@@ -137,11 +137,12 @@ class Game:
 
     def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
         """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
-        changed nothing is sent once more before it counts as refused (the game over): the client may have
-        missed it, or answered it only after the wait."""
+        changed nothing, on a cell that still looks covered, is sent once more before it counts as refused
+        (the game over): the client may have missed it (pygame-minesweeper now and then does). A cell that no
+        longer looks covered is not clicked again: on an open number a click may open the cells around it."""
         frame = self.board.click(cell, "left")
         changed = self.board.changes(before, frame, cell)
-        if not changed:
+        if not changed and cell in self.tiles.covered(frame):
             clicked_before = self.board.previous
             frame = self.board.click(cell, "left")
             self.board.previous = clicked_before  # a focus ring moved once, from the cell clicked before
