@@ -7,7 +7,7 @@ For each client (all eight by default): a fresh Xvfb under openbox's stock setti
 profile store with the built-in profiles hidden, ``sweepbot calibrate --live --client NAME --yes`` (no other
 flag), then ``sweepbot play --games N --json``. One JSON line per client with both commands' results, then a
 table: calibration seconds, games, wins, errors. ``--keep DIR`` adds ``--record DIR/CLIENT`` to the
-calibration, to look at its frames afterwards.
+calibration, to look at its frames afterwards, and copies the profile's sheet of named looks beside it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,9 @@ def calibrate_and_play(spec: dict[str, object], games: int, keep: Path | None, p
         if cal.returncode != 0:
             return result
         result["profiles"] = sorted(p.name for p in profiles.iterdir() if (p / "profile.json").is_file())
+        if keep:
+            for sheet in profiles.glob("*-looks.png"):  # the sheet of named looks, to check by eye
+                shutil.copy(sheet, keep / f"{label}-{sheet.name}")
         if games < 1:
             return result
         time.sleep(0.5)  # calibration leaves a new game on screen
