@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import signal
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -84,20 +83,8 @@ def play_many(settings: BenchSettings, games: int, workers: int | None = None) -
     if workers == 1:
         yield from map(_play_indexed, jobs)
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts_to_the_parent)
-    try:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
         yield from pool.map(_play_indexed, jobs, chunksize=max(1, min(50, games // (workers * 8) or 1)))
-    except BaseException:
-        # Ctrl-C, or the consumer stopped: the games not started are dropped, not waited for
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-
-
-def _leave_interrupts_to_the_parent() -> None:
-    """In a worker: Ctrl-C reaches the whole process group; the parent stops the pool, and a worker that took
-    it would go on with its next game."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:

@@ -124,8 +124,11 @@ def test_bench_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], 
 @pytest.mark.parametrize("command", [["bench", "--games", "100000", "--workers", "2"], ["solve", "-"]])
 def test_ctrl_c_stops_any_command_with_a_message_and_a_json_answer(command: list[str]) -> None:
     """Ctrl-C reaches the whole process group, as in a terminal: a message, exit 2, no traceback."""
+    # as from a terminal: Ctrl-C at its default action (a suite run as a background job ignores it, and so
+    # would the command)
     proc = subprocess.Popen([sys.executable, "-m", "sweepbot", *command, "--json"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(3.0)  # the bench's workers are playing; solve waits for its board on stdin
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
