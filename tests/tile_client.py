@@ -70,7 +70,9 @@ class TileClient:
 
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
-                 drop_every: int = 0) -> None:
+                 drop_every: int = 0, mines_at_win: bool = False) -> None:
+        #: at a win the mines left covered are shown as at a loss (mfranceschi-minesweeper)
+        self.mines_at_win = mines_at_win
         #: every this many-th left click on a covered cell of a game in play is lost on its way (a busy
         #: client, a window manager that took it): never two in a row
         self.drop_every = drop_every
@@ -128,6 +130,8 @@ class TileClient:
                     ch = "?"
                 if ch == "#" and self.reveal_all and self.game.state == "lost":
                     ch = self.truth(r, c)
+                if ch == "#" and self.mines_at_win and self.game.state == "won":
+                    ch = "*"
                 chars.append(ch)
             out.append("".join(chars))
         return out

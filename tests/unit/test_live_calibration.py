@@ -287,6 +287,17 @@ def test_a_client_that_shows_its_whole_board_at_a_loss_is_seen_to_lose() -> None
 
 
 @pytest.mark.slow
+def test_a_win_that_shows_the_mines_as_a_loss_does_is_a_win_whatever_the_last_cell_opens_to() -> None:
+    """At a win the drawn client shows the mines left as at a loss (mfranceschi-minesweeper); the last click
+    may open a number never seen before, or an opening. Those games are wins: the cell clicked last is no
+    exploded mine, and a loss with question marks over the last safe cells is still a loss."""
+    client = TileClient(level="9x9/10", seed=3, mines_at_win=True)
+    session = calibrate(client, games=6)
+    assert sum(g.state == "won" for g in client.games[:-1]) >= 3
+    profile_true_to_the_games(client, session)
+
+
+@pytest.mark.slow
 def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> None:
     """A column is drawn 3 px wider once a number shows in it (mfranceschi-minesweeper): calibration follows
     the cells to where they are, so that its facts are the game's and its names are right; the profile it

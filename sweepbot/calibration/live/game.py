@@ -135,6 +135,24 @@ class Game:
                 return True
         return False
 
+    def won_showing_mines(self, cell: Cell, changed: set[Cell], frame: np.ndarray, around: set[Cell]) -> bool:
+        """Whether a click that changed every covered cell won the game, the client showing its mines as at a
+        loss: the cells that changed to a look no cell opened to are the mines, all alike, and the others
+        opened from the clicked cell (it alone, or an opening spread from it); with marks placed, the clicked
+        cell opened to a look cells opened to as well. A loss that shows the mines leaves the other safe cells
+        covered, and one is left unless a mark hides it; a loss that shows the whole board shows numbers
+        around the exploded mine, which opens no opening."""
+        mines = {c for c in changed - {cell} if self.tiles.new_look(frame, c)}
+        opened = changed - mines
+        if not mines or not self.tiles.alike(frame, mines):
+            return False
+        if (self.flags or self.questions) and self.tiles.new_look(frame, cell):
+            return False  # a mark may hide the last safe cell
+        if opened == {cell}:
+            return True
+        empty = self.tiles.empty_look is not None and self.tiles.may_be_empty(frame, cell)
+        return empty and around <= opened and flood(cell, opened) == opened
+
     def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
         """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
         changed nothing, on a cell that still looks covered, is sent once more before it counts as refused
@@ -177,12 +195,7 @@ class Game:
             if not self.tiles.new_look(frame, cell) and self.tiles.all_flags(frame, changed - {cell}):
                 self.recorder.record(frame, {cell: REVEALED, **dict.fromkeys(changed - {cell}, "F")})
                 return Click.ON  # a win: the client flagged the mines left
-            others = changed - {cell}
-            if (shown and not self.tiles.new_look(frame, cell) and others == was_covered - self.flags - {cell}
-                    and self.tiles.alike(frame, others)):
-                # the clicked cell opened to a look cells opened to, and every other covered cell changed to
-                # one look: a win, the client showing its mines as at a loss (a loss that shows the whole
-                # board shows numbers too; one that shows the mines leaves other cells covered)
+            if shown and self.won_showing_mines(cell, changed, frame, around):
                 self.recorder.record(frame, {cell: REVEALED})
                 return Click.WON
             self.exploded = cell
