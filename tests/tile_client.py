@@ -70,7 +70,11 @@ class TileClient:
 
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
-                 drop_every: int = 0, mines_at_win: bool = False) -> None:
+                 drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False) -> None:
+        #: an opening spreads from every cell it opens with as many flags around as its number, right or
+        #: wrong (DangerUXB): past a wrong flag it may reach a mine, which goes off away from the click
+        self.spread_past_flags = spread_past_flags
+        self.spread_losses = 0  # games lost that way
         #: at a win the mines left covered are shown as at a loss (mfranceschi-minesweeper)
         self.mines_at_win = mines_at_win
         #: every this many-th left click on a covered cell of a game in play is lost on its way (a busy
@@ -78,7 +82,7 @@ class TileClient:
         self.drop_every = drop_every
         self.dropped = 0  # clicks lost that way
         self._taken = 0
-        #: at a loss every cell is shown: the mines and every number (DangerUXB)
+        #: at a loss every cell is shown: the mines and every number, wrong flags taken off (DangerUXB)
         self.reveal_all = reveal_all
         #: a column with a number in sight is drawn this many pixels wider, its tiles stretched in the middle
         #: (mfranceschi-minesweeper's Tk buttons)
@@ -128,8 +132,8 @@ class TileClient:
             for c, ch in enumerate(row):
                 if ch == "#" and self.marks.get((r, c)) == "?":
                     ch = "?"
-                if ch == "#" and self.reveal_all and self.game.state == "lost":
-                    ch = self.truth(r, c)
+                if ch in "#X" and self.reveal_all and self.game.state == "lost":
+                    ch = self.truth(r, c)  # a wrong flag taken off
                 if ch == "#" and self.mines_at_win and self.game.state == "won":
                     ch = "*"
                 chars.append(ch)
@@ -200,7 +204,11 @@ class TileClient:
                 if self.drop_every and self._taken % self.drop_every == 0:
                     self.dropped += 1
                     return
-                self.game.open((r, c))
+                opened = self.game.open((r, c))
+                while self.spread_past_flags and opened and self.game.state == "playing":
+                    opened += self.game.chord(opened.pop())
+                    if self.game.state == "lost":
+                        self.spread_losses += 1
             return
         # right: covered -> flag -> question mark -> covered
         ch = self.game.view()[(r, c)]

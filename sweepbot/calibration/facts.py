@@ -82,6 +82,7 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
     looks that changed at a loss (mines, or covered cells drawn another way): the counts name them later."""
     votes = look_votes(grids, facts)
     opened = sum(counts[REVEALED] for counts in votes.values())
+    at_loss: set[int] = set()
     for look, counts in votes.items():
         if counts["#"] and counts[REVEALED] >= 2 and counts[REVEALED] > OPENED_AS_COVERED * opened:
             # opened cells drawn as the covered look: these windows miss what tells them apart (a bevel)
@@ -90,15 +91,22 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
             # a look that opened cells show cannot be a covered cell changed by the loss: those were cells a
             # click just before had opened, drawn late (xdemineur), and are left out
             del counts[AT_LOSS]
-        (char, n), *rest = counts.most_common()
+        # the characters of cells that changed at a loss agree with each other: the counts tell what they are
+        # (a wrong flag DangerUXB takes off shows the number under it, as a covered cell does at its loss)
+        kinds: Counter[str] = Counter()
+        for ch, m in counts.items():
+            kinds[AT_LOSS if ch in CHANGED_AT_LOSS else ch] += m
+        (kind, n), *rest = kinds.most_common()
         against = sum(m for _, m in rest)
         if against >= 2 and against > FACT_DOUBT * (n + against):
             raise CalibrationError(
                 f"one look was seen as {dict(counts)}: the board moved or changed while calibrating"
             )
-        if char not in (REVEALED, *CHANGED_AT_LOSS):
-            names[look] = Name(char, FACT_REASONS.get(char, "seen in play"))
-    return {look for look, counts in votes.items() if counts.most_common(1)[0][0] in CHANGED_AT_LOSS}
+        if kind == AT_LOSS:
+            at_loss.add(look)
+        elif kind != REVEALED:
+            names[look] = Name(kind, FACT_REASONS.get(kind, "seen in play"))
+    return at_loss
 
 
 def mostly(grids: Sequence[np.ndarray], facts: Sequence[Fact], char: str, among: Sequence[str]) -> set[int]:

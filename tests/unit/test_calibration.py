@@ -131,6 +131,24 @@ def test_contradicting_facts_are_an_error() -> None:
     assert names[int(looks.grids[0][0, 0])].char == "#"
 
 
+def test_cells_that_changed_at_a_loss_agree_whether_covered_flagged_or_question_marked_before() -> None:
+    """A client that takes a wrong flag off at a loss shows the number under it (DangerUXB), as it shows the
+    covered cells: one look is then a covered cell changed at the loss and a flag changed at the loss, as
+    often as each other. Those facts agree (the counts tell the look); against a covered look they do not."""
+    from sweepbot.calibration.facts import FLAG_AT_LOSS, CalibrationError, from_facts
+
+    grids = [np.array([[0, 0, 1, 1], [1, 1, 2, 2]])]
+    facts = [Fact(0, 0, 0, "#"), Fact(0, 0, 1, "#"), Fact(0, 0, 2, AT_LOSS), Fact(0, 0, 3, AT_LOSS),
+             Fact(0, 1, 0, FLAG_AT_LOSS), Fact(0, 1, 1, FLAG_AT_LOSS), Fact(0, 1, 2, AT_LOSS),
+             Fact(0, 1, 3, QUESTION_AT_LOSS)]
+    names: dict[int, Name] = {}
+    assert from_facts(grids, facts, names) == {1, 2}
+    assert {k: n.char for k, n in names.items()} == {0: "#"}
+    facts += [Fact(0, 0, 2, "#"), Fact(0, 0, 3, "#"), Fact(0, 1, 0, "#")]
+    with pytest.raises(CalibrationError):
+        from_facts(grids, facts, {})
+
+
 def _fixture_boards(client: str) -> tuple[list[Path], list[np.ndarray]]:
     pngs = sorted((FIXTURES / client).glob("*.png"))
     return pngs, [load_image(p) for p in pngs]

@@ -298,6 +298,19 @@ def test_a_win_that_shows_the_mines_as_a_loss_does_is_a_win_whatever_the_last_ce
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 3])
+def test_a_mine_an_opening_reaches_past_a_wrong_flag_is_no_mine_at_the_clicked_cell(seed: int) -> None:
+    """The drawn client spreads an opening from every cell with as many flags around as its number, so past
+    a wrong flag it may reach a mine, and at the loss takes the wrong flags off to show what they hid
+    (DangerUXB). The cell clicked then is no exploded mine; a wrong flag's number agrees with the same number
+    shown at the loss; the profile is true to the games."""
+    client = TileClient(seed=seed, reveal_all=True, focus_ring=True, spread_past_flags=True)
+    session = calibrate(client, games=3)
+    assert client.spread_losses >= 1
+    profile_true_to_the_games(client, session)
+
+
+@pytest.mark.slow
 def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> None:
     """A column is drawn 3 px wider once a number shows in it (mfranceschi-minesweeper): calibration follows
     the cells to where they are, so that its facts are the game's and its names are right; the profile it

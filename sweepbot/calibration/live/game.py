@@ -199,7 +199,12 @@ class Game:
                 self.recorder.record(frame, {cell: REVEALED})
                 return Click.WON
             self.exploded = cell
-            facts = {cell: "!"}
+            facts: dict[Cell, str] = {}
+            if not self.flags or self.tiles.unlike_all(frame, cell, changed - {cell}):
+                # the clicked cell. With flags placed the mine may have gone off away from it (DangerUXB's
+                # opening spreads from every cell with as many flags around as its number, past a wrong flag
+                # onto a mine): then only a cell drawn unlike every other cell the loss changed is the one
+                facts[cell] = "!"
             for c in (changed - {cell}) & (was_covered | self.flags | self.questions):
                 # a mine shown, or (some clients) a covered cell or a mark drawn darker: the counts tell them
                 # apart; open cells some clients dim at the end are no facts
