@@ -70,7 +70,11 @@ class TileClient:
 
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
-                 drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False) -> None:
+                 drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
+                 flags_to_win: bool = False) -> None:
+        #: a game is won once every safe cell is open and every mine flagged (DangerUXB): till then a click
+        #: on a mine loses it
+        self.flags_to_win = flags_to_win
         #: an opening spreads from every cell it opens with as many flags around as its number, right or
         #: wrong (DangerUXB): past a wrong flag it may reach a mine, which goes off away from the click
         self.spread_past_flags = spread_past_flags
@@ -205,6 +209,8 @@ class TileClient:
                     self.dropped += 1
                     return
                 opened = self.game.open((r, c))
+                if self.game.state == "won" and not self.all_flagged():
+                    self.game.state = "playing"
                 while self.spread_past_flags and opened and self.game.state == "playing":
                     opened += self.game.chord(opened.pop())
                     if self.game.state == "lost":
@@ -214,11 +220,18 @@ class TileClient:
         ch = self.game.view()[(r, c)]
         if ch == "#" and (r, c) not in self.marks:
             self.game.flag((r, c))
+            if self.game.covered_safe == 0 and self.all_flagged():
+                self.game.state = "won"
         elif ch == "F":
             self.game.flag((r, c))
             self.marks[(r, c)] = "?"
         elif self.marks.get((r, c)) == "?":
             del self.marks[(r, c)]
+
+    def all_flagged(self) -> bool:
+        """Every mine flagged, or the game wants no flags to be won."""
+        view = self.game.view()
+        return not self.flags_to_win or all(view[m] == "F" for m in self.game.mines)
 
     def press(self, keys: list[str]) -> None:
         if keys == ["f2"] and not self.button:

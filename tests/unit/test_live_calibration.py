@@ -311,6 +311,18 @@ def test_a_mine_an_opening_reaches_past_a_wrong_flag_is_no_mine_at_the_clicked_c
 
 
 @pytest.mark.slow
+def test_a_client_that_wants_the_mines_flagged_loses_on_a_mine_clicked_after_the_last_safe_cell() -> None:
+    """The drawn client calls a game won only once every mine is flagged (DangerUXB): with every safe cell
+    open, a click on a mine still loses, and shows the mines as its losses do. No such game is counted won,
+    and the mine clicked is the exploded one."""
+    client = TileClient(seed=7, reveal_all=True, flags_to_win=True)
+    session = calibrate(client, games=6)
+    played = client.games[:-1]
+    assert sum(g.covered_safe == 0 for g in played) >= 2 and not any(g.state == "won" for g in played)
+    profile_true_to_the_games(client, session)
+
+
+@pytest.mark.slow
 def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> None:
     """A column is drawn 3 px wider once a number shows in it (mfranceschi-minesweeper): calibration follows
     the cells to where they are, so that its facts are the game's and its names are right; the profile it

@@ -106,6 +106,7 @@ class Game:
                 self.log(f"game {self.number + 1}: over after {clicks} clicks")
                 break
             mark, looks = len(self.recorder.session.facts), len(self.tiles.opened_looks)
+            exploded = len(self.tiles.exploded_looks)
             result = self.judge(cell, changed, before, frame)
             if result is Click.LOST:
                 # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
@@ -119,6 +120,7 @@ class Game:
                     break
                 del self.recorder.session.facts[mark:]
                 del self.tiles.opened_looks[looks:]  # nor are the looks those facts showed opened cells
+                del self.tiles.exploded_looks[exploded:]  # or a mine that went off
                 self.exploded = None
                 self.log(f"game {self.number + 1}: a loss misjudged at {cell}, facts taken back")
                 assert probe is not None
@@ -138,16 +140,21 @@ class Game:
     def won_showing_mines(self, cell: Cell, changed: set[Cell], frame: np.ndarray, around: set[Cell]) -> bool:
         """Whether a click that changed every covered cell won the game, the client showing its mines as at a
         loss: the cells that changed to a look no cell opened to are the mines, all alike, and the others
-        opened from the clicked cell (it alone, or an opening spread from it); with marks placed, the clicked
-        cell opened to a look cells opened to as well. A loss that shows the mines leaves the other safe cells
-        covered, and one is left unless a mark hides it; a loss that shows the whole board shows numbers
-        around the exploded mine, which opens no opening."""
+        opened from the clicked cell (it alone, or an opening spread from it); the clicked cell opened to a
+        look cells opened to, or else to one unlike the mines and unlike a mine that went off before, with no
+        mark placed. A loss that shows the mines leaves the other safe cells covered, and one is left unless a
+        mark hides it; a loss that shows the whole board shows numbers around the exploded mine, which opens
+        no opening."""
         mines = {c for c in changed - {cell} if self.tiles.new_look(frame, c)}
         opened = changed - mines
         if not mines or not self.tiles.alike(frame, mines):
             return False
-        if (self.flags or self.questions) and self.tiles.new_look(frame, cell):
-            return False  # a mark may hide the last safe cell
+        if self.tiles.new_look(frame, cell) and (
+                self.flags or self.questions  # a mark may hide the last safe cell
+                or self.tiles.seen_exploded(frame, cell) or not self.tiles.unlike_all(frame, cell, mines)):
+            # ... or the clicked cell is drawn as a mine: some clients take a click on a mine once every safe
+            # cell is open (DangerUXB wants the mines flagged to call a game won)
+            return False
         if opened == {cell}:
             return True
         empty = self.tiles.empty_look is not None and self.tiles.may_be_empty(frame, cell)

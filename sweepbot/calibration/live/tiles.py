@@ -1,5 +1,5 @@
 """Telling the board's tiles apart while playing: the covered look of a new board, the looks that cells were
-seen to open to, and the flag's look."""
+seen to open to, the flag's look, and the looks of mines that went off."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ class Tiles:
     covered_look: np.ndarray
     opened_looks: list[np.ndarray] = field(default_factory=list)
     flag_look: np.ndarray | None = None
+    exploded_looks: list[np.ndarray] = field(default_factory=list)  # the looks of cells clicked at a loss
     empty_look: np.ndarray | None = None  # the look of a cell an opening spread from
 
     def saw_empty(self, frame: np.ndarray, cell: Cell) -> None:
@@ -119,3 +120,10 @@ class Tiles:
         for cell, ch in facts.items():
             if ch == "F" and self.flag_look is None:
                 self.flag_look = self.cells.window(frame, cell)
+            if ch == "!" and not self.seen_exploded(frame, cell):
+                self.exploded_looks.append(self.cells.window(frame, cell))
+
+    def seen_exploded(self, frame: np.ndarray, cell: Cell) -> bool:
+        """True if ``cell`` looks like a cell clicked when a game was lost."""
+        now = self.cells.window(frame, cell)
+        return any(rms(seen, now) < CHANGED_RMS for seen in self.exploded_looks)
