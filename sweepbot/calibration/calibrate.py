@@ -236,12 +236,14 @@ def calibrate_frames(
 def known_totals(frames: Sequence[LabelledFrame], won: set[int]) -> list[list[int]]:
     """The mine total of each board size whose frames prove one (see :func:`mine_totals`), as [rows, cols,
     total] rows: for play on a client that shows no counter. A size whose frames tell two totals (a game
-    judged won that was not) gets none: play then learns it from the games it wins."""
-    sizes: dict[tuple[int, int], set[int]] = defaultdict(set)
+    judged won that was not: a safe cell left covered counts as a mine) keeps the least, if two frames tell
+    it; else none, and play learns it from the games it wins."""
+    sizes: dict[tuple[int, int], list[int]] = defaultdict(list)
     for f, total in zip(frames, mine_totals(frames, won), strict=True):
         if total is not None:
-            sizes[f.labels.shape].add(total)
-    return [[rows, cols, next(iter(totals))] for (rows, cols), totals in sorted(sizes.items()) if len(totals) == 1]
+            sizes[f.labels.shape].append(total)
+    return [[rows, cols, min(totals)] for (rows, cols), totals in sorted(sizes.items())
+            if len(set(totals)) == 1 or totals.count(min(totals)) >= 2]
 
 
 def tolerance(profile: Profile, frames: Sequence[LabelledFrame], geometries: Sequence[Geometry]) -> float | None:

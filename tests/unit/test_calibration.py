@@ -322,7 +322,8 @@ def test_a_lost_board_with_question_marks_tells_no_mine_total() -> None:
     assert mine_totals([hidden_under_mark]) == [None]
 
 
-def test_a_board_size_whose_frames_tell_two_mine_totals_keeps_none_for_play() -> None:
+def test_a_board_size_whose_frames_tell_two_mine_totals_keeps_the_least_only_if_two_frames_tell_it() -> None:
+    """A game judged won that was not leaves a safe cell covered: its total is too high, never too low."""
     from sweepbot.calibration.build import LabelledFrame
     from sweepbot.calibration.calibrate import known_totals
 
@@ -333,7 +334,9 @@ def test_a_board_size_whose_frames_tell_two_mine_totals_keeps_none_for_play() ->
     won = frame(["#21.", "2#21", "1211", ".1#1"])  # judged won: its covered cells are the mines, 3
     not_won = frame(["#21.", "2#21", "1211", ".1##"])  # judged won after a click the client missed: 4
     assert known_totals([loss, won], won={1}) == [[4, 4, 3]]
-    assert known_totals([loss, won, not_won], won={1, 2}) == []
+    assert known_totals([won, not_won], won={0, 1}) == []
+    assert known_totals([loss, won, not_won], won={1, 2}) == [[4, 4, 3]]
+    assert known_totals([loss, not_won, not_won], won={1, 2}) == []
     assert known_totals([loss, frame(["!*."] + ["..."] * 2), not_won], won={2}) == [[3, 3, 2]]
 
 
