@@ -24,6 +24,7 @@ The counting steps (2 and 3) are in :mod:`sweepbot.calibration.counts`, the boun
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -86,7 +87,7 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
         if found == complete:
             break
         complete = found
-    flags_at_loss = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == FLAG_AT_LOSS}
+    flags_at_loss = flag_only_looks(grids, facts)
     questions_at_loss = mostly(grids, facts, QUESTION_AT_LOSS, CHANGED_AT_LOSS)
     refused = refused_mines(grids, names, looks.count, complete, mines, at_loss)
     for k in at_loss - set(names):
@@ -117,6 +118,16 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     if with_hints:
         hints(looks, names, complete)
     return names
+
+
+def flag_only_looks(grids: Sequence[np.ndarray], facts: Sequence[Fact]) -> set[int]:
+    """The looks that flags changed to at a loss and no other cell shows: a client may take a wrong flag off
+    at a loss and show the number under it (DangerUXB), a look other cells show too."""
+    cells: dict[int, set[tuple[int, int, int]]] = defaultdict(set)
+    for f in facts:
+        if f.char == FLAG_AT_LOSS:
+            cells[int(grids[f.frame][f.row, f.col])].add((f.frame, f.row, f.col))
+    return {k for k, seen in cells.items() if sum(int((g == k).sum()) for g in grids) == len(seen)}
 
 
 def like_covered(looks: Looks, names: Naming, look: int) -> bool:

@@ -149,6 +149,17 @@ def test_cells_that_changed_at_a_loss_agree_whether_covered_flagged_or_question_
         from_facts(grids, facts, {})
 
 
+def test_a_flag_that_changed_at_a_loss_names_a_wrong_flag_only_if_no_other_cell_shows_its_look() -> None:
+    """A client that takes a wrong flag off at a loss shows the number under it (DangerUXB): that look shows
+    on other cells too, and is no wrong flag's. A look that only flags changed to may be one."""
+    from sweepbot.calibration.facts import FLAG_AT_LOSS
+    from sweepbot.calibration.naming import flag_only_looks
+
+    grids = [np.array([[0, 5, 6], [5, 0, 0]]), np.array([[0, 5, 0], [0, 0, 0]])]
+    facts = [Fact(0, 0, 1, FLAG_AT_LOSS), Fact(0, 0, 2, FLAG_AT_LOSS), Fact(0, 1, 0, AT_LOSS)]
+    assert flag_only_looks(grids, facts) == {6}
+
+
 def _fixture_boards(client: str) -> tuple[list[Path], list[np.ndarray]]:
     pngs = sorted((FIXTURES / client).glob("*.png"))
     return pngs, [load_image(p) for p in pngs]
