@@ -46,6 +46,7 @@ from sweepbot.calibration.facts import (
     FLAG_AT_LOSS,
     QUESTION_AT_LOSS,
     REVEALED,
+    WON_COVERED,
     CalibrationError,
     Fact,
     Name,
@@ -121,13 +122,14 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
 
 
 def flag_only_looks(grids: Sequence[np.ndarray], facts: Sequence[Fact]) -> set[int]:
-    """The looks that flags changed to at a loss and no other cell shows: a client may take a wrong flag off
-    at a loss and show the number under it (DangerUXB), a look other cells show too."""
-    cells: dict[int, set[tuple[int, int, int]]] = defaultdict(set)
+    """The looks that flags changed to at a loss and that no other fact is about: a client may take a wrong
+    flag off at a loss and show the number under it (DangerUXB), a look that covered cells changed to as
+    well, or that opened cells show."""
+    kinds: dict[int, set[str]] = defaultdict(set)
     for f in facts:
-        if f.char == FLAG_AT_LOSS:
-            cells[int(grids[f.frame][f.row, f.col])].add((f.frame, f.row, f.col))
-    return {k for k, seen in cells.items() if sum(int((g == k).sum()) for g in grids) == len(seen)}
+        if f.char != WON_COVERED:
+            kinds[int(grids[f.frame][f.row, f.col])].add(f.char)
+    return {k for k, chars in kinds.items() if chars == {FLAG_AT_LOSS}}
 
 
 def like_covered(looks: Looks, names: Naming, look: int) -> bool:

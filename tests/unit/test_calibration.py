@@ -150,13 +150,15 @@ def test_cells_that_changed_at_a_loss_agree_whether_covered_flagged_or_question_
 
 
 def test_a_flag_that_changed_at_a_loss_names_a_wrong_flag_only_if_no_other_cell_shows_its_look() -> None:
-    """A client that takes a wrong flag off at a loss shows the number under it (DangerUXB): that look shows
-    on other cells too, and is no wrong flag's. A look that only flags changed to may be one."""
-    from sweepbot.calibration.facts import FLAG_AT_LOSS
+    """A client that takes a wrong flag off at a loss shows the number under it (DangerUXB): covered cells
+    change to that look too, or opened cells show it, and it is no wrong flag's. A look that only flags
+    changed to may be one (a screenshot with no facts may show it anywhere)."""
+    from sweepbot.calibration.facts import FLAG_AT_LOSS, REVEALED
     from sweepbot.calibration.naming import flag_only_looks
 
-    grids = [np.array([[0, 5, 6], [5, 0, 0]]), np.array([[0, 5, 0], [0, 0, 0]])]
-    facts = [Fact(0, 0, 1, FLAG_AT_LOSS), Fact(0, 0, 2, FLAG_AT_LOSS), Fact(0, 1, 0, AT_LOSS)]
+    grids = [np.array([[0, 5, 6], [5, 7, 0]]), np.array([[0, 5, 6], [7, 6, 6]])]
+    facts = [Fact(0, 0, 1, FLAG_AT_LOSS), Fact(0, 0, 2, FLAG_AT_LOSS), Fact(0, 1, 0, AT_LOSS),
+             Fact(0, 1, 1, FLAG_AT_LOSS), Fact(1, 1, 0, REVEALED)]
     assert flag_only_looks(grids, facts) == {6}
 
 
