@@ -145,7 +145,7 @@ class Game:
         mark placed. A loss that shows the mines leaves the other safe cells covered, and one is left unless a
         mark hides it; a loss that shows the whole board shows numbers around the exploded mine, which opens
         no opening."""
-        mines = {c for c in changed - {cell} if self.tiles.new_look(frame, c)}
+        mines = self.tiles.new_looks(frame, changed - {cell})
         opened = changed - mines
         if not mines or not self.tiles.alike(frame, mines):
             return False

@@ -87,8 +87,12 @@ class Tiles:
 
     def new_look(self, frame: np.ndarray, cell: Cell) -> bool:
         """True unless the cell looks like a cell seen opened before."""
-        now = self.cells.window(frame, cell)
-        return not any(rms(seen, now) < CHANGED_RMS for seen in self.opened_looks)
+        return not like_any(self.opened_looks, self.cells.window(frame, cell))
+
+    def new_looks(self, frame: np.ndarray, cells: Iterable[Cell]) -> set[Cell]:
+        """The cells of ``cells`` that look like no cell seen opened before (the frame's windows cut once)."""
+        win, cols = self.cells.windows(frame), self.cells.geometry.cols
+        return {(r, c) for r, c in cells if not like_any(self.opened_looks, win[r * cols + c])}
 
     def all_flags(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
         """True if a flag has been seen and every one of ``cells`` looks like it."""
@@ -97,7 +101,8 @@ class Tiles:
 
     def alike(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
         """True if ``cells`` (at least one) all look the same."""
-        windows = [self.cells.window(frame, c) for c in cells]
+        win, cols = self.cells.windows(frame), self.cells.geometry.cols
+        windows = [win[r * cols + c] for r, c in cells]
         return bool(windows) and all(rms(w, windows[0]) < CHANGED_RMS for w in windows[1:])
 
     def any_flag(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
@@ -114,8 +119,7 @@ class Tiles:
             cols = self.cells.geometry.cols
             for r, c in opened:
                 look = win[r * cols + c]
-                if len(self.opened_looks) < MAX_OPENED_LOOKS and not any(
-                        rms(s, look) < CHANGED_RMS for s in self.opened_looks):
+                if len(self.opened_looks) < MAX_OPENED_LOOKS and not like_any(self.opened_looks, look):
                     self.opened_looks.append(look)
         for cell, ch in facts.items():
             if ch == "F" and self.flag_look is None:
@@ -125,5 +129,9 @@ class Tiles:
 
     def seen_exploded(self, frame: np.ndarray, cell: Cell) -> bool:
         """True if ``cell`` looks like a cell clicked when a game was lost."""
-        now = self.cells.window(frame, cell)
-        return any(rms(seen, now) < CHANGED_RMS for seen in self.exploded_looks)
+        return like_any(self.exploded_looks, self.cells.window(frame, cell))
+
+
+def like_any(seen: list[np.ndarray], look: np.ndarray) -> bool:
+    """True if ``look`` is one of the looks ``seen`` (within CHANGED_RMS of one)."""
+    return any(rms(s, look) < CHANGED_RMS for s in seen)
