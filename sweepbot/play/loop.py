@@ -40,6 +40,9 @@ MAX_STALE_READS = 20
 #: show, such as a win on a client that leaves the mines covered and shows no mine counter)
 MAX_UNTAKEN_MOVES = 4
 DISMISS_WAIT = 0.5
+#: A board found more than this many pixels from where it was last read whole has moved; one found closer is
+#: where it was (a toast over a row can move the grid found by a few pixels)
+MOVED = 8
 
 
 class ScreenStoppedMakingSense(SweepbotError):
@@ -250,7 +253,7 @@ class Player:
         if self._surround is None or self._overlays_go is False:
             return False
         bbox, reference = self._surround
-        near = where is None or all(abs(a - b) <= 3 for a, b in zip(where.as_tuple(), bbox.as_tuple(), strict=True))
+        near = where is None or all(abs(a - b) <= MOVED for a, b in zip(where.as_tuple(), bbox.as_tuple(), strict=True))
         return near and laid_over(reference, frame, bbox.as_tuple())
 
     def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:

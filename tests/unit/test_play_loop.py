@@ -376,6 +376,44 @@ def test_a_win_hidden_by_a_congratulation_dialog_still_counts() -> None:
     assert report.final is not None and report.final.count("#?F") == 10
 
 
+def test_a_toast_left_from_the_last_game_that_moves_the_board_found_is_waited_out() -> None:
+    """The last game's toast still lies over the new board's bottom edge, and the grid found with it there
+    lies 4 px off; the cells under it read as covered at first and not at all once the game is on. That board
+    is where the last one was (the toast is seen in the band around it), so the bot waits for the toast to go
+    rather than stop on cells it cannot read."""
+    rows, cols = LEVELS["beginner"].rows, LEVELS["beginner"].cols
+    bottom = MARGIN_Y + rows * CELL
+    toast = (slice(bottom, bottom + 10), slice(MARGIN_X + 16, MARGIN_X + 56))
+
+    class ToastScreen(SimScreen):
+        until = 0.0
+
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if time.monotonic() < self.until:
+                image[toast] = 220
+            return image
+
+    class ToastReader(SimReader):
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = super().read(frame)
+            if not (frame[toast] == 220).all():
+                return view
+            if view.board.count("#") < rows * cols:
+                raise ReadError("4 cell(s) match no template", [(rows - 1, c) for c in range(2, 6)])
+            return BoardView(view.board, view.x_edges, tuple(y - 4 for y in view.y_edges))
+
+    game, _, _, device, mouse = setup(4)
+    screen, reader = ToastScreen(game), ToastReader(rows, cols, LEVELS["beginner"].mines)
+    player = Player(screen, reader, mouse, PlaySettings(first_click="opening"))
+    assert player.play_game().result == game.state != "playing"
+    screen.until = time.monotonic() + 2.5
+    screen.game = device.game = Game(LEVELS["beginner"], 5, "opening")
+    report = player.play_game()
+    assert report.error is None and report.result == screen.game.state != "playing"
+    assert device.outside == 0 and mouse.refused == 0
+
+
 def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
     from sweepbot.play.consistency import winning_board
 
