@@ -28,8 +28,8 @@ MINE_COST = 1.5
 #: ... and for a look that changed at a loss (no number of its own to hide): a tie-break, so that a look the
 #: counts are silent about is not taken.
 SILENT_MINE_COST = 0.1
-#: A frame shows every mine when this share of its numbers count right with covered cells taken as no mines
-#: (numbers around a mine look not found yet count wrong; in play, most numbers next to covered cells do).
+#: A frame shows every mine when this share of its numbers next to covered cells count right with covered
+#: cells taken as no mines (numbers around a mine look not found yet count wrong; in play, most of them do).
 COMPLETE_AGREEMENT = 0.75
 #: A look that looks most like a mark is named a number only by counts on this many cells.
 FEW_CELLS = 3
@@ -68,19 +68,23 @@ def complete_frames(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[
     """Frames that show every mine (a loss in a client that shows them all): every number already named
     counts its mines there with covered cells taken as no mines, and some of them have covered neighbours.
     Flags alone are no such frame: a player puts them during play (a small board in play with a few flags
-    can count mostly right all the same)."""
+    can count mostly right all the same), nor is a frame that shows one mine only: the mine that went off,
+    in a client that shows no other (a few numbers beside it would count right)."""
     unknown = sorted(unknown_looks(names))
     numbers = {k: int(n.char) if n.char != "." else 0 for k, n in names.items() if n.char in ".12345678"}
     shown = [k for k in mines if names.get(k, NO_NAME).char != "F"]
     out: set[int] = set()
     for i, grid in enumerate(grids):
-        if not np.isin(grid, shown).any() or not numbers:
+        if np.isin(grid, shown).sum() < 2 or not numbers:
             continue
         count = neighbour_count(np.isin(grid, list(mines)))
         hidden = neighbour_count(np.isin(grid, unknown))
-        tested = np.isin(grid, list(numbers))
+        # only a number next to a covered cell tells: with no covered neighbour it counts right in any frame
+        # (the empty cells of a board would outvote the rest, and a client that shows only the mine hit at a
+        # loss would pass)
+        tested = np.isin(grid, list(numbers)) & (hidden > 0)
         want = np.vectorize(lambda k: numbers.get(int(k), -1))(grid)
-        if (hidden[tested] > 0).any() and (count[tested] == want[tested]).mean() >= COMPLETE_AGREEMENT:
+        if tested.any() and (count[tested] == want[tested]).mean() >= COMPLETE_AGREEMENT:
             out.add(i)
     # a client that showed every mine at one loss (the exploded mine's frame counts right) shows them at every
     # loss: a frame with the exploded mine and other mines shown, too few named numbers in it to tell

@@ -32,6 +32,8 @@ EXPECTED = {
     # every digit white on green, no counter, a loss shows the one mine hit: the numbers are told apart only
     # when looks are grouped strictly, and proved by what every frame allows; the one 4 seen stays unnamed
     "nicegui-minesweeper-40px": ("!#.123F", 1),
+    # a loss shows only the mine hit; empty cells beside a wrong flag are drawn on pink: named empty, not 1
+    "sgt-mines-20px-pink": ("!#.123F", 0),
 }
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
@@ -89,6 +91,11 @@ def test_calibrates_from_a_recorded_session(name: str, monkeypatch: pytest.Monke
                 assert got == f.char, (i, f, got)
             checked += 1
     assert checked >= len(session.facts) // 2
+    # a frame whose board was written down by eye (frame-NNNN.board) reads as written
+    for written in sorted((SESSIONS / name).glob("frame-*.board")):
+        i = int(written.stem.split("-")[1])
+        board = read_located(session.frames[i], cal.frames[i].geometry, cal.profile).board
+        assert board.grid == Board.parse(written.read_text()).grid, written.name
 
 
 #: The four clients of the vision issue, and whether their recorded screenshots hold looks the game never

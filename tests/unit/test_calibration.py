@@ -89,6 +89,20 @@ def test_naming_never_names_what_it_cannot_prove() -> None:
     assert len(names) < len({ch for g in frames for ch in g.ravel()})
 
 
+@pytest.mark.parametrize("seed", [54, 61, 81, 91])
+def test_a_loss_that_shows_only_the_mine_hit_names_no_number_by_covered_cells_taken_as_no_mines(seed: int) -> None:
+    """A client that shows only the mine that went off (sgt-mines, a web page): its lost board is no board of
+    every mine, though the few numbers beside the mine hit count right with covered cells taken as no mines
+    (and every empty cell does). Numbers are named from what proves them, never by such a count: a 3 beside
+    the mine hit and two covered mines is no 1."""
+    new, mid, lost = game_frames(seed, 9, 9, 10, 4)
+    only_hit = np.where(lost == "X", "F", np.where(lost == "*", "#", lost))
+    looks, truth = as_looks([new, mid, only_hit])
+    names = name_looks(looks, with_hints=False)
+    named = {truth[k]: n.char for k, n in names.items() if truth[k] in ".12345678" or n.char in ".12345678"}
+    assert all(got == want for want, got in named.items()), named
+
+
 def test_facts_name_what_was_seen_happen() -> None:
     frames = game_frames(7)
     looks, truth = as_looks(frames)
