@@ -210,14 +210,9 @@ def distinct_numbers(looks: Looks, names: Naming) -> None:
 
 
 def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
-    """A cell a fact shows opened keeps its number for the rest of its game (a game starts at a frame with
-    new-board facts): each look such a cell shows later is named by the looks it showed, when they are one
-    number and nothing says otherwise."""
-    new_game = {f.frame for f in facts if f.char == "#"}
-    game, games = -1, {}
-    for i in sorted({f.frame for f in facts}):
-        game += i in new_game
-        games[i] = game
+    """A cell a fact shows opened keeps its number for the rest of its game: each look such a cell shows
+    later is named by the looks it showed, when they are one number and nothing says otherwise."""
+    games = game_of_frames(grids, facts, names)
     seen: dict[tuple[int, int, int], set[int]] = {}
     for f in facts:
         if f.char == REVEALED:
@@ -232,6 +227,26 @@ def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Nami
     for k, chars in votes.items():
         if len(chars) == 1:
             names[k] = Name(next(iter(chars)), "a cell seen opened showed this number earlier in the game")
+
+
+def game_of_frames(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> dict[int, int]:
+    """Which game each frame with facts belongs to, counted from 0: a game starts at a frame with new-board
+    facts, or at one where a cell seen opened in the game is covered again (the new board's frame was left
+    out: a toast lay over it)."""
+    new_game = {f.frame for f in facts if f.char == "#"}
+    covered_looks = [k for k, n in names.items() if n.char == "#"]
+    opened: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for f in facts:
+        if f.char == REVEALED:
+            opened[f.frame].append((f.row, f.col))
+    game, games = -1, {}
+    seen_opened: list[tuple[int, int]] = []
+    for i in sorted({f.frame for f in facts}):
+        if game < 0 or i in new_game or any(int(grids[i][cell]) in covered_looks for cell in seen_opened):
+            game, seen_opened = game + 1, []
+        games[i] = game
+        seen_opened.extend(opened[i])
+    return games
 
 
 def marks(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], complete: set[int],
