@@ -115,6 +115,7 @@ class Player:
         start = time.monotonic()
         previous: BoardView | None = None
         expected_win: Board | None = None
+        sure_win = False  # the last clicks were all certain to be safe, and they open every safe cell
         cells: list[tuple[int, int]] = []
         untaken_moves = 0
         while True:
@@ -122,7 +123,8 @@ class Player:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
                 break
             try:
-                frame, view, analysis = self.look(previous, report, quiet=expected_win is not None)
+                frame, view, analysis = self.look(previous, report, quiet=expected_win is not None,
+                                                  won_if_laid_over=sure_win)
             except ScreenStoppedMakingSense:
                 if expected_win is None and self.dismiss():
                     continue
@@ -156,6 +158,7 @@ class Player:
             cells = self.act(frame, view, analysis, report)
             opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
             expected_win = winning_board(view.board, cells) if opening else None
+            sure_win = expected_win is not None and bool(analysis.safe)
             if self.settings.dry_run:
                 report.planned = cells
                 break
@@ -181,15 +184,20 @@ class Player:
             return None
         return GameReport(result=over, final=view.board, final_view=view)
 
-    def look(self, previous: BoardView | None, report: GameReport,
-             quiet: bool = False) -> tuple[np.ndarray, BoardView, Analysis | None]:
-        """Capture, locate, read and check; a read that contradicts the last one or itself is captured again."""
+    def look(self, previous: BoardView | None, report: GameReport, quiet: bool = False,
+             won_if_laid_over: bool = False) -> tuple[np.ndarray, BoardView, Analysis | None]:
+        """Capture, locate, read and check; a read that contradicts the last one or itself is captured again.
+        With ``won_if_laid_over`` (the last clicks were certain to win), something laid over the board is the
+        client's congratulation: the bot stops looking at once rather than wait for it to go."""
         problems: list[str] = []
         crops: dict[tuple[int, int], np.ndarray] = {}
         held: BoardView | None = None  # a read that contradicts the last move's, seen once
         frame = np.zeros((1, 1, 3), np.uint8)
+        part = True
         overlaid_at: float | None = None
         for attempt in itertools.count():
+            if attempt and won_if_laid_over and not part and self._laid_over(frame):
+                break
             if attempt >= self.settings.tries:
                 # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
                 if not self._laid_over(frame):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -412,6 +413,46 @@ def test_a_toast_left_from_the_last_game_that_moves_the_board_found_is_waited_ou
     report = player.play_game()
     assert report.error is None and report.result == screen.game.state != "playing"
     assert device.outside == 0 and mouse.refused == 0
+
+
+#: beginner games (first click opens an area) that the bot wins with a last move of cells certain to be safe
+#: that open every safe cell left (not with a guess, nor with an opening that spreads past its clicks)
+SURE_WINS = [1, 2]
+
+
+def test_a_congratulation_over_the_board_after_clicks_certain_to_win_is_not_waited_out() -> None:
+    """A client that lays a toast over its board's edge the moment a game is won, hiding cells: when the last
+    clicks were all certain to be safe and open every safe cell, the game is won while the toast still
+    shows, not once it went."""
+    rows, cols = LEVELS["beginner"].rows, LEVELS["beginner"].cols
+    bottom = MARGIN_Y + rows * CELL
+    toast = (slice(bottom - 6, bottom + 10), slice(MARGIN_X + 16, MARGIN_X + 56))
+
+    class WinToastScreen(SimScreen):
+        until: float | None = None
+
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.state == "won":
+                self.until = self.until or time.monotonic() + 5.0
+                if time.monotonic() < self.until:
+                    image[toast] = 220
+            return image
+
+    class ToastReader(SimReader):
+        def read(self, frame: np.ndarray) -> BoardView:
+            if (frame[bottom - 6:bottom, toast[1]] == 220).all():  # the toast's part over the bottom row
+                raise ReadError("4 cell(s) match no template", [(rows - 1, c) for c in range(2, 6)])
+            view = super().read(frame)
+            return replace(view, board=replace(view.board, state=None))  # no face or word tells a win
+
+    for seed in SURE_WINS:
+        game, _, _, _device, mouse = setup(seed)
+        screen = WinToastScreen(game)
+        report = Player(screen, ToastReader(rows, cols, LEVELS["beginner"].mines), mouse,
+                        PlaySettings(first_click="opening")).play_game()
+        assert report.error is None and report.result == game.state == "won"
+        assert screen.until is not None and time.monotonic() < screen.until, seed
 
 
 def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
