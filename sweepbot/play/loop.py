@@ -235,7 +235,9 @@ class Player:
                 self._overlays_go = True  # it went by itself
             if game_over(view.board):
                 return frame, view, None
-            if not part:
+            if not part and (self._surround is None or self._surround[0] == view.bbox or self._moved(view.bbox)):
+                # kept where the board was found before, when it is found a few pixels off (a toast over its
+                # edge moved the grid found): a band cut there runs over the board's own edge cells
                 self._surround = (view.bbox, band(frame, view.bbox.as_tuple()))
             try:
                 with report.time.measure("solve"):
@@ -261,8 +263,12 @@ class Player:
         if self._surround is None or self._overlays_go is False:
             return False
         bbox, reference = self._surround
-        near = where is None or all(abs(a - b) <= MOVED for a, b in zip(where.as_tuple(), bbox.as_tuple(), strict=True))
-        return near and laid_over(reference, frame, bbox.as_tuple())
+        return (where is None or not self._moved(where)) and laid_over(reference, frame, bbox.as_tuple())
+
+    def _moved(self, where: Rect) -> bool:
+        """The board found at ``where`` lies more than MOVED pixels from where it was last read whole."""
+        assert self._surround is not None
+        return any(abs(a - b) > MOVED for a, b in zip(where.as_tuple(), self._surround[0].as_tuple(), strict=True))
 
     def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:
         """A frame of the screen, and whether only the reader's area of it is current. Once the whole screen

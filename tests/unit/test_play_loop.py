@@ -415,6 +415,53 @@ def test_a_toast_left_from_the_last_game_that_moves_the_board_found_is_waited_ou
     assert device.outside == 0 and mouse.refused == 0
 
 
+@pytest.mark.parametrize("seed", [1, 4, 9])  # games whose first click opens cells of the bottom row
+def test_a_board_found_a_few_pixels_off_leaves_the_band_around_it_kept_where_it_was(seed: int) -> None:
+    """A toast fading out over a new board's bottom edge, too faint to be seen in the band around it, moves
+    the grid found at the game's first look 4 px up; reads in the reader's area then fail until a whole frame
+    finds the board where it is. The band around the board stays the one kept where the board was: one cut 4
+    px up runs over the bottom row's cells, and those cells opening would look like something laid over."""
+    rows, cols = LEVELS["beginner"].rows, LEVELS["beginner"].cols
+    bottom = MARGIN_Y + rows * CELL
+    toast = (slice(bottom, bottom + 10), slice(MARGIN_X + 16, MARGIN_X + 56))
+
+    class FaintToastScreen(SimScreen):
+        until = 0.0
+
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            board = image[MARGIN_Y:bottom, MARGIN_X:MARGIN_X + cols * CELL]
+            board[:, :, 2] = np.where(board[:, :, 0] == ord("#"), 0, 200)  # opened cells drawn plainly unlike
+            if time.monotonic() < self.until:
+                image[toast] = 40  # the background is 30: too faint a change to count
+            return image
+
+    class StickyReader(SimReader):
+        """Finds the board 4 px up while the faint toast shows on a new board, and keeps that place for reads
+        in its area (as play's reader does) until a whole frame is read."""
+
+        shifted = False
+
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = super().read(frame)
+            self.shifted = bool((frame[toast] == 40).all()) and view.board.count("#") == rows * cols
+            return BoardView(view.board, view.x_edges, tuple(y - 4 * self.shifted for y in view.y_edges))
+
+        def read_in_area(self, frame: np.ndarray) -> BoardView:
+            if self.shifted:
+                raise ReadError("the digits lie 4 px off the cells' windows", [(0, 0)])
+            return super().read(frame)
+
+    game, _, _, device, mouse = setup(seed)
+    screen, reader = FaintToastScreen(game), StickyReader(rows, cols, LEVELS["beginner"].mines)
+    player = Player(screen, reader, mouse, PlaySettings(first_click="opening"))
+    assert player.play_game().result == game.state != "playing"
+    screen.until = time.monotonic() + 0.3
+    screen.game = device.game = Game(LEVELS["beginner"], seed, "opening")
+    report = player.play_game()
+    assert report.error is None and report.result == screen.game.state != "playing"
+
+
 #: beginner games (first click opens an area) that the bot wins with a last move of cells certain to be safe
 #: that open every safe cell left (not with a guess, nor with an opening that spreads past its clicks)
 SURE_WINS = [1, 2]
