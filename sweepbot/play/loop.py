@@ -40,8 +40,8 @@ MAX_STALE_READS = 20
 #: show, such as a win on a client that leaves the mines covered and shows no mine counter)
 MAX_UNTAKEN_MOVES = 4
 DISMISS_WAIT = 0.5
-#: A board found more than this many pixels from where it was last read whole has moved; one found closer is
-#: where it was (a toast over a row can move the grid found by a few pixels)
+#: A board found more than this many pixels from where it was last read whole, or at another size (a column
+#: widened in play), has moved; one closer at the same size is where it was (a toast can move the grid found)
 MOVED = 8
 
 
@@ -266,9 +266,11 @@ class Player:
         return (where is None or not self._moved(where)) and laid_over(reference, frame, bbox.as_tuple())
 
     def _moved(self, where: Rect) -> bool:
-        """The board found at ``where`` lies more than MOVED pixels from where it was last read whole."""
+        """The board found at ``where`` is not where it was last read whole (see MOVED)."""
         assert self._surround is not None
-        return any(abs(a - b) > MOVED for a, b in zip(where.as_tuple(), self._surround[0].as_tuple(), strict=True))
+        was = self._surround[0]
+        return (abs(where.x - was.x) > MOVED or abs(where.y - was.y) > MOVED
+                or abs(where.w - was.w) > 1 or abs(where.h - was.h) > 1)
 
     def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:
         """A frame of the screen, and whether only the reader's area of it is current. Once the whole screen

@@ -462,6 +462,36 @@ def test_a_board_found_a_few_pixels_off_leaves_the_band_around_it_kept_where_it_
     assert report.error is None and report.result == screen.game.state != "playing"
 
 
+def test_a_board_that_grows_by_a_few_pixels_in_play_is_no_overlay() -> None:
+    """A client that widens a column once a digit shows in it: the board found is a few pixels wider, its
+    band of screen runs where the board was not, and that is the board grown, not something laid over it."""
+    rows, cols = LEVELS["beginner"].rows, LEVELS["beginner"].cols
+    right = MARGIN_X + cols * CELL
+
+    class GrowingScreen(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.view().count("#") < rows * cols:
+                image[MARGIN_Y:MARGIN_Y + rows * CELL, right:right + 5] = 200  # a column 5 px wider
+            return image
+
+    class GrowingReader:
+        """Finds the board afresh on every (whole) frame, as play's reader does for such a client."""
+
+        def __init__(self) -> None:
+            self.sim = SimReader(rows, cols, LEVELS["beginner"].mines)
+
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = self.sim.read(frame)
+            grown = 5.0 if view.board.count("#") < rows * cols else 0.0
+            return BoardView(view.board, (*view.x_edges[:-1], view.x_edges[-1] + grown), view.y_edges)
+
+    for seed in range(3):
+        game, _, _, _device, mouse = setup(seed)
+        report = Player(GrowingScreen(game), GrowingReader(), mouse, PlaySettings(first_click="opening")).play_game()
+        assert report.error is None and report.result == game.state != "playing"
+
+
 #: beginner games (first click opens an area) that the bot wins with a last move of cells certain to be safe
 #: that open every safe cell left (not with a guess, nor with an opening that spreads past its clicks)
 SURE_WINS = [1, 2]
