@@ -377,23 +377,38 @@ def test_a_win_hidden_by_a_congratulation_dialog_still_counts() -> None:
     assert report.final is not None and report.final.count("#?F") == 10
 
 
+def toast_area(rows: int) -> tuple[slice, slice]:
+    """Where a simulated toast lies: below the board's bottom edge, over columns 2-6."""
+    bottom = MARGIN_Y + rows * CELL
+    return slice(bottom, bottom + 10), slice(MARGIN_X + 16, MARGIN_X + 56)
+
+
+class ToastScreen(SimScreen):
+    """A simulated screen with a toast of grey ``shade`` below the board until ``until``; with ``contrast``,
+    opened cells drawn plainly unlike covered ones in the third channel."""
+
+    def __init__(self, game: Game, shade: int = 220, contrast: bool = False) -> None:
+        super().__init__(game)
+        self.shade, self.contrast, self.until = shade, contrast, 0.0
+
+    def frame(self) -> np.ndarray:
+        image = super().frame()
+        if self.contrast:
+            rows, cols = self.game.rows, self.game.cols
+            board = image[MARGIN_Y:MARGIN_Y + rows * CELL, MARGIN_X:MARGIN_X + cols * CELL]
+            board[:, :, 2] = np.where(board[:, :, 0] == ord("#"), 0, 200)
+        if time.monotonic() < self.until:
+            image[toast_area(self.game.rows)] = self.shade
+        return image
+
+
 def test_a_toast_left_from_the_last_game_that_moves_the_board_found_is_waited_out() -> None:
     """The last game's toast still lies over the new board's bottom edge, and the grid found with it there
     lies 4 px off; the cells under it read as covered at first and not at all once the game is on. That board
     is where the last one was (the toast is seen in the band around it), so the bot waits for the toast to go
     rather than stop on cells it cannot read."""
     rows, cols = LEVELS["beginner"].rows, LEVELS["beginner"].cols
-    bottom = MARGIN_Y + rows * CELL
-    toast = (slice(bottom, bottom + 10), slice(MARGIN_X + 16, MARGIN_X + 56))
-
-    class ToastScreen(SimScreen):
-        until = 0.0
-
-        def frame(self) -> np.ndarray:
-            image = super().frame()
-            if time.monotonic() < self.until:
-                image[toast] = 220
-            return image
+    toast = toast_area(rows)
 
     class ToastReader(SimReader):
         def read(self, frame: np.ndarray) -> BoardView:
@@ -422,19 +437,7 @@ def test_a_board_found_a_few_pixels_off_leaves_the_band_around_it_kept_where_it_
     finds the board where it is. The band around the board stays the one kept where the board was: one cut 4
     px up runs over the bottom row's cells, and those cells opening would look like something laid over."""
     rows, cols = LEVELS["beginner"].rows, LEVELS["beginner"].cols
-    bottom = MARGIN_Y + rows * CELL
-    toast = (slice(bottom, bottom + 10), slice(MARGIN_X + 16, MARGIN_X + 56))
-
-    class FaintToastScreen(SimScreen):
-        until = 0.0
-
-        def frame(self) -> np.ndarray:
-            image = super().frame()
-            board = image[MARGIN_Y:bottom, MARGIN_X:MARGIN_X + cols * CELL]
-            board[:, :, 2] = np.where(board[:, :, 0] == ord("#"), 0, 200)  # opened cells drawn plainly unlike
-            if time.monotonic() < self.until:
-                image[toast] = 40  # the background is 30: too faint a change to count
-            return image
+    toast = toast_area(rows)
 
     class StickyReader(SimReader):
         """Finds the board 4 px up while the faint toast shows on a new board, and keeps that place for reads
@@ -453,7 +456,8 @@ def test_a_board_found_a_few_pixels_off_leaves_the_band_around_it_kept_where_it_
             return super().read(frame)
 
     game, _, _, device, mouse = setup(seed)
-    screen, reader = FaintToastScreen(game), StickyReader(rows, cols, LEVELS["beginner"].mines)
+    # the background is 30: a toast of 40 is too faint a change to count
+    screen, reader = ToastScreen(game, shade=40, contrast=True), StickyReader(rows, cols, LEVELS["beginner"].mines)
     player = Player(screen, reader, mouse, PlaySettings(first_click="opening"))
     assert player.play_game().result == game.state != "playing"
     screen.until = time.monotonic() + 0.3
