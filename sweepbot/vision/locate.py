@@ -158,9 +158,11 @@ def _lattices(p: Patches, px: float, py: float) -> list[Lattice]:
     links_j: list[np.ndarray] = []
     for k in (1, 2):
         for along, across, step, tol, tol_across in ((p.cx, p.cy, px, tol_x, tol_y), (p.cy, p.cx, py, tol_y, tol_x)):
-            # a neighbour may be up to NARROWER closer: a client that widens some columns only
+            # a neighbour may be up to NARROWER closer, or as much further: a client that widens some
+            # columns only, so that the common step is a wide one's or a narrow one's
             low = min(k * step - k * tol, NARROWER * step) if k == 1 else k * step - k * tol
-            i, j = _pairs(along, across, low, k * step + k * tol, tol_across)
+            high = max(k * step + k * tol, step / NARROWER) if k == 1 else k * step + k * tol
+            i, j = _pairs(along, across, low, high, tol_across)
             links_i.append(i)
             links_j.append(j)
     i, j = np.concatenate(links_i), np.concatenate(links_j)
@@ -180,7 +182,8 @@ def _lattices(p: Patches, px: float, py: float) -> list[Lattice]:
     return out
 
 
-#: The closest two neighbouring cells' faces may be, as a share of the step (34 px columns among 39 px ones).
+#: The closest two neighbouring cells' faces may be, as a share of the step (34 px columns among 39 px ones);
+#: the furthest is the step divided by it (a 39 px column among 34 px ones).
 NARROWER = 0.82
 
 

@@ -176,6 +176,10 @@ def test_locate_follows_columns_of_different_widths() -> None:
     geo = locate(load_image(folder / "widened-columns-right.png"))
     assert geo.xs == (237, 276, 315, 354, 393, 432, 471, 505, 539)
     assert geo.ys == tuple(range(64, 313, 31))
+    # one wide column among narrow ones, next to a column of flat grey cells: a step of 36.5 px among 34
+    geo = locate(load_image(folder / "widened-second-column.png"))
+    assert geo.xs == (237, 271, 310, 344, 378, 412, 446, 480, 514)
+    assert geo.ys == tuple(range(64, 313, 31))
 
 
 def test_columns_of_one_width_keep_edges_through_centres() -> None:
