@@ -309,7 +309,8 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
         lambda: _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP),
     )):
         try:
-            return way()
+            found = way()
+            return found if attempt == 2 else _textured_rest(image, found)
         except LocateError as err:
             if attempt == 0:
                 first = err
@@ -317,6 +318,25 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
                 raise
     assert first is not None
     raise first
+
+
+def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
+    """``found``, or the whole board it is part of: where opened cells are flat and covered ones textured
+    (xbomb's stippled tiles), only the opened part shows as flat patches. The board found on the smoothed
+    image is the whole when it has more cells and every edge of ``found`` is one of its edges."""
+    try:
+        smooth = _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP)
+    except LocateError:
+        return found
+    if smooth.rows * smooth.cols <= found.rows * found.cols:
+        return found
+    on_edges = all(min(abs(a - b) for b in theirs) <= EDGE_SLACK
+                   for ours, theirs in ((found.xs, smooth.xs), (found.ys, smooth.ys)) for a in ours)
+    return smooth if on_edges else found
+
+
+#: Pixels two ways of locating may put one cell edge apart.
+EDGE_SLACK = 2
 
 
 def _locate(image: np.ndarray, step: int) -> Geometry:

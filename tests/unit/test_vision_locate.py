@@ -182,6 +182,15 @@ def test_locate_follows_columns_of_different_widths() -> None:
     assert geo.ys == tuple(range(64, 313, 31))
 
 
+def test_locate_finds_stippled_covered_cells_beside_flat_opened_ones() -> None:
+    """xbomb draws covered cells stippled and opened ones flat white: on a board in play the flat cells
+    alone make a grid too (an L of 7 rows by 4 columns here); the whole 8x8 board is found (edges checked by
+    eye on the 2 px black lines between cells)."""
+    geo = locate(load_image(Path(__file__).parents[1] / "fixtures" / "xbomb" / "stippled-covered.png"))
+    assert geo.xs == tuple(range(26, 427, 50))
+    assert geo.ys == tuple(range(38, 439, 50))
+
+
 def test_columns_of_one_width_keep_edges_through_centres() -> None:
     """Faces that differ in width by less than a few pixels (a bevel drawn a pixel wider here and there) give
     no uneven columns: a board drawn on an even pitch is located on that pitch."""
