@@ -41,17 +41,22 @@ def unknown_looks(names: Naming) -> set[int]:
 
 
 def exact_counts(
-    grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int] = frozenset()  # type: ignore[assignment]
+    grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int] = frozenset(),  # type: ignore[assignment]
+    mines: Sequence[int] | None = None,
 ) -> dict[int, np.ndarray]:
     """For each look, over its cells whose mines are all in sight: how many neighbours have each look
     (an n_looks x cells matrix). A cell's mines are in sight when it has no covered neighbour, or, in a
     frame shown at a loss (``complete``), always: there every mine is shown and covered cells are not mines.
     Flags count as mines only where the game vouches for them: at a loss, or at a win (no covered cell left);
-    during play a flag is the player's guess."""
+    during play a flag is the player's guess. Given the ``mines`` looks, a frame with no covered cell that
+    shows none of them is left out: a loss whose mines are drawn in a look not known yet, where every count
+    would be 0 (a client that shows its whole board at a loss)."""
     unknown = sorted(unknown_looks(names))
     flags = [k for k, n in names.items() if n.char == "F"]
     per_look: dict[int, list[np.ndarray]] = {}
     for i, grid in enumerate(grids):
+        if mines is not None and not np.isin(grid, unknown).any() and not np.isin(grid, list(mines)).any():
+            continue
         doubt = unknown + flags if np.isin(grid, unknown).any() else unknown
         hidden = neighbour_count(np.isin(grid, doubt)) if doubt and i not in complete else np.zeros(grid.shape)
         exact = (hidden == 0) & ~np.isin(grid, doubt)
@@ -143,10 +148,13 @@ def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int],
 
 
 def next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int,
-                   not_empty: set[int] = frozenset(), empty: int | None = None) -> set[int]:  # type: ignore[assignment]
+                   not_empty: set[int] = frozenset(), empty: int | None = None,  # type: ignore[assignment]
+                   marked: Sequence[np.ndarray] = ()) -> set[int]:
     """Looks seen next to the empty cell: revealed cells, never mines. The empty cell is ``empty`` (the look
     named so) or else the commonest look that is never next to a covered cell (a client opens every cell
-    around a 0), among those not known to be something else (``not_empty``: named, or changed at a loss)."""
+    around a 0), among those not known to be something else (``not_empty``: named, or changed at a loss).
+    A cell in ``marked`` (one mask per frame: flags, whatever a loss drew them as) is never the empty cell:
+    xbomb draws a wrong flag at a loss as a blank opened cell, with mines beside it."""
     if empty is None:
         counts = np.bincount(np.concatenate([g.ravel() for g in grids]), minlength=n_looks)
         never = [k for k in range(n_looks) if k not in touching and k not in not_empty and counts[k] > 0]
@@ -154,8 +162,8 @@ def next_to_empty(grids: Sequence[np.ndarray], touching: set[int], n_looks: int,
             return set()
         empty = max(never, key=lambda k: counts[k])
     seen = np.zeros(n_looks, int)
-    for grid in grids:
-        near = neighbour_count(grid == empty) > 0
+    for i, grid in enumerate(grids):
+        near = neighbour_count((grid == empty) & ~marked[i] if marked else grid == empty) > 0
         seen += np.bincount(grid[near], minlength=n_looks)
     # a client leaves marked cells (flags, question marks) closed around a 0: a look seen there only once
     # may be such a mark, drawn another way (gnome-mines dims its marks at a game's end)
@@ -178,14 +186,15 @@ def refused_mines(grids: Sequence[np.ndarray], names: Naming, n_looks: int, comp
 
 
 def mine_looks(grids: Sequence[np.ndarray], names: Naming, n_looks: int, complete: set[int],
-               not_empty: set[int] = frozenset()) -> list[int]:  # type: ignore[assignment]
+               not_empty: set[int] = frozenset(), marked: Sequence[np.ndarray] = ()) -> list[int]:  # type: ignore[assignment]
     """The looks that stand for mines (mine, exploded, flag): the smallest set that makes the counts around
-    fully revealed cells agree best; a look is kept only if the counts need it."""
+    fully revealed cells agree best; a look is kept only if the counts need it (``marked``: see
+    :func:`next_to_empty`)."""
     exact = exact_counts(grids, names, n_looks, complete)
     touching = touching_covered(grids, names)
     given = [k for k, n in names.items() if n.char in MARKS]
     fixed = set(names)
-    revealed = next_to_empty(grids, touching, n_looks, set(names) | not_empty)
+    revealed = next_to_empty(grids, touching, n_looks, set(names) | not_empty, marked=marked)
     free = [k for k in range(n_looks) if k not in fixed and k not in revealed]
     chosen = list(given)
     current = _score(exact, chosen, fixed, touching, not_empty)
@@ -237,7 +246,7 @@ def numbers(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], n_
     """Each look whose cells with every mine in sight agree on one count is that number. A ``doubtful``
     look (one that looks like a mark) needs FEW_CELLS cells or more: a mark left on the board at a loss
     (gnome-mines draws a question mark over the mine it hid) has some count of mines around it too."""
-    exact = exact_counts(grids, names, n_looks, complete)
+    exact = exact_counts(grids, names, n_looks, complete, mines)
     touching = touching_covered(grids, names)
     for look, matrix in exact.items():
         if look in names or look in mines:

@@ -80,8 +80,9 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     # first from cells with no covered neighbour; then again with the frames that turn out to show every mine
     complete: set[int] = set()
     doubtful = like_marks(looks, names)
+    marked = flagged_at_loss(grids, facts)
     for _ in range(3):
-        mines = mine_looks(grids, names, looks.count, complete, at_loss)
+        mines = mine_looks(grids, names, looks.count, complete, at_loss, marked)
         trial = dict(names)
         numbers(grids, trial, mines, looks.count, complete, min_cells, doubtful)
         found = complete_frames(grids, trial, mines)
@@ -112,13 +113,22 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     kept_numbers(grids, facts, names)
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
     empty = next((k for k, n in names.items() if n.char == "."), None)
-    revealed |= next_to_empty(grids, touching_covered(grids, names), looks.count, set(names) | at_loss, empty)
+    revealed |= next_to_empty(grids, touching_covered(grids, names), looks.count, set(names) | at_loss, empty, marked)
     only_possible(grids, names, revealed, complete)
     no_empty_by_covered(grids, names)
     opened_only(grids, facts, names)
     if with_hints:
         hints(looks, names, complete)
     return names
+
+
+def flagged_at_loss(grids: Sequence[np.ndarray], facts: Sequence[Fact]) -> list[np.ndarray]:
+    """Per frame, the cells that held a flag when the game was lost, whatever the loss drew them as."""
+    masks = [np.zeros(g.shape, bool) for g in grids]
+    for f in facts:
+        if f.char == FLAG_AT_LOSS:
+            masks[f.frame][f.row, f.col] = True
+    return masks
 
 
 def flag_only_looks(grids: Sequence[np.ndarray], facts: Sequence[Fact]) -> set[int]:
