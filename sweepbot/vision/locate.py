@@ -8,34 +8,30 @@ cell steps apart in a row or a column, and keeps the largest lattice they form. 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.lattice import (
+    MAX_PATCH,
+    MIN_CELLS,
+    MIN_PATCH,
+    Lattice,
+    Patches,
+    linked,
+    merge,
+    step_candidates,
+    trim,
+)
 from sweepbot.vision.lines import centres, edges, face_edges, line, stepped_edges, uneven
 
 #: A pixel is flat when no channel differs by more than this from its right and lower neighbours.
 FLAT_STEP = 14
-MIN_PATCH = 4
-MAX_PATCH = 72
-MIN_CELLS = 12
 
 
 class LocateError(SweepbotError):
     """No board, or more than one, on the screenshot."""
-
-
-@dataclass(frozen=True)
-class Patches:
-    """Flat patches of about cell size: centres and sizes (float arrays)."""
-
-    cx: np.ndarray
-    cy: np.ndarray
-    w: np.ndarray
-    h: np.ndarray
 
 
 def flat_mask(image: np.ndarray, step: int = FLAT_STEP) -> np.ndarray:
@@ -85,177 +81,17 @@ def _patches_of(mask: np.ndarray) -> Patches:
     return Patches(x + (w - 1) / 2, y + (h - 1) / 2, w, h)
 
 
-def _pairs(along: np.ndarray, across: np.ndarray, lo: float, hi: float, tol: float) -> tuple[np.ndarray, np.ndarray]:
-    """All (i, j) with ``along[j] - along[i]`` in ``[lo, hi]`` and ``|across[j] - across[i]| <= tol``."""
-    order = np.argsort(along, kind="stable")
-    sorted_along = along[order]
-    start = np.searchsorted(sorted_along, along + lo, side="left")
-    stop = np.searchsorted(sorted_along, along + hi, side="right")
-    counts = np.maximum(stop - start, 0)
-    total = int(counts.sum())
-    if total == 0:
-        empty = np.zeros(0, np.int64)
-        return empty, empty
-    i = np.repeat(np.arange(len(along)), counts)
-    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    j = order[np.repeat(start, counts) + offsets]
-    keep = np.abs(across[j] - across[i]) <= tol
-    return i[keep], j[keep]
-
-
-def _step_candidates(along: np.ndarray, across: np.ndarray, size: np.ndarray, count: int = 3) -> list[float]:
-    """The most common steps between patches in a line whose sizes suit the step (a cell's face fills at
-    least 45% of the pitch), best first; fractional steps spread over two integers, so bins go in pairs."""
-    i, j = _pairs(along, across, MIN_PATCH, MAX_PATCH * 1.1, 2.0)
-    d = along[j] - along[i]
-    ok = (size[i] >= 0.45 * d) & (size[i] <= 1.05 * d) & (size[j] >= 0.45 * d) & (size[j] <= 1.05 * d)
-    d = d[ok]
-    if len(d) < MIN_CELLS // 2:
-        return []
-    hist = np.bincount(np.round(d).astype(int))
-    pair = np.concatenate([hist[:-1] + hist[1:], [0]])
-    out: list[float] = []
-    for _ in range(count):
-        k = int(np.argmax(pair))
-        if pair[k] < MIN_CELLS // 2:
-            break
-        near = d[(d >= k - 0.5) & (d <= k + 1.5)]
-        out.append(float(np.median(near)))
-        pair[max(0, k - 2) : k + 3] = 0
-    return out
-
-
-@dataclass(frozen=True)
-class Lattice:
-    """Patches with integer (row, col) positions on one board."""
-
-    members: np.ndarray
-    rows: np.ndarray
-    cols: np.ndarray
-
-    @property
-    def size(self) -> int:
-        return len(self.members)
-
-
-def _components(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """Connected components of a graph on n nodes as a label per node (label propagation)."""
-    labels = np.arange(n)
-    while True:
-        new = labels.copy()
-        np.minimum.at(new, i, labels[j])
-        np.minimum.at(new, j, labels[i])
-        new = new[new]
-        if np.array_equal(new, labels):
-            return labels
-        labels = new
-
-
-def _lattices(p: Patches, px: float, py: float) -> list[Lattice]:
-    """Patches linked one or two steps apart along rows and columns, grouped into lattices, largest first."""
-    tol_x, tol_y = max(1.6, 0.07 * px), max(1.6, 0.07 * py)
-    links_i: list[np.ndarray] = []
-    links_j: list[np.ndarray] = []
-    for k in (1, 2):
-        for along, across, step, tol, tol_across in ((p.cx, p.cy, px, tol_x, tol_y), (p.cy, p.cx, py, tol_y, tol_x)):
-            # a neighbour may be up to NARROWER closer, or as much further: a client that widens some
-            # columns only, so that the common step is a wide one's or a narrow one's
-            low = min(k * step - k * tol, NARROWER * step) if k == 1 else k * step - k * tol
-            high = max(k * step + k * tol, step / NARROWER) if k == 1 else k * step + k * tol
-            i, j = _pairs(along, across, low, high, tol_across)
-            links_i.append(i)
-            links_j.append(j)
-    i, j = np.concatenate(links_i), np.concatenate(links_j)
-    if len(i) == 0:
-        return []
-    labels = _components(len(p.cx), i, j)
-    linked = np.zeros(len(p.cx), bool)
-    linked[i] = True
-    linked[j] = True
-    counts = np.bincount(labels[linked], minlength=len(p.cx))
-    out: list[Lattice] = []
-    for label in np.argsort(-counts)[:3]:
-        if counts[label] < 2:
-            break
-        members = np.nonzero((labels == label) & linked)[0]
-        out.append(Lattice(members, _numbered(p.cy[members], py), _numbered(p.cx[members], px)))
-    return out
-
-
-#: The closest two neighbouring cells' faces may be, as a share of the step (34 px columns among 39 px ones);
-#: the furthest is the step divided by it (a 39 px column among 34 px ones).
-NARROWER = 0.82
-
-
-def _numbered(values: np.ndarray, step: float) -> np.ndarray:
-    """Row (column) numbers of patches from their positions: patches within half a step of the one before
-    are in its row; the next row is one on, or as many as whole steps fit in the gap. Counted from one row to
-    the next, a board whose rows differ in size does not drift off its numbers."""
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    gaps = np.diff(ordered)
-    starts = np.concatenate([[True], gaps > 0.5 * step])
-    firsts = ordered[starts]
-    steps = np.maximum(1, np.round(np.diff(firsts) / step)).astype(int)
-    number_of_run = np.concatenate([[0], np.cumsum(steps)])
-    numbers = np.empty(len(values), int)
-    numbers[order] = number_of_run[np.cumsum(starts) - 1]
-    return numbers
-
-
-MERGE_GAP = 4
-
-
-def _merge(p: Patches, lattices: list[Lattice], px: float, py: float) -> list[Lattice]:
-    """Join lattices that are parts of one board: on the same grid and at most ``MERGE_GAP`` cells apart
-    (number cells spread over a board of revealed zeros, which show no edges of their own)."""
-    out = list(lattices)
-    merged = True
-    while merged and len(out) > 1:
-        merged = False
-        for a in range(len(out)):
-            for b in range(a + 1, len(out)):
-                joined = _join(p, out[a], out[b], px, py)
-                if joined is not None:
-                    out[a] = joined
-                    del out[b]
-                    merged = True
-                    break
-            if merged:
-                break
-    return out
-
-
-def _join(p: Patches, a: Lattice, b: Lattice, px: float, py: float) -> Lattice | None:
-    ra = a.members[np.argmin(a.rows * 10000 + a.cols)]  # a's cell (0, 0) or the first patch
-    x0 = p.cx[ra] - px * a.cols[np.argmin(a.rows * 10000 + a.cols)]
-    y0 = p.cy[ra] - py * a.rows[np.argmin(a.rows * 10000 + a.cols)]
-    fx = (p.cx[b.members] - x0) / px
-    fy = (p.cy[b.members] - y0) / py
-    tol_x, tol_y = max(1.6, 0.07 * px) / px, max(1.6, 0.07 * py) / py
-    if np.median(np.abs(fx - np.round(fx))) > tol_x or np.median(np.abs(fy - np.round(fy))) > tol_y:
-        return None
-    cols_b, rows_b = np.round(fx).astype(int), np.round(fy).astype(int)
-    gap_c = max(cols_b.min() - a.cols.max(), a.cols.min() - cols_b.max())
-    gap_r = max(rows_b.min() - a.rows.max(), a.rows.min() - rows_b.max())
-    if gap_c > MERGE_GAP or gap_r > MERGE_GAP:
-        return None
-    rows = np.concatenate([a.rows, rows_b])
-    cols = np.concatenate([a.cols, cols_b])
-    return Lattice(np.concatenate([a.members, b.members]), rows - rows.min(), cols - cols.min())
-
-
 def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, float] | None:
     """Try the likeliest pitches; keep the one whose largest lattice covers the most area (a cell's face
     fills at least half its pitch, so twice the pitch does not fit every other cell)."""
     results: list[tuple[float, Patches, list[Lattice], float, float, float]] = []
-    for px in _step_candidates(patches.cx, patches.cy, patches.w):
-        pys = [py for py in _step_candidates(patches.cy, patches.cx, patches.h) if 0.75 * px <= py <= 1.33 * px]
+    for px in step_candidates(patches.cx, patches.cy, patches.w):
+        pys = [py for py in step_candidates(patches.cy, patches.cx, patches.h) if 0.75 * px <= py <= 1.33 * px]
         for py in pys[:1] or [px]:
             keep = ((patches.w >= 0.5 * px) & (patches.h >= 0.5 * py)
                     & (patches.w <= 1.05 * px) & (patches.h <= 1.05 * py))
             sub = Patches(patches.cx[keep], patches.cy[keep], patches.w[keep], patches.h[keep])
-            lattices = [_trim(lat) for lat in _merge(sub, _lattices(sub, px, py), px, py)]
+            lattices = [trim(lat) for lat in merge(sub, linked(sub, px, py), px, py)]
             lattices.sort(key=lambda lat: -lat.size)
             if not lattices:
                 continue
@@ -323,7 +159,8 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
 def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
     """``found``, or the whole board it is part of: where opened cells are flat and covered ones textured
     (xbomb's stippled tiles), only the opened part shows as flat patches. The board found on the smoothed
-    image is the whole when it has more cells and every edge of ``found`` is one of its edges."""
+    image is the whole when it has more cells, every edge of ``found`` is one of its edges, and each cell it
+    adds is textured (not a flat margin beside the board that smoothing made look like a cell)."""
     try:
         smooth = _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP)
     except LocateError:
@@ -332,7 +169,23 @@ def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
         return found
     on_edges = all(min(abs(a - b) for b in theirs) <= EDGE_SLACK
                    for ours, theirs in ((found.xs, smooth.xs), (found.ys, smooth.ys)) for a in ours)
-    return smooth if on_edges else found
+    if not on_edges:
+        return found
+    flat = flat_mask(image)
+    x0, y0, w, h = found.bbox
+    for r in range(smooth.rows):
+        for c in range(smooth.cols):
+            x, y, cw, ch = smooth.cell_rect(r, c)
+            if x0 <= x + cw // 2 < x0 + w and y0 <= y + ch // 2 < y0 + h:
+                continue  # a cell found before
+            inner = flat[y + ch // 4 : y + 3 * ch // 4, x + cw // 4 : x + 3 * cw // 4]
+            if inner.size == 0 or inner.mean() > TEXTURED:
+                return found
+    return smooth
+
+
+#: The most a textured cell's middle may be flat (a stippled tile has an edge at nearly every pixel).
+TEXTURED = 0.5
 
 
 #: Pixels two ways of locating may put one cell edge apart.
@@ -367,26 +220,3 @@ def _locate(image: np.ndarray, step: int) -> Geometry:
     ys = (face_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], rows)
           or stepped_edges(best.rows, patches.cy[m], yc) or edges(yc, pitch_y))
     return Geometry(xs, ys)
-
-
-def _trim(lat: Lattice) -> Lattice:
-    """Drop edge rows and columns with few patches: a button or a counter that happens to line up with the
-    board's columns, one step above it, is not a row of cells."""
-    members, rows, cols = lat.members, lat.rows, lat.cols
-    for _ in range(4):
-        changed = False
-        for index in (rows, cols):
-            counts = np.bincount(index)
-            typical = float(np.median(counts))
-            for edge in (0, len(counts) - 1):
-                if len(counts) > 2 and counts[edge] < 0.25 * typical:
-                    keep = index != edge
-                    members, rows, cols = members[keep], rows[keep], cols[keep]
-                    changed = True
-                    break
-            if changed:
-                break
-        if not changed:
-            break
-        rows, cols = rows - rows.min(), cols - cols.min()
-    return Lattice(members, rows, cols)
