@@ -58,6 +58,15 @@ def toast_box(rows: int) -> Rect:
     return Rect(ORIGIN[0] + 2 * TILE, bottom - TILE // 2, 4 * TILE, TILE + 4)
 
 
+#: A dialog's colour: nothing else on screen has it.
+DIALOG_BGR = (60, 60, 200)
+
+
+def inner_box(rows: int, cols: int) -> Rect:
+    """Where a dialog shows: over cells in the middle of the board, away from its edges."""
+    return Rect(ORIGIN[0] + TILE + TILE // 2, ORIGIN[1] + (rows // 2 - 1) * TILE + 5, (cols - 3) * TILE, TILE + 8)
+
+
 def draw_button(canvas: np.ndarray, box: Rect, label: str) -> None:
     cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (210, 210, 210), -1)
     cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (40, 40, 40), 1)
@@ -71,7 +80,11 @@ class TileClient:
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
-                 flags_to_win: bool = False) -> None:
+                 flags_to_win: bool = False, dialog: bool = False) -> None:
+        #: at a loss a modal dialog ("Reset the game?") opens over the middle of the board, a window of its
+        #: own that takes every key and click until Escape closes it (kmines)
+        self.dialog = dialog
+        self.dialog_open = False
         #: a game is won once every safe cell is open and every mine flagged (DangerUXB): till then a click
         #: on a mine loses it
         self.flags_to_win = flags_to_win
@@ -114,6 +127,7 @@ class TileClient:
         self.marks = {}
         self.ended_at = None
         self.focus = None
+        self.dialog_open = False
 
     def truth(self, r: int, c: int) -> str:
         """What the cell holds: a mine, or the number of mines around it."""
@@ -126,6 +140,7 @@ class TileClient:
     def toast_shown(self) -> bool:
         if self.ended_at is None and self.game.state != "playing":
             self.ended_at = time.monotonic()
+            self.dialog_open = self.dialog and self.game.state == "lost"
         return self.ended_at is not None and time.monotonic() - self.ended_at < self.toast
 
     def shown(self) -> list[str]:
@@ -174,6 +189,9 @@ class TileClient:
         if self.toast_shown():
             box = toast_box(self.game.rows)
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), TOAST_BGR, -1)
+        if self.dialog_open:
+            box = inner_box(self.game.rows, self.game.cols)
+            cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), DIALOG_BGR, -1)
         if self.button:
             draw_button(canvas, MENU_BUTTON, "Menu")
             draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
@@ -191,6 +209,9 @@ class TileClient:
     def click(self, x: int, y: int, button: str) -> None:
         self.pointer = (x, y)
         self.clicked.append((x, y))
+        self.toast_shown()  # a game that just ended opens its dialog
+        if self.dialog_open:
+            return  # modal: the main window takes no click
         if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y):
             self.new_game()
             return
@@ -234,8 +255,20 @@ class TileClient:
         return not self.flags_to_win or all(view[m] == "F" for m in self.game.mines)
 
     def press(self, keys: list[str]) -> None:
+        self.toast_shown()
+        if self.dialog_open:
+            self.dialog_open = keys != ["escape"]  # modal: only Escape closes it, every other key is its
+            return
         if keys == ["f2"] and not self.button:
             self.new_game()
+
+    def window_at(self, x: int, y: int) -> tuple[int, int, int, int]:
+        """The client area of the window at ``(x, y)``: the dialog's over the board, else the whole screen."""
+        self.toast_shown()
+        box = inner_box(self.game.rows, self.game.cols)
+        if self.dialog_open and box.contains(x, y):
+            return box.as_tuple()
+        return (0, 0, *SCREEN)
 
     def size(self) -> tuple[int, int]:
         return SCREEN

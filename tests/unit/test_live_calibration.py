@@ -245,6 +245,38 @@ def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> No
 
 
 @pytest.mark.slow
+def test_a_dialog_over_the_board_at_a_loss_is_closed_with_escape_by_calibration_and_by_play() -> None:
+    """A client that opens a modal dialog over the middle of its board at a loss ("Reset the game?",
+    kmines), a window that takes every key and click until Escape closes it: calibration closes it, keeps no
+    frame with it and stores Escape for play, which closes it too and reads the lost board."""
+    from sweepbot.play.loop import Player, PlaySettings
+    from sweepbot.play.vision_reader import to_view
+    from tests.tile_client import DIALOG_BGR
+
+    client = TileClient(seed=9, dialog=True)
+    session = calibrate(client, games=4)
+    assert session.games == 4
+    assert session.play["dismiss_keys"] == [["escape"]]
+    assert not any((frame == DIALOG_BGR).all(axis=2).any() for frame in session.frames)
+    cal = profile_true_to_the_games(client, session)
+
+    class Reader:
+        def read(self, frame):  # type: ignore[no-untyped-def]
+            return to_view(read_screenshot(frame, profiles=[cal.profile]))
+
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    player = Player(client, Reader(), mouse, PlaySettings(first_click="none", mines=10,
+                                                         dismiss_keys=(("escape",),)))
+    results = []
+    for _ in range(4):
+        report = player.play_game()
+        assert report.error is None and report.result == client.game.state
+        results.append(report.result)
+        client.press(["f2"])
+    assert "lost" in results
+
+
+@pytest.mark.slow
 def test_a_focus_ring_on_the_cell_clicked_last_is_no_change_and_no_look() -> None:
     """A client that draws a dotted ring around the cell clicked last (Tk's keyboard focus): the ring moving
     is not taken for cells that changed (no loss misjudged, no number named an exploded mine), and the profile

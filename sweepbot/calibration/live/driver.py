@@ -40,6 +40,9 @@ MIN_QUIET = 0.025
 PACE_MEMORY = 40
 
 
+#: Where on the board (shares of its width and height) a window over it is looked for.
+WINDOW_PROBES = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
+
 def rms(a: np.ndarray, b: np.ndarray) -> float:
     """How far apart two windows are: the root mean square of their pixel differences (0-255)."""
     return float(np.sqrt(((a.astype(np.float32) - b.astype(np.float32)) ** 2).mean()))
@@ -125,6 +128,8 @@ class BoardDriver:
     #: where the cells are on screen when they grow in play (the screen's whole grabs are drawn back onto
     #: ``geometry`` by it; see sweepbot.calibration.live.follow); None: always at ``geometry``
     follower: Follower | None = None
+    #: the client's window (its client area) on screen; None: not known
+    window: Rect | None = None
 
     def changes(self, before: np.ndarray, after: np.ndarray, cell: Cell) -> set[Cell]:
         """The cells that the click on ``cell`` (the last one) changed from ``before`` to ``after``. A mark some
@@ -161,6 +166,20 @@ class BoardDriver:
         if self.overlays_go is None:
             self.overlays_go = False
         return frame
+
+    def window_over(self) -> bool:
+        """Whether another window lies over the board (a dialog the client opened at the end of a game): the
+        window at the board's centre or at the middle of a quarter of it does not hold the whole board, as
+        the client's window does (grown or not). A dialog inside the board leaves its edges alone, which the
+        band around the board cannot see."""
+        if self.window is None:
+            return False
+        x, y, w, h = self.region.as_tuple()
+        for fx, fy in WINDOW_PROBES:
+            found = self.mouse.window_at(x + fx * w, y + fy * h)
+            if found is not None and not (found.contains(x + 3, y + 3) and found.contains(x + w - 4, y + h - 4)):
+                return True
+        return False
 
     @property
     def quiet(self) -> float:

@@ -6,6 +6,7 @@ means the game is over."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,6 +24,8 @@ END_CHANGE = 0.5
 #: Clicks after which a game is ended by a click on a likely mine: its loss shows the mines, and a large
 #: board's calibration keeps to a few minutes.
 LONG_GAME = 150
+#: Seconds a window (a dialog) over the board is given to open after a loss.
+WINDOW_WAIT = 1.0
 #: Question marks placed in each of the first games (when the client has them).
 QUESTION_GAMES = 3
 QUESTIONS = 3
@@ -95,6 +98,9 @@ class Game:
             cell = choice
             before = frame
             frame, changed = self.click_taken(cell, before)
+            if len(changed) > 1:
+                frame = self.close_window_over(frame)
+                changed = self.board.changes(before, frame, cell)
             clicks += 1
             if not changed:
                 if clicks > 1 and self.tiles.covered(frame) - self.flags:
@@ -109,13 +115,20 @@ class Game:
             exploded = len(self.tiles.exploded_looks)
             result = self.judge(cell, changed, before, frame)
             if result is Click.LOST:
+                frame = self.board.last_frame  # the loss may have shown on a probe click inside judge()
+                if self.board.window is not None and self.close_window_over(frame, WINDOW_WAIT) is not frame:
+                    # a window the client opened over the board at the loss: the game is over (a probe
+                    # click would answer that window)
+                    self.log(f"game {self.number + 1}: lost after {clicks} clicks")
+                    break
                 # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
                 # its facts are taken back and the probe's own answer is read as any click's
-                frame = self.board.last_frame  # the loss may have shown on a probe click inside judge()
                 probe = self.chooser.choose(frame, self.flags | {cell})
                 after = self.board.click(probe, "left") if probe is not None else frame
                 moved = self.board.changes(frame, after, probe) if probe is not None else set()
-                if not moved:
+                if probe not in moved:
+                    # a game on opens a covered cell clicked; what changed elsewhere only (a "You have lost"
+                    # note fading out over the board, kmines) is no answer to the click
                     self.log(f"game {self.number + 1}: lost after {clicks} clicks")
                     break
                 del self.recorder.session.facts[mark:]
@@ -159,6 +172,24 @@ class Game:
             return True
         empty = self.tiles.empty_look is not None and self.tiles.may_be_empty(frame, cell)
         return empty and around <= opened and flood(cell, opened) == opened
+
+    def close_window_over(self, frame: np.ndarray, wait: float = 0.0) -> np.ndarray:
+        """``frame``, or, when a window lies over the board once the client answered (kmines asks "Reset the
+        game?" at a loss, in a dialog that takes the keyboard and the clicks) or opens within ``wait``
+        seconds, the screen once Escape closed it: sent only then, Escape goes to that window. Play presses
+        it too when a window hides the board."""
+        deadline = time.monotonic() + wait
+        while not self.board.window_over():
+            if time.monotonic() >= deadline:
+                return frame
+            time.sleep(0.05)
+        self.board.mouse.press(["escape"])
+        frame = self.board.settled()
+        if not self.board.window_over():
+            self.recorder.session.play["dismiss_keys"] = [["escape"]]
+            self.log(f"game {self.number + 1}: a window over the board closed with Escape")
+        self.board.last_frame = frame
+        return frame
 
     def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
         """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
@@ -224,7 +255,7 @@ class Game:
             probe = self.chooser.choose(frame, self.flags | {cell})
             if probe is not None:
                 after, moved = self.click_taken(probe, frame)
-                if not moved:
+                if probe not in moved:  # a game on opens it (see play())
                     self.exploded = cell
                     self.recorder.record(frame, {cell: "!"})
                     return Click.LOST

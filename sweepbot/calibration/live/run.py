@@ -78,10 +78,10 @@ class LiveCalibration:
         """Find the board, learn the marks, play the games (each followed by a new game): what they proved."""
         session = self.session = LiveSession()  # kept for the caller also when a step fails
         board, tiles, frame = find_board(self.screen, self.mouse)
-        recorder = Recorder(session, tiles, self.log)
+        recorder = Recorder(session, tiles, self.log, window_over=board.window_over)
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)
-        window = self.mouse.window_at(*board.region.center)
+        window = board.window = self.mouse.window_at(*board.region.center)
         new_game = NewGame(board, tiles, session.play, self.given_keys, window)
         while session.games < self.games:
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)

@@ -71,6 +71,8 @@ class Recorder:
     log: Callable[[str], None]
     #: the frame kept last holds only cells that opened (its facts hold on any later frame of the game)
     rolling: bool = False
+    #: whether a window lies over the board now (its frames are left out too); None: not known
+    window_over: Callable[[], bool] | None = None
 
     def record(self, frame: np.ndarray, facts: Mapping[Cell, str], roll: bool = False) -> None:
         """Keep ``frame`` with ``facts`` about its cells: not at all if the board is not all in sight, and as
@@ -80,7 +82,7 @@ class Recorder:
         one per click."""
         geometry = self.tiles.cells.geometry
         kept = keep(frame, geometry)
-        if not intact(kept, kept_geometry(geometry)):
+        if not intact(kept, kept_geometry(geometry)) or (self.window_over is not None and self.window_over()):
             self.log("a frame with the board not all in sight was left out")
             return
         frames = self.session.frames
