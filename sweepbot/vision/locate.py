@@ -159,8 +159,15 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
 def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
     """``found``, or the whole board it is part of: where opened cells are flat and covered ones textured
     (xbomb's stippled tiles), only the opened part shows as flat patches. The board found on the smoothed
-    image is the whole when it has more cells, every edge of ``found`` is one of its edges, and each cell it
-    adds is textured (not a flat margin beside the board that smoothing made look like a cell)."""
+    image is the whole when it has more cells, every edge of ``found`` is one of its edges, and each row and
+    column it adds holds a textured cell."""
+    flat = flat_mask(image)
+    x0, y0, w, h = found.bbox
+    px, py = (round(p) for p in found.pitch)
+    sides = (flat[max(0, y0 - py) : y0, x0 : x0 + w], flat[y0 + h : y0 + h + py, x0 : x0 + w],
+             flat[y0 : y0 + h, max(0, x0 - px) : x0], flat[y0 : y0 + h, x0 + w : x0 + w + px])
+    if all(side.size == 0 or side.mean() > TEXTURED for side in sides):
+        return found  # flat on every side of the board: no textured cell beside it
     try:
         smooth = _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP)
     except LocateError:
@@ -171,16 +178,20 @@ def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
                    for ours, theirs in ((found.xs, smooth.xs), (found.ys, smooth.ys)) for a in ours)
     if not on_edges:
         return found
-    flat = flat_mask(image)
-    x0, y0, w, h = found.bbox
+    # each row and column the smoothed board adds holds a textured cell (a flat margin beside the board
+    # that smoothing made look like a column holds none)
+    textured = np.zeros((smooth.rows, smooth.cols), bool)
     for r in range(smooth.rows):
         for c in range(smooth.cols):
             x, y, cw, ch = smooth.cell_rect(r, c)
-            if x0 <= x + cw // 2 < x0 + w and y0 <= y + ch // 2 < y0 + h:
-                continue  # a cell found before
             inner = flat[y + ch // 4 : y + 3 * ch // 4, x + cw // 4 : x + 3 * cw // 4]
-            if inner.size == 0 or inner.mean() > TEXTURED:
-                return found
+            textured[r, c] = inner.size > 0 and inner.mean() <= TEXTURED
+    centres_x = [(a + b) / 2 for a, b in zip(smooth.xs, smooth.xs[1:], strict=False)]
+    centres_y = [(a + b) / 2 for a, b in zip(smooth.ys, smooth.ys[1:], strict=False)]
+    added_cols = [c for c, x in enumerate(centres_x) if not x0 <= x < x0 + w]
+    added_rows = [r for r, y in enumerate(centres_y) if not y0 <= y < y0 + h]
+    if any(not textured[:, c].any() for c in added_cols) or any(not textured[r, :].any() for r in added_rows):
+        return found
     return smooth
 
 

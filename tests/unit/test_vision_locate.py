@@ -184,11 +184,12 @@ def test_locate_follows_columns_of_different_widths() -> None:
 
 def test_locate_finds_stippled_covered_cells_beside_flat_opened_ones() -> None:
     """xbomb draws covered cells stippled and opened ones flat white: on a board in play the flat cells
-    alone make a grid too (an L of 7 rows by 4 columns here); the whole 8x8 board is found (edges checked by
-    eye on the 2 px black lines between cells)."""
-    geo = locate(load_image(Path(__file__).parents[1] / "fixtures" / "xbomb" / "stippled-covered.png"))
-    assert geo.xs == tuple(range(26, 427, 50))
-    assert geo.ys == tuple(range(38, 439, 50))
+    alone make a grid too; the whole 8x8 board is found (edges checked by eye on the 2 px black lines between
+    cells)."""
+    for name in ("stippled-covered.png", "opened-columns.png"):  # the flat cells alone: 7x4 and 6x4
+        geo = locate(load_image(Path(__file__).parents[1] / "fixtures" / "xbomb" / name))
+        assert geo.xs == tuple(range(26, 427, 50)), name
+        assert geo.ys == tuple(range(38, 439, 50)), name
 
 
 def test_columns_of_one_width_keep_edges_through_centres() -> None:
