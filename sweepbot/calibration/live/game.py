@@ -98,7 +98,8 @@ class Game:
             cell = choice
             before = frame
             frame, changed = self.click_taken(cell, before)
-            if len(changed) > 1:
+            if changed - self.tiles.covered(before) - self.flags - self.questions:
+                # cells open before the click changed: something may lie over the board (a dialog)
                 frame = self.close_window_over(frame)
                 changed = self.board.changes(before, frame, cell)
             clicks += 1
