@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sweepbot.board import REVEALED_CHARS, Board, Cell
+from sweepbot.board import OPENED, REVEALED_CHARS, Board, Cell
 
 
 def changes_that_cannot_happen(before: Board, after: Board) -> list[tuple[Cell, str, str]]:
     """Cells whose change no move can cause: a revealed cell that turned into anything else, or a board of
-    another size (every cell then). An empty list means the new read is plausible."""
+    another size (every cell then). An empty list means the new read is plausible. An opened cell read as a
+    number on one frame and as "opened, number not known" (``=``) on another (a look not named yet: a digit
+    drawn with a focus ring) changed in no way a game tells."""
     if (before.rows, before.cols) != (after.rows, after.cols):
         return [((-1, -1), f"{before.rows}x{before.cols}", f"{after.rows}x{after.cols}")]
     bad: list[tuple[Cell, str, str]] = []
@@ -18,7 +20,7 @@ def changes_that_cannot_happen(before: Board, after: Board) -> list[tuple[Cell, 
         if old_row == new_row:
             continue
         for c, (old, new) in enumerate(zip(old_row, new_row, strict=True)):
-            if old != new and old in REVEALED_CHARS:
+            if old != new and old in REVEALED_CHARS and OPENED not in (old, new):
                 bad.append(((r, c), old, new))
     return bad
 

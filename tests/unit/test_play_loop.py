@@ -315,6 +315,9 @@ def test_consistency_checks() -> None:
     before = Board(("1#", "##"))
     assert changes_that_cannot_happen(before, Board(("1F", "#2"))) == []
     assert changes_that_cannot_happen(before, Board(("##", "##"))) == [((0, 0), "1", "#")]
+    # a number read as "opened, number not known" and back: the same opened cell
+    assert changes_that_cannot_happen(before, Board(("=#", "##"))) == []
+    assert changes_that_cannot_happen(Board(("=#", "##")), Board(("1#", "##"))) == []
     assert changes_that_cannot_happen(before, Board(("1##", "###")))
     assert game_over(Board(("1!", "##"))) == "lost"
     assert game_over(Board(("1#", "11"), 1)) == "won"
