@@ -38,10 +38,9 @@ SETTLE_TIMEOUT = 1.5
 LEARN_AFTER = 8
 MIN_QUIET = 0.025
 PACE_MEMORY = 40
-
-
 #: Where on the board (shares of its width and height) a window over it is looked for.
 WINDOW_PROBES = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
+
 
 def rms(a: np.ndarray, b: np.ndarray) -> float:
     """How far apart two windows are: the root mean square of their pixel differences (0-255)."""
