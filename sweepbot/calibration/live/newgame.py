@@ -81,14 +81,13 @@ class EndedGame:
 @dataclass
 class NewGame:
     """Starts new games on the board, keeping what worked in ``play``; ``given_keys`` (the user's) are tried
-    instead of looking for a way. ``window``: the client's window on screen, where its controls may be (None:
-    not known, the screen near the board)."""
+    instead of looking for a way. The client's window on screen (``board.window``) is where its controls
+    may be (None: not known, the screen near the board)."""
 
     board: BoardDriver
     tiles: Tiles
     play: dict[str, Any]
     given_keys: Keys = ()
-    window: Rect | None = None
     escape_first: bool = False  # a dialog had to be closed with Escape: play presses it first too
 
     def start(self, end_screen: np.ndarray, exploded: Cell | None) -> np.ndarray:
@@ -129,7 +128,7 @@ class NewGame:
 
     def area(self, frame: np.ndarray) -> Rect:
         """Where the client's controls may be: its window, else the screen near the board."""
-        return self.window or around_board(self.board.region, (frame.shape[1], frame.shape[0]))
+        return self.board.window or around_board(self.board.region, (frame.shape[1], frame.shape[0]))
 
     def again(self, known: list[list[str]], ended: EndedGame) -> np.ndarray:
         """Start a new game with the keys that worked before; if they do nothing at first, a window has the

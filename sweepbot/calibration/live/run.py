@@ -81,8 +81,8 @@ class LiveCalibration:
         recorder = Recorder(session, tiles, self.log, window_over=board.window_over)
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)
-        window = board.window = self.mouse.window_at(*board.region.center)
-        new_game = NewGame(board, tiles, session.play, self.given_keys, window)
+        board.window = self.mouse.window_at(*board.region.center)
+        new_game = NewGame(board, tiles, session.play, self.given_keys)
         while session.games < self.games:
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
             if game.play():
