@@ -80,10 +80,16 @@ class TileClient:
     def __init__(self, level: str = "9x9/10", seed: int = 1, first_click: str = "none", button: bool = False,
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
-                 flags_to_win: bool = False, dialog: bool = False) -> None:
+                 flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
+                 win_dialog: bool = False) -> None:
         #: at a loss a modal dialog ("Reset the game?") opens over the middle of the board, a window of its
         #: own that takes every key and click until Escape closes it (kmines)
         self.dialog = dialog
+        #: the same at a win (gnome-mines's scores)
+        self.win_dialog = win_dialog
+        #: at a win the mines left covered are drawn flagged (gnome-mines, kmines)
+        self.flags_at_win = flags_at_win
+        self.winning_openings: list[int] = []  # for each game won by a click, the cells that click opened
         self.dialog_open = False
         #: a game is won once every safe cell is open and every mine flagged (DangerUXB): till then a click
         #: on a mine loses it
@@ -140,7 +146,7 @@ class TileClient:
     def toast_shown(self) -> bool:
         if self.ended_at is None and self.game.state != "playing":
             self.ended_at = time.monotonic()
-            self.dialog_open = self.dialog and self.game.state == "lost"
+            self.dialog_open = self.dialog if self.game.state == "lost" else self.win_dialog
         return self.ended_at is not None and time.monotonic() - self.ended_at < self.toast
 
     def shown(self) -> list[str]:
@@ -155,6 +161,8 @@ class TileClient:
                     ch = self.truth(r, c)  # a wrong flag taken off
                 if ch == "#" and self.mines_at_win and self.game.state == "won":
                     ch = "*"
+                if ch == "#" and self.flags_at_win and self.game.state == "won":
+                    ch = "F"
                 chars.append(ch)
             out.append("".join(chars))
         return out
@@ -230,6 +238,8 @@ class TileClient:
                     self.dropped += 1
                     return
                 opened = self.game.open((r, c))
+                if self.game.state == "won":
+                    self.winning_openings.append(len(opened))
                 if self.game.state == "won" and not self.all_flagged():
                     self.game.state = "playing"
                 while self.spread_past_flags and opened and self.game.state == "playing":

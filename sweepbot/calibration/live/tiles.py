@@ -94,10 +94,13 @@ class Tiles:
         win, cols = self.cells.windows(frame), self.cells.geometry.cols
         return {(r, c) for r, c in cells if not like_any(self.opened_looks, win[r * cols + c])}
 
-    def all_flags(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
-        """True if a flag has been seen and every one of ``cells`` looks like it."""
+    def flags_among(self, frame: np.ndarray, cells: Iterable[Cell]) -> set[Cell]:
+        """The cells of ``cells`` that look like the flag (none before a flag has been seen)."""
         flag = self.flag_look
-        return flag is not None and all(rms(self.cells.window(frame, c), flag) < CHANGED_RMS for c in cells)
+        if flag is None:
+            return set()
+        win, cols = self.cells.windows(frame), self.cells.geometry.cols
+        return {(r, c) for r, c in cells if rms(win[r * cols + c], flag) < CHANGED_RMS}
 
     def alike(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
         """True if ``cells`` (at least one) all look the same."""
