@@ -58,6 +58,10 @@ def toast_box(rows: int) -> Rect:
     return Rect(ORIGIN[0] + 2 * TILE, bottom - TILE // 2, 4 * TILE, TILE + 4)
 
 
+#: A note's colour: nothing else on screen has it.
+NOTE_BGR = (235, 235, 250)
+
+
 #: A dialog's colour: nothing else on screen has it.
 DIALOG_BGR = (60, 60, 200)
 
@@ -81,7 +85,10 @@ class TileClient:
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
-                 win_dialog: bool = False) -> None:
+                 win_dialog: bool = False, note: float = 0.0) -> None:
+        #: seconds a note ("You have lost.") shows over the middle of the board once a game ends, drawn in
+        #: the client's own window (kmines)
+        self.note = note
         #: at a loss a modal dialog ("Reset the game?") opens over the middle of the board, a window of its
         #: own that takes every key and click until Escape closes it (kmines)
         self.dialog = dialog
@@ -197,6 +204,9 @@ class TileClient:
         if self.toast_shown():
             box = toast_box(self.game.rows)
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), TOAST_BGR, -1)
+        if self.note and self.ended_at is not None and time.monotonic() - self.ended_at < self.note:
+            box = inner_box(self.game.rows, self.game.cols)
+            cv2.rectangle(canvas, (box.x, box.y + 4), (box.right - 1, box.bottom + 4), NOTE_BGR, -1)
         if self.dialog_open:
             box = inner_box(self.game.rows, self.game.cols)
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), DIALOG_BGR, -1)

@@ -50,6 +50,28 @@ def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calib
     return cal
 
 
+def assert_plays_through(client: TileClient, cal: Calibration, games: int) -> None:
+    """Play reads ``games`` games through to their ends with the profile, pressing Escape at a window over
+    the board, and reports each as the client ended it; one at least is lost."""
+    from sweepbot.play.loop import Player, PlaySettings
+    from sweepbot.play.vision_reader import to_view
+
+    class Reader:
+        def read(self, frame):  # type: ignore[no-untyped-def]
+            return to_view(read_screenshot(frame, profiles=[cal.profile]))
+
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    player = Player(client, Reader(), mouse, PlaySettings(first_click="none", mines=10,
+                                                         dismiss_keys=(("escape",),)))
+    results = []
+    for _ in range(games):
+        report = player.play_game()
+        assert report.error is None and report.result == client.game.state
+        results.append(report.result)
+        client.press(["f2"])
+    assert "lost" in results
+
+
 @pytest.mark.slow
 def test_facts_match_the_game() -> None:
     client = TileClient(seed=11)
@@ -249,8 +271,6 @@ def test_a_dialog_over_the_board_at_a_loss_is_closed_with_escape_by_calibration_
     """A client that opens a modal dialog over the middle of its board at a loss ("Reset the game?",
     kmines), a window that takes every key and click until Escape closes it: calibration closes it, keeps no
     frame with it and stores Escape for play, which closes it too and reads the lost board."""
-    from sweepbot.play.loop import Player, PlaySettings
-    from sweepbot.play.vision_reader import to_view
     from tests.tile_client import DIALOG_BGR
 
     client = TileClient(seed=9, dialog=True)
@@ -259,21 +279,23 @@ def test_a_dialog_over_the_board_at_a_loss_is_closed_with_escape_by_calibration_
     assert session.play["dismiss_keys"] == [["escape"]]
     assert not any((frame == DIALOG_BGR).all(axis=2).any() for frame in session.frames)
     cal = profile_true_to_the_games(client, session)
+    assert_plays_through(client, cal, 4)
 
-    class Reader:
-        def read(self, frame):  # type: ignore[no-untyped-def]
-            return to_view(read_screenshot(frame, profiles=[cal.profile]))
 
-    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
-    player = Player(client, Reader(), mouse, PlaySettings(first_click="none", mines=10,
-                                                         dismiss_keys=(("escape",),)))
-    results = []
-    for _ in range(4):
-        report = player.play_game()
-        assert report.error is None and report.result == client.game.state
-        results.append(report.result)
-        client.press(["f2"])
-    assert "lost" in results
+@pytest.mark.slow
+def test_a_note_drawn_over_the_board_when_a_game_ends_is_waited_out() -> None:
+    """When a game ends the drawn client shows a note over the middle of its board, in its own window, for
+    a second and a half, and at a loss a dialog as well (kmines): calibration keeps no frame with the note,
+    records each loss once the note went, and the profile it makes is true to the games."""
+    from tests.tile_client import NOTE_BGR
+
+    client = TileClient(seed=9, note=1.5, dialog=True, flags_at_win=True)
+    session = calibrate(client, games=5)
+    assert not any((frame == NOTE_BGR).all(axis=2).any() for frame in session.frames)
+    assert sum(g.state == "lost" for g in client.games[:-1]) >= 2
+    cal = profile_true_to_the_games(client, session)
+    assert {"!", "1", "F"} <= {n.char for n in cal.names.values() if n.proved}
+    assert_plays_through(client, cal, 4)
 
 
 @pytest.mark.slow

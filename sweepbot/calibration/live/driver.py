@@ -121,6 +121,8 @@ class BoardDriver:
     surround: np.ndarray | None = None
     #: whether what the client lays over its board goes by itself (a toast: True) or stays (a dialog: False)
     overlays_go: bool | None = None
+    #: whether a note the client draws inside its board at a loss ("You have lost.", kmines) goes by itself
+    notes_go: bool | None = None
     #: the cell clicked last, and the one clicked before it
     target: Cell | None = None
     previous: Cell | None = None

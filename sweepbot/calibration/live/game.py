@@ -18,6 +18,7 @@ from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import BoardDriver, Cell
 from sweepbot.calibration.live.session import Recorder
 from sweepbot.calibration.live.tiles import Tiles
+from sweepbot.vision.surround import OVERLAY_WAIT
 
 #: A click that changes more than this share of the board ended the game.
 END_CHANGE = 0.5
@@ -69,6 +70,7 @@ class Game:
     flags: set[Cell] = field(default_factory=set)
     questions: set[Cell] = field(default_factory=set)  # cells left with a question mark
     exploded: Cell | None = None
+    note_waited: bool = False  # a note over the board was waited out after the click judged last
 
     def play(self) -> bool:
         """Place a few marks, then click until the game ends (or no cell is left to click); True if it was won."""
@@ -97,10 +99,11 @@ class Game:
                 break
             cell = choice
             before = frame
+            self.note_waited = False
             frame, changed = self.click_taken(cell, before)
             if changed - self.tiles.covered(before) - self.flags - self.questions:
-                # cells open before the click changed: something may lie over the board (a dialog)
-                frame = self.close_window_over(frame)
+                # cells open before the click changed: something may lie over the board (a dialog, a note)
+                frame = self.without_note(before, self.close_window_over(frame), cell)
                 changed = self.board.changes(before, frame, cell)
             clicks += 1
             if not changed:
@@ -203,6 +206,51 @@ class Game:
         self.board.last_frame = frame
         return frame
 
+    def without_note(self, before: np.ndarray, frame: np.ndarray, cell: Cell) -> np.ndarray:
+        """``frame``, or, when cells open before the click on ``cell`` changed with no window over the board
+        (kmines draws "You have lost." over its board for about 4 s), the screen once they look as before
+        again, at most OVERLAY_WAIT s later. A client seen to keep such a change that long (one that dims its
+        board when a game ends) is not waited for again."""
+        odd = self.board.changes(before, frame, cell) - self.tiles.covered(before) - self.flags - self.questions
+        if not odd or self.board.notes_go is False:
+            return frame
+        deadline = time.monotonic() + OVERLAY_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            self.close_window_over(frame)  # one may open late
+            if not self.board.cells.changed(before, self.board.screen.grab()) & odd:
+                self.board.notes_go = True
+                self.note_waited = True
+                self.log(f"game {self.number + 1}: a note over the board went")
+                frame = self.board.last_frame = self.board.settled()
+                return frame
+        self.board.notes_go = False
+        return frame
+
+    def record_loss(self, frame: np.ndarray, facts: dict[Cell, str]) -> None:
+        """Record the facts of a loss on ``frame``, the only kind of frame that shows the mines; on a client
+        seen to draw a note over its board at a loss (see :meth:`without_note`) that was not waited out after
+        this click, on the screen once the board changed again with the whole board in sight, at most
+        OVERLAY_WAIT s later. Not once the cells the facts name look covered again (a new game)."""
+        if not self.board.notes_go or self.note_waited:
+            self.recorder.record(frame, facts)
+            return
+        deadline = time.monotonic() + OVERLAY_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            now = self.close_window_over(self.board.settled())
+            if set(facts) & self.tiles.covered(now):
+                return
+            if self.board.cells.changed(frame, now) and self.recorder.in_sight(now):
+                time.sleep(0.2)
+                if self.board.cells.changed(now, self.board.screen.grab()):
+                    continue  # still fading
+                self.board.last_frame = now
+                self.log(f"game {self.number + 1}: the loss recorded once the note over it went")
+                self.recorder.record(now, facts)
+                return
+        self.recorder.record(frame, facts)  # no note this time
+
     def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
         """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
         changed nothing, on a cell that still looks covered, is sent once more before it counts as refused
@@ -261,7 +309,7 @@ class Game:
                 # a mine shown, or (some clients) a covered cell or a mark drawn darker: the counts tell them
                 # apart; open cells some clients dim at the end are no facts
                 facts[c] = FLAG_AT_LOSS if c in self.flags else QUESTION_AT_LOSS if c in self.questions else AT_LOSS
-            self.recorder.record(frame, facts)
+            self.record_loss(frame, facts)
             return Click.LOST
         if len(changed) == 1 and self.tiles.new_look(frame, cell):
             # one cell with a look not seen opened before: a number, or the exploded mine of a client that
@@ -271,7 +319,7 @@ class Game:
                 after, moved = self.click_taken(probe, frame)
                 if probe not in moved:  # a game on opens it (see play())
                     self.exploded = cell
-                    self.recorder.record(frame, {cell: "!"})
+                    self.record_loss(frame, {cell: "!"})
                     return Click.LOST
                 self.recorder.record(frame, {cell: REVEALED})
                 return self.judge(probe, moved, frame, after)

@@ -74,17 +74,22 @@ class Recorder:
     #: whether a window lies over the board now (its frames are left out too); None: not known
     window_over: Callable[[], bool] | None = None
 
+    def in_sight(self, frame: np.ndarray) -> bool:
+        """Whether the whole board is in sight on ``frame``, where it was, with no window over it."""
+        geometry = self.tiles.cells.geometry
+        return intact(keep(frame, geometry), kept_geometry(geometry)) and not (
+            self.window_over is not None and self.window_over())
+
     def record(self, frame: np.ndarray, facts: Mapping[Cell, str], roll: bool = False) -> None:
         """Keep ``frame`` with ``facts`` about its cells: not at all if the board is not all in sight, and as
         the frame kept last if it is the same. With ``roll`` (``facts`` only say that cells opened, in a game
         that goes on), a frame kept last with only such facts is replaced by this one, its facts moved onto
         it: an opened cell stays as it is while the game goes on, so a game's openings need one frame, not
         one per click."""
-        geometry = self.tiles.cells.geometry
-        kept = keep(frame, geometry)
-        if not intact(kept, kept_geometry(geometry)) or (self.window_over is not None and self.window_over()):
+        if not self.in_sight(frame):
             self.log("a frame with the board not all in sight was left out")
             return
+        kept = keep(frame, self.tiles.cells.geometry)
         frames = self.session.frames
         if roll and self.rolling and frames:
             frames[-1] = kept
