@@ -22,6 +22,8 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import FLAT_STD, UNNAMED, Profile, make_profile
 
 VARIANT_RMS = 8.0
+#: An unnamed look this close to a named one is that one (see without_named_twins).
+TWIN_RMS = 4.0
 MAX_VARIANTS = 6
 #: A cell size this far from a whole number of pixels means tiles drawn at fractional positions.
 FRACTIONAL = 0.05
@@ -63,6 +65,15 @@ def templates_from(
             look = np.median(members, axis=0)
             out.append((ch, np.clip(look, 0, 255).round().astype(np.uint8).reshape(h, w, 3)))
     return out
+
+
+def without_named_twins(templates: Sequence[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
+    """``templates`` less each unnamed one that is a named one's twin (within TWIN_RMS): a look told apart
+    for naming only by what the profile's window leaves out (a focus ring drawn around a number) reads as
+    that name anyway, and a twin left unnamed would make every such cell a tie that no read settles."""
+    named = [t.astype(np.float64) for ch, t in templates if ch != UNNAMED]
+    return [(ch, t) for ch, t in templates if ch != UNNAMED or not any(
+        np.sqrt(((t.astype(np.float64) - n) ** 2).mean()) < TWIN_RMS for n in named)]
 
 
 def leader_groups(windows: np.ndarray, within: float) -> list[list[int]]:
@@ -137,7 +148,7 @@ def build_profile(
                                                 for f, g in zip(frames, geometries, strict=True)]))))
     crop = (crop[0] + dx, crop[1] + dy, crop[2], crop[3])
     geometries = [g.shifted(-dx, -dy) for g in geometries]
-    templates = templates_from(frames, geometries, crop, MAX_VARIANTS)
+    templates = without_named_twins(templates_from(frames, geometries, crop, MAX_VARIANTS))
     if any(abs(p - round(p)) > FRACTIONAL for p in pitch):
         templates = subpixel_variants(templates)
     extra = extra or {}

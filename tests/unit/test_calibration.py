@@ -566,3 +566,19 @@ def test_digits_drawn_alike_keep_the_tolerance_under_half_their_spacing() -> Non
                             [("#", covered), ("1", one), ("2", np.full((20, 20, 3), (0, 0, 200), np.uint8))])
     assert tolerance(coloured, [], []) == MIN_TOLERANCE
     assert number_spacing(make_profile("one", "x", (22.0, 22.0), (1, 1, 20, 20), [("1", one)])) == float("inf")
+
+
+def test_an_unnamed_look_that_is_a_named_ones_twin_in_the_profiles_window_is_left_out() -> None:
+    """A number with a focus ring drawn around it is a look of its own for naming and may stay unnamed; in
+    the profile's window, which leaves the ring out, it is the number's twin. The twin is left out (else every
+    such number would tie between the two and be refused); an unnamed look unlike every named one stays."""
+    from sweepbot.calibration.build import without_named_twins
+    from sweepbot.vision.profile import UNNAMED
+
+    rng = np.random.default_rng(0)
+    three = rng.integers(0, 256, (20, 20, 3)).astype(np.uint8)
+    other = rng.integers(0, 256, (20, 20, 3)).astype(np.uint8)
+    twin = np.clip(three.astype(int) + rng.integers(-2, 3, three.shape), 0, 255).astype(np.uint8)
+    kept = without_named_twins([("3", three), (UNNAMED, twin), (UNNAMED, other)])
+    assert [ch for ch, _ in kept] == ["3", UNNAMED]
+    assert kept[1][1] is other

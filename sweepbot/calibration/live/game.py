@@ -225,6 +225,7 @@ class Game:
                 frame = self.board.last_frame = self.board.settled()
                 return frame
         self.board.notes_go = False
+        self.log(f"game {self.number + 1}: cells open before the click stayed changed: no note waited for again")
         return frame
 
     def record_loss(self, frame: np.ndarray, facts: dict[Cell, str]) -> None:
