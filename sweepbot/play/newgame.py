@@ -67,6 +67,8 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         if not looks_like_a_face(before, centre):
             raise SweepbotError(f"no new-game face where it should be ({centre}): not clicking")
         mouse.click_new_game(*centre, allowed=allowed)
+    closing = tuple(k for k in rules.closes_dialogs if k not in rules.confirm_keys + rules.new_game_keys[:1])
+    again = rules.confirm_keys + closing + rules.new_game_keys
     start = asked = time.monotonic()
     candidate: BoardView | None = None
     seen = "nothing: no frame was taken"
@@ -83,8 +85,8 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         candidate = None
         if rules.new_game_keys and taken - asked > CONFIRM_AFTER:
             # a dialog held the new game back (a confirmation, or a scores dialog that opened late and
-            # took the keys): answer it, then ask for the new game again
-            press_keys(mouse, rules.confirm_keys + rules.new_game_keys, rules.key_gap)
+            # took the keys): answer or close it, then ask for the new game again
+            press_keys(mouse, again, rules.key_gap)
             asked = time.monotonic()
         time.sleep(POLL)
     raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")

@@ -620,6 +620,31 @@ def test_new_game_keys_are_pressed_again_only_while_no_fresh_board_shows(
     assert presses == expected
 
 
+def test_a_scores_dialog_that_took_the_new_game_keys_is_closed_before_they_are_pressed_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dialog opened late over the ended game (gnome-mines's scores) takes the new-game keys until the
+    keys that close the client's dialogs close it: those are pressed before the new-game keys again."""
+    from sweepbot.play import newgame
+    from sweepbot.play.clients import ClientRules
+
+    monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
+    screen, reader, mouse, last, presses = new_game_setup(swallow=0)
+    dialog = {"open": True}
+
+    def press(keys: list[str]) -> None:
+        presses.append(keys)
+        if keys == ["escape"]:
+            dialog["open"] = False
+        elif keys == ["n"] and not dialog["open"]:
+            screen.pending = True  # type: ignore[attr-defined]
+
+    mouse.device.press = press  # type: ignore[attr-defined]
+    rules = ClientRules("opening", new_game_keys=(("n",),), dismiss_keys=(("escape",),))
+    view = newgame.start_new_game(screen, reader, mouse, rules, last)
+    assert view.board.grid == ("#########",) * 9
+    assert presses == [["n"], ["escape"], ["n"]]
+
+
 def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
     from sweepbot.errors import SweepbotError
     from sweepbot.play.clients import ClientRules, face_rect
