@@ -154,16 +154,16 @@ class Game:
                 return True
         return False
 
-    def won_flagging_mines(self, cell: Cell, changed: set[Cell], frame: np.ndarray) -> bool:
-        """Whether a click that changed cells away from its opening won the game, the client flagging the
-        mines left (gnome-mines, kmines): the clicked cell opened to a look cells opened to, the other cells
+    def flagged_at_win(self, cell: Cell, changed: set[Cell], frame: np.ndarray) -> set[Cell]:
+        """The cells the client flagged if the click on ``cell`` won the game that way (gnome-mines, kmines
+        flag the mines left), else none: the clicked cell opened to a look cells opened to, the other cells
         that changed are flags, or opened from the clicked cell (an opening), and no cell is left covered
         unless the click opened it alone. A loss shows its mines otherwise than as flags."""
         flagged = self.tiles.flags_among(frame, changed - {cell})
         opened = changed - flagged
         if not flagged or self.tiles.new_look(frame, cell) or flood(cell, opened) != opened:
-            return False
-        return opened == {cell} or not self.tiles.covered(frame)
+            return set()
+        return flagged if opened == {cell} or not self.tiles.covered(frame) else set()
 
     def won_showing_mines(self, cell: Cell, changed: set[Cell], frame: np.ndarray, around: set[Cell]) -> bool:
         """Whether a click that changed every covered cell won the game, the client showing its mines as at a
@@ -291,8 +291,8 @@ class Game:
         shown = (len(changed) > 1 and (was_covered - self.flags) <= changed
                  and not self.tiles.any_flag(frame, changed - self.flags))
         if (len(changed) > 1 and not around <= changed) or far or not_empty or shown:
-            if self.won_flagging_mines(cell, changed, frame):
-                flagged = self.tiles.flags_among(frame, changed - {cell})
+            flagged = self.flagged_at_win(cell, changed, frame)
+            if flagged:
                 self.recorder.record(frame, {**dict.fromkeys(changed - flagged, REVEALED),
                                              **dict.fromkeys(flagged, "F")})
                 return Click.ON  # won, unless a covered cell is left (see play())
