@@ -289,7 +289,7 @@ class Game:
         # an opening leaves the mines covered: every covered cell changed, and none to a flag (a client that
         # flags the mines left at a win), is a whole board shown at a loss
         shown = (len(changed) > 1 and (was_covered - self.flags) <= changed
-                 and not self.tiles.any_flag(frame, changed - self.flags))
+                 and not self.tiles.flags_among(frame, changed - self.flags))
         if (len(changed) > 1 and not around <= changed) or far or not_empty or shown:
             flagged = self.flagged_at_win(cell, changed, frame)
             if flagged:

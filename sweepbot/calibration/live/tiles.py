@@ -108,11 +108,6 @@ class Tiles:
         windows = [win[r * cols + c] for r, c in cells]
         return bool(windows) and all(rms(w, windows[0]) < CHANGED_RMS for w in windows[1:])
 
-    def any_flag(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
-        """True if a flag has been seen and one of ``cells`` looks like it."""
-        flag = self.flag_look
-        return flag is not None and any(rms(self.cells.window(frame, c), flag) < CHANGED_RMS for c in cells)
-
     def learn(self, frame: np.ndarray, facts: Mapping[Cell, str]) -> None:
         """Keep the looks that facts about ``frame`` show: each opened cell's, if not seen yet, and the first
         flag's."""
