@@ -146,6 +146,8 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
     )):
         try:
             found = way()
+            if attempt == 0:
+                found = _faint_rest(image, found)
             return found if attempt == 2 else _textured_rest(image, found)
         except LocateError as err:
             if attempt == 0:
@@ -156,28 +158,72 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
     raise first
 
 
+def _sides(image: np.ndarray, found: Geometry) -> tuple[np.ndarray, ...]:
+    """The strips of ``image`` one cell wide above, below, left and right of the board ``found`` (each a
+    pixel wider and taller, so that its flat mask covers the strip)."""
+    x0, y0, w, h = found.bbox
+    px, py = (round(p) for p in found.pitch)
+    return (image[max(0, y0 - py) : y0 + 1, x0 : x0 + w + 1], image[y0 + h : y0 + h + py + 1, x0 : x0 + w + 1],
+            image[y0 : y0 + h + 1, max(0, x0 - px) : x0 + 1], image[y0 : y0 + h + 1, x0 + w : x0 + w + px + 1])
+
+
+def _flat_share(strip: np.ndarray, step: int = FLAT_STEP) -> float | None:
+    """The share of flat pixels on ``strip``; None when it is too thin to tell."""
+    return float(flat_mask(strip, step).mean()) if strip.shape[0] > 1 and strip.shape[1] > 1 else None
+
+
+def _extends(found: Geometry, other: Geometry) -> bool:
+    """Whether ``other`` is a larger board that holds ``found``: more cells, and every edge of ``found`` is
+    one of its edges."""
+    if other.rows * other.cols <= found.rows * found.cols:
+        return False
+    return all(min(abs(a - b) for b in theirs) <= EDGE_SLACK
+               for ours, theirs in ((found.xs, other.xs), (found.ys, other.ys)) for a in ours)
+
+
+def _faint_rest(image: np.ndarray, found: Geometry) -> Geometry:
+    """``found``, or the whole board it is part of: where some cells are told apart by fainter edges than
+    the rest (kmines's opened cells differ by 12 levels along their edges, its covered ones by more), rows
+    or columns of them are one flat area with the usual edges, so only the rest of the board is found.
+    The board found with faint edges is the whole when a side of ``found`` holds faint edges, it has more
+    cells at the same pitch, and every edge of ``found`` is one of its edges."""
+    for side in _sides(image, found):
+        usual, faint = _flat_share(side), _flat_share(side, SOFT_STEP)
+        if usual is not None and faint is not None and usual - faint >= FAINT_SHARE:
+            break
+    else:
+        return found  # no faint edge beside the board
+    try:
+        whole = _locate(image, SOFT_STEP)
+    except LocateError:
+        return found
+    same_pitch = all(abs(a - b) <= PITCH_SLACK * a for a, b in zip(found.pitch, whole.pitch, strict=True))
+    return whole if same_pitch and _extends(found, whole) else found
+
+
+#: The least share of a strip beside the board that must be faint edges (edges with SOFT_STEP, flat with
+#: FLAT_STEP) for the board to be looked for with faint edges: cell borders of 1 px at a 20 px pitch
+#: make about a tenth.
+FAINT_SHARE = 0.03
+
+#: How far (as a share) two ways of locating may put the pitch apart and still find one board.
+PITCH_SLACK = 0.02
+
+
 def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
     """``found``, or the whole board it is part of: where opened cells are flat and covered ones textured
     (xbomb's stippled tiles), only the opened part shows as flat patches. The board found on the smoothed
     image is the whole when it has more cells, every edge of ``found`` is one of its edges, and each row and
     column it adds holds a textured cell."""
-    flat = flat_mask(image)
-    x0, y0, w, h = found.bbox
-    px, py = (round(p) for p in found.pitch)
-    sides = (flat[max(0, y0 - py) : y0, x0 : x0 + w], flat[y0 + h : y0 + h + py, x0 : x0 + w],
-             flat[y0 : y0 + h, max(0, x0 - px) : x0], flat[y0 : y0 + h, x0 + w : x0 + w + px])
-    if all(side.size == 0 or side.mean() > TEXTURED for side in sides):
+    if all((share := _flat_share(side)) is None or share > TEXTURED for side in _sides(image, found)):
         return found  # flat on every side of the board: no textured cell beside it
     try:
         smooth = _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP)
     except LocateError:
         return found
-    if smooth.rows * smooth.cols <= found.rows * found.cols:
+    if not _extends(found, smooth):
         return found
-    on_edges = all(min(abs(a - b) for b in theirs) <= EDGE_SLACK
-                   for ours, theirs in ((found.xs, smooth.xs), (found.ys, smooth.ys)) for a in ours)
-    if not on_edges:
-        return found
+    flat = flat_mask(image)
     # each row and column the smoothed board adds holds a textured cell (a flat margin beside the board
     # that smoothing made look like a column holds none)
     textured = np.zeros((smooth.rows, smooth.cols), bool)
@@ -186,6 +232,7 @@ def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
             x, y, cw, ch = smooth.cell_rect(r, c)
             inner = flat[y + ch // 4 : y + 3 * ch // 4, x + cw // 4 : x + 3 * cw // 4]
             textured[r, c] = inner.size > 0 and inner.mean() <= TEXTURED
+    x0, y0, w, h = found.bbox
     centres_x = [(a + b) / 2 for a, b in zip(smooth.xs, smooth.xs[1:], strict=False)]
     centres_y = [(a + b) / 2 for a, b in zip(smooth.ys, smooth.ys[1:], strict=False)]
     added_cols = [c for c, x in enumerate(centres_x) if not x0 <= x < x0 + w]
