@@ -65,6 +65,10 @@ NOTE_BGR = (235, 235, 250)
 #: A dialog's colour: nothing else on screen has it.
 DIALOG_BGR = (60, 60, 200)
 
+#: A context menu's colour and size: nothing else on screen has the colour.
+MENU_BGR = (250, 245, 240)
+MENU_SIZE = (120, 70)
+
 
 def inner_box(rows: int, cols: int) -> Rect:
     """Where a dialog shows: over cells in the middle of the board, away from its edges."""
@@ -85,7 +89,11 @@ class TileClient:
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
-                 win_dialog: bool = False, note: float = 0.0) -> None:
+                 win_dialog: bool = False, note: float = 0.0, context_menu: bool = False) -> None:
+        #: a right-click puts no mark but opens a menu at the pointer, a window of its own that Escape or a
+        #: left click closes, the click taken by the menu (a web page's context menu in a browser)
+        self.context_menu = context_menu
+        self.menu_at: tuple[int, int] | None = None
         #: seconds a note ("You have lost.") shows over the middle of the board once a game ends, drawn in
         #: the client's own window (kmines)
         self.note = note
@@ -210,6 +218,9 @@ class TileClient:
         if self.dialog_open:
             box = inner_box(self.game.rows, self.game.cols)
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), DIALOG_BGR, -1)
+        if self.menu_at is not None:
+            box = self.menu_box()
+            cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), MENU_BGR, -1)
         if self.button:
             draw_button(canvas, MENU_BUTTON, "Menu")
             draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
@@ -230,6 +241,12 @@ class TileClient:
         self.toast_shown()  # a game that just ended opens its dialog
         if self.dialog_open:
             return  # modal: the main window takes no click
+        if self.menu_at is not None:
+            self.menu_at = None  # the click closes the menu, and goes no further
+            return
+        if self.context_menu and button == "right":
+            self.menu_at = (x, y)
+            return
         if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y):
             self.new_game()
             return
@@ -274,8 +291,17 @@ class TileClient:
         view = self.game.view()
         return not self.flags_to_win or all(view[m] == "F" for m in self.game.mines)
 
+    def menu_box(self) -> Rect:
+        """Where the context menu shows: its corner just below and right of the point right-clicked."""
+        assert self.menu_at is not None
+        return Rect(self.menu_at[0] + 1, self.menu_at[1] + 1, *MENU_SIZE)
+
     def press(self, keys: list[str]) -> None:
         self.toast_shown()
+        if self.menu_at is not None:
+            if keys == ["escape"]:
+                self.menu_at = None
+            return
         if self.dialog_open:
             self.dialog_open = keys != ["escape"]  # modal: only Escape closes it, every other key is its
             return
@@ -285,6 +311,8 @@ class TileClient:
     def window_at(self, x: int, y: int) -> tuple[int, int, int, int]:
         """The client area of the window at ``(x, y)``: the dialog's over the board, else the whole screen."""
         self.toast_shown()
+        if self.menu_at is not None and self.menu_box().contains(x, y):
+            return self.menu_box().as_tuple()
         box = inner_box(self.game.rows, self.game.cols)
         if self.dialog_open and box.contains(x, y):
             return box.as_tuple()

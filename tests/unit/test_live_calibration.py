@@ -422,3 +422,18 @@ def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> Non
         assert all(abs(a - b) <= 2 for a, b in zip(reading.geometry.xs, edges, strict=True)), edges
         read += 1
     assert read >= 4
+
+
+def test_a_right_click_that_opens_a_context_menu_is_no_mark() -> None:
+    """A web page that leaves the right button to the browser: a right-click opens a context menu at the
+    pointer, in a window of its own, and marks nothing. Calibration closes the menu, keeps no frame with it,
+    names no flag, and makes a profile true to the games."""
+    from tests.tile_client import MENU_BGR
+
+    client = TileClient(seed=9, context_menu=True)
+    session = calibrate(client, games=3)
+    assert client.menu_at is None
+    assert not any((frame == MENU_BGR).all(axis=2).any() for frame in session.frames)
+    assert not any(f.char in "F?" for f in session.facts)
+    cal = profile_true_to_the_games(client, session)
+    assert "F" not in {n.char for n in cal.names.values()}

@@ -40,6 +40,8 @@ MIN_QUIET = 0.025
 PACE_MEMORY = 40
 #: Where on the board (shares of its width and height) a window over it is looked for.
 WINDOW_PROBES = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
+#: How far right of and below the point clicked (px) a menu opened at the pointer is looked for.
+POPUP_PROBE = 4
 
 
 def rms(a: np.ndarray, b: np.ndarray) -> float:
@@ -176,11 +178,21 @@ class BoardDriver:
         if self.window is None:
             return False
         x, y, w, h = self.region.as_tuple()
-        for fx, fy in WINDOW_PROBES:
-            found = self.mouse.window_at(x + fx * w, y + fy * h)
-            if found is not None and not (found.contains(x + 3, y + 3) and found.contains(x + w - 4, y + h - 4)):
-                return True
-        return False
+        return any(self._foreign_window_at(x + fx * w, y + fy * h) for fx, fy in WINDOW_PROBES)
+
+    def popup_at(self, cell: Cell) -> bool:
+        """Whether a window lies just below and right of where ``cell`` was clicked: a menu the click opened
+        at the pointer (a web page's context menu on a right-click), no answer of the game."""
+        if self.window is None:
+            return False
+        cx, cy = self.on_screen.center(*cell)
+        return self._foreign_window_at(cx + POPUP_PROBE, cy + POPUP_PROBE)
+
+    def _foreign_window_at(self, x: float, y: float) -> bool:
+        """Whether the window at ``(x, y)`` is not the one that holds the whole board."""
+        bx, by, w, h = self.region.as_tuple()
+        found = self.mouse.window_at(x, y)
+        return found is not None and not (found.contains(bx + 3, by + 3) and found.contains(bx + w - 4, by + h - 4))
 
     @property
     def quiet(self) -> float:

@@ -47,6 +47,12 @@ def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.
     seen: list[np.ndarray] = []
     for step in range(3):
         frame = board.click(cell, "right")
+        if board.popup_at(cell):
+            # a menu at the pointer (a web page's context menu): the game has no marks, the menu is closed
+            board.mouse.press(["escape"])
+            board.last_frame = board.settled()
+            log("marks: none (a right-click opens a menu, closed with Escape)")
+            return False
         now = tiles.cells.window(frame, cell)
         if cell not in board.changes(new_board, frame, cell):
             break  # back to covered (or right-clicks do nothing; a focus ring drawn around it is no change)
@@ -79,9 +85,9 @@ class LiveCalibration:
         session = self.session = LiveSession()  # kept for the caller also when a step fails
         board, tiles, frame = find_board(self.screen, self.mouse)
         recorder = Recorder(session, tiles, self.log, window_over=board.window_over)
+        board.window = self.mouse.window_at(*board.region.center)
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)
-        board.window = self.mouse.window_at(*board.region.center)
         new_game = NewGame(board, tiles, session.play, self.given_keys)
         while session.games < self.games:
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
