@@ -18,8 +18,8 @@ import numpy as np
 from sweepbot.board import NUMBERS, OPENED, Board
 from sweepbot.calibration.across import SizeNaming, other_size_hints
 from sweepbot.calibration.build import LabelledFrame, build_profile
-from sweepbot.calibration.facts import WON_COVERED, CalibrationError, Fact, Naming
-from sweepbot.calibration.looks import SAME_LOOK_RMS, STRICT_LOOK_RMS, Looks, collect_looks
+from sweepbot.calibration.facts import WON_COVERED, CalibrationError, CoveredLookMerged, Fact, Naming
+from sweepbot.calibration.looks import SAME_LOOK_RMS, SPLIT_LOOK_RMS, STRICT_LOOK_RMS, Looks, collect_looks
 from sweepbot.calibration.naming import name_looks
 from sweepbot.vision.cells import MAX_RMS, classify
 from sweepbot.vision.counter import learn_counter
@@ -101,6 +101,11 @@ def best_naming(
         looks = collect_looks(images, geometries, inset, threshold)
         try:
             names = name_looks(looks, facts, min_cells, with_hints)
+        except CoveredLookMerged as err:
+            failure = err
+            if threshold > SPLIT_LOOK_RMS:
+                tries.insert(0, (inset, SPLIT_LOOK_RMS))  # the same windows, grouped more strictly
+            continue
         except CalibrationError as err:
             failure = err
             continue

@@ -27,6 +27,10 @@ class CalibrationError(SweepbotError):
     """The frames do not let a profile be made."""
 
 
+class CoveredLookMerged(CalibrationError):
+    """Opened cells fell into the covered look: the windows, or the grouping, miss what tells them apart."""
+
+
 @dataclass(frozen=True)
 class Fact:
     """Something the calibration saw happen: in frame ``frame``, cell (row, col) is ``char``."""
@@ -86,7 +90,7 @@ def from_facts(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming
     for look, counts in votes.items():
         if counts["#"] and counts[REVEALED] >= 2 and counts[REVEALED] > OPENED_AS_COVERED * opened:
             # opened cells drawn as the covered look: these windows miss what tells them apart (a bevel)
-            raise CalibrationError(f"{counts[REVEALED]} of {opened} opened cells look like covered ones")
+            raise CoveredLookMerged(f"{counts[REVEALED]} of {opened} opened cells look like covered ones")
         if counts[REVEALED] and counts[AT_LOSS]:
             # a look that opened cells show cannot be a covered cell changed by the loss: those were cells a
             # click just before had opened, drawn late (xdemineur), and are left out

@@ -21,6 +21,9 @@ SAME_LOOK_RMS = 14.0
 #: ... when that leaves a look unnamed: tiles drawn pixel for pixel the same each time, whose glyphs differ
 #: little (small digits all in one light colour, about 10 apart).
 STRICT_LOOK_RMS = 5.0
+#: ... when covered and opened cells fall into one look: tiles told apart only by a bevel of a pixel at the
+#: window's edge (a covered tile's light and dark lines, an opened one flat), about 15 apart once softened.
+SPLIT_LOOK_RMS = 8.0
 #: How far (px) a cell's window may move to match a look: clients that draw at fractional positions put a
 #: glyph up to 2 px off the located grid.
 SHIFT = 2
