@@ -19,8 +19,22 @@ DIGIT_COLOURS = {"1": (200, 0, 0), "2": (0, 130, 0), "3": (0, 0, 210), "4": (120
                  "6": (120, 120, 0), "7": (0, 0, 0), "8": (90, 90, 90)}
 
 
-def tile(ch: str) -> np.ndarray:
+def tile(ch: str, thin: bool = False) -> np.ndarray:
     t = np.full((TILE, TILE, 3), 192, np.uint8)
+    if thin:
+        # every cell on one grey, a grid line along its top and left; a covered tile is told apart only by a
+        # light line of a pixel inside it, along its top and left, and a dark one along its bottom and right
+        t[0, :] = t[:, 0] = 211
+        if ch in "#F?":
+            t[1, 1:] = t[1:, 1] = 240
+            t[-1, 1:] = t[1:, -1] = 123
+        if ch in DIGIT_COLOURS:
+            cv2.putText(t, ch, (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, DIGIT_COLOURS[ch], 2)
+        elif ch in "*!X":
+            cv2.circle(t, (9, 9), 5, (0, 0, 0), -1)
+            if ch == "!":
+                t[4:6, 4:6] = (0, 0, 255)
+        return t
     if ch in "#F?":
         t[:2, :] = t[:, :2] = 255
         t[-2:, :] = t[:, -2:] = 120
@@ -89,7 +103,10 @@ class TileClient:
                  toast: float = 0.0, focus_ring: bool = False, reveal_all: bool = False, widen: int = 0,
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
-                 win_dialog: bool = False, note: float = 0.0, context_menu: bool = False) -> None:
+                 win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
+                 thin_bevel: bool = False, last_stays: bool = False) -> None:
+        #: tiles drawn flat, a covered one told apart by a bevel of a pixel only (a web page's Windows 98 look)
+        self.thin_bevel = thin_bevel
         #: a right-click puts no mark but opens a menu at the pointer, a window of its own that Escape or a
         #: left click closes, the click taken by the menu (a web page's context menu in a browser)
         self.context_menu = context_menu
@@ -122,6 +139,9 @@ class TileClient:
         self._taken = 0
         #: at a loss every cell is shown: the mines and every number, wrong flags taken off (DangerUXB)
         self.reveal_all = reveal_all
+        #: ... but for the last cell, drawn as it was (a cell whose window does not change, as a tile cut by
+        #: the window's edge on a board of fractional pitch)
+        self.last_stays = last_stays
         #: a column with a number in sight is drawn this many pixels wider, its tiles stretched in the middle
         #: (mfranceschi-minesweeper's Tk buttons)
         self.widen = widen
@@ -172,7 +192,8 @@ class TileClient:
             for c, ch in enumerate(row):
                 if ch == "#" and self.marks.get((r, c)) == "?":
                     ch = "?"
-                if ch in "#X" and self.reveal_all and self.game.state == "lost":
+                if ch in "#X" and self.reveal_all and self.game.state == "lost" and not (
+                        self.last_stays and (r, c) == (self.game.rows - 1, self.game.cols - 1)):
                     ch = self.truth(r, c)  # a wrong flag taken off
                 if ch == "#" and self.mines_at_win and self.game.state == "won":
                     ch = "*"
@@ -196,7 +217,7 @@ class TileClient:
         x0, y0 = ORIGIN
         for r, row in enumerate(shown):
             for c, ch in enumerate(row):
-                face = tile(ch)
+                face = tile(ch, self.thin_bevel)
                 extra = xs[c + 1] - xs[c] - TILE
                 if extra:
                     half = TILE // 2

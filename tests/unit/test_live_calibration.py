@@ -437,3 +437,23 @@ def test_a_right_click_that_opens_a_context_menu_is_no_mark() -> None:
     assert not any(f.char in "F?" for f in session.facts)
     cal = profile_true_to_the_games(client, session)
     assert "F" not in {n.char for n in cal.names.values()}
+
+
+def test_covered_tiles_told_apart_from_opened_ones_by_a_bevel_of_a_pixel_are_named() -> None:
+    """Every cell on one grey, a covered tile told apart only by light and dark lines of a pixel along its
+    edges (a web page's Windows 98 look): opened empty cells and covered ones are kept apart, and the
+    profile is true to the games."""
+    client = TileClient(seed=9, thin_bevel=True)
+    session = calibrate(client, games=4)
+    cal = profile_true_to_the_games(client, session)
+    assert {"#", "1", "*"} <= {n.char for n in cal.names.values() if n.proved}
+
+
+@pytest.mark.parametrize("seed", [2, 6])
+def test_a_loss_that_shows_the_whole_board_but_a_cell_is_no_opening(seed: int) -> None:
+    """A client that shows every cell at a loss, the last one drawn as it was: the cells that changed do not
+    all lie next to cells drawn as the one clicked, so no opening spread to them, and a first click on a mine
+    is a loss, not a win."""
+    client = TileClient(seed=seed, reveal_all=True, last_stays=True)
+    session = calibrate(client, games=5)
+    profile_true_to_the_games(client, session)

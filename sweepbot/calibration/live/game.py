@@ -55,6 +55,11 @@ def flood(cell: Cell, changed: set[Cell]) -> set[Cell]:
     return out
 
 
+def near(cells: set[Cell]) -> set[Cell]:
+    """``cells`` and their neighbours (off the board too)."""
+    return {(r + dr, c + dc) for r, c in cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+
+
 @dataclass
 class Game:
     """One game, the ``number``-th (from 0): the marks placed in it, and the mine that went off, if one did."""
@@ -283,6 +288,10 @@ class Game:
         # an opening spreads from an empty cell: every neighbour of the clicked cell opens, and nothing opens
         # that the opening cannot reach; anything else is the mines shown at a loss (or flags put at a win)
         far = changed - flood(cell, changed)  # a flagged cell may open with the rest (gnome-mines)
+        # ... every cell it opens lies next to an empty cell it spread through, drawn as the clicked one (a
+        # loss that shows the whole board changes cells far from any cell drawn as the mine clicked)
+        if len(changed) > 1:
+            far |= changed - near(flood(cell, self.tiles.like_middle(frame, cell, changed) | {cell}))
         # ... and from an empty cell only: once an opening showed how an empty cell looks, cells that change
         # around a clicked cell drawn otherwise are mines shown (a client that shows its whole board at a loss)
         not_empty = len(changed) > 1 and not self.tiles.may_be_empty(frame, cell)

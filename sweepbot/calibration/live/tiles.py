@@ -102,6 +102,13 @@ class Tiles:
         win, cols = self.cells.windows(frame), self.cells.geometry.cols
         return {(r, c) for r, c in cells if rms(win[r * cols + c], flag) < CHANGED_RMS}
 
+    def like_middle(self, frame: np.ndarray, cell: Cell, cells: Iterable[Cell]) -> set[Cell]:
+        """The cells of ``cells`` whose middle looks like the middle of ``cell``."""
+        cols = self.cells.geometry.cols
+        middles = CellWindows(self.cells.geometry, MIDDLE_INSET).windows(frame)
+        now = middles[cell[0] * cols + cell[1]]
+        return {(r, c) for r, c in cells if rms(middles[r * cols + c], now) < CHANGED_RMS}
+
     def alike(self, frame: np.ndarray, cells: Iterable[Cell]) -> bool:
         """True if ``cells`` (at least one) all look the same."""
         win, cols = self.cells.windows(frame), self.cells.geometry.cols
