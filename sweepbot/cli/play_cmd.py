@@ -16,10 +16,11 @@ from sweepbot.control.mapping import mapping_for
 from sweepbot.errors import SweepbotError
 from sweepbot.game import FIRST_CLICK_RULES
 from sweepbot.play.clients import rules_for
-from sweepbot.play.loop import GameReport, Player, PlaySettings
+from sweepbot.play.loop import Player
 from sweepbot.play.newgame import start_new_game
 from sweepbot.play.record import Recorder
 from sweepbot.play.session import play_session
+from sweepbot.play.settings import GameReport, PlaySettings
 from sweepbot.play.vision_reader import VisionReader
 from sweepbot.rect import Rect
 from sweepbot.solver.strategy import parse_strategy

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
@@ -24,12 +24,12 @@ from sweepbot.play.consistency import (
     winning_board,
 )
 from sweepbot.play.record import Recorder
-from sweepbot.play.timing import ClientPace, TimeSplit
-from sweepbot.play.view import AreaReader, BoardView, Reader
+from sweepbot.play.settings import GameReport, PlaySettings
+from sweepbot.play.timing import ClientPace
+from sweepbot.play.view import AreaReader, BoardView, Reader, Relocating
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
-from sweepbot.solver.strategy import FULL, Strategy
 from sweepbot.vision.settle import Grabber, same_frame, settle
 from sweepbot.vision.surround import OVERLAY_WAIT, band, laid_over
 
@@ -47,41 +47,6 @@ MOVED = 8
 
 class ScreenStoppedMakingSense(SweepbotError):
     """Reads kept failing or contradicting themselves: the bot stops rather than click blindly."""
-
-
-@dataclass
-class PlaySettings:
-    first_click: str = "none"  # a real client's rule; "none" is the cautious default
-    mines: int | None = None  # the total when the screen does not show it
-    strategy: Strategy = FULL
-    tries: int = 6  # captures per step before giving up on a read that makes no sense (about 1.2 s)
-    settle_timeout: float = 2.0  # seconds to wait for the board to answer a click
-    settle_quiet: float = 0.03  # seconds without change that count as "answered"
-    poll: float = 0.001
-    max_seconds: float = 600.0  # per game
-    max_clicks: int = 20_000  # per game
-    dry_run: bool = False
-    #: keys that close a window the client may open over its board at any time (gnome-mines's scores
-    #: dialog can open late, after the next game started): pressed once when the board is gone
-    dismiss_keys: tuple[tuple[str, ...], ...] = ()
-    #: the mine total of each board size (rows, columns) when the screen shows none: from the profile, and
-    #: from the games won (their covered cells and flags)
-    known_mines: dict[tuple[int, int], int] = field(default_factory=dict)
-
-
-@dataclass
-class GameReport:
-    result: str = "unfinished"  # won, lost, unfinished, error
-    clicks: int = 0  # clicks the client took
-    missed: int = 0  # clicks sent that the client did not take (each is sent again)
-    moves: int = 0
-    seconds: float = 0.0
-    error: str | None = None
-    final: Board | None = None
-    final_view: BoardView | None = None
-    reads: int = 0
-    planned: list[tuple[int, int]] = field(default_factory=list)
-    time: TimeSplit = field(default_factory=TimeSplit)
 
 
 class Player:
@@ -230,6 +195,7 @@ class Player:
             if bad and not (late_numbers(bad) and held is not None and held.board.grid == view.board.grid):
                 held = view  # the same read again means the last one caught a tile drawn before its number
                 problems.append(f"cells changed in ways no move can cause: {bad[:5]}")
+                self._relocate(attempt)
                 continue
             if overlaid_at is not None:
                 self._overlays_go = True  # it went by itself
@@ -245,6 +211,7 @@ class Player:
                                      strategy=self.settings.strategy)
             except ContradictionError as err:
                 problems.append(f"the board read contradicts itself: {err}")
+                self._relocate(attempt)
                 continue
             return frame, view, analysis
         kept = ""
@@ -256,6 +223,12 @@ class Player:
         raise ScreenStoppedMakingSense(
             f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
         )
+
+    def _relocate(self, attempt: int) -> None:
+        """After a second read that made no sense (the first may have caught a tile drawn late), the board is
+        found afresh: its cells may have moved inside the window (rows drawn shorter)."""
+        if attempt >= 1 and isinstance(self.reader, Relocating):
+            self.reader.relocate()
 
     def _laid_over(self, frame: np.ndarray, where: Rect | None = None) -> bool:
         """Something lies over part of the board's edge on ``frame`` (a whole grab) that was not there when the

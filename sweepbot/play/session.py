@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from sweepbot.control.errors import ControlError
 from sweepbot.errors import Interrupted, SweepbotError
 from sweepbot.game import won_board_three_bv
-from sweepbot.play.loop import GameReport, Player
+from sweepbot.play.loop import Player
+from sweepbot.play.settings import GameReport
 from sweepbot.play.timing import TimeSplit
 
 

@@ -51,3 +51,13 @@ class AreaReader(Reader, Protocol):
         """Read a frame that is current only in :meth:`area` (the rest may be old); raises SweepbotError when
         the board is not there."""
         ...
+
+
+@runtime_checkable
+class Relocating(Protocol):
+    """A reader that keeps where the board was found, and can be told to find it afresh."""
+
+    def relocate(self) -> None:
+        """Find the board afresh at the next read: a read that made no sense may have been made where the
+        cells no longer are (a row drawn shorter once it holds no covered cell)."""
+        ...

@@ -47,6 +47,10 @@ class VisionReader:
         located afresh on such a frame (ReadError when it is not there)."""
         return to_view(self.read_vision(frame, whole=False))
 
+    def relocate(self) -> None:
+        self.geometry = None
+        self.seen = None
+
     def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
         reading = self._read(frame, whole)
         over = game_over(reading.board)

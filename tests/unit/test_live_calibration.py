@@ -53,7 +53,8 @@ def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calib
 def assert_plays_through(client: TileClient, cal: Calibration, games: int) -> None:
     """Play reads ``games`` games through to their ends with the profile, pressing Escape at a window over
     the board, and reports each as the client ended it; one at least is lost."""
-    from sweepbot.play.loop import Player, PlaySettings
+    from sweepbot.play.loop import Player
+    from sweepbot.play.settings import PlaySettings
     from sweepbot.play.vision_reader import to_view
 
     class Reader:
@@ -226,7 +227,8 @@ def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> No
     """A client that shows a toast over the bottom of its board when a game ends (and takes the clicks on it,
     as a web page's "You lost!"): calibration keeps no frame with the toast in it, and play reads the ended
     game once the toast went, instead of stopping on cells it cannot read."""
-    from sweepbot.play.loop import Player, PlaySettings
+    from sweepbot.play.loop import Player
+    from sweepbot.play.settings import PlaySettings
     from sweepbot.play.vision_reader import to_view
     from tests.tile_client import TOAST_BGR
 

@@ -18,8 +18,9 @@ from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
 from sweepbot.play.consistency import changes_that_cannot_happen
-from sweepbot.play.loop import MAX_UNTAKEN_MOVES, GameReport, Player, PlaySettings, ScreenStoppedMakingSense
+from sweepbot.play.loop import MAX_UNTAKEN_MOVES, Player, ScreenStoppedMakingSense
 from sweepbot.play.record import Recorder, replay
+from sweepbot.play.settings import GameReport, PlaySettings
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.vision.read import ReadError
@@ -878,3 +879,32 @@ def test_a_game_over_on_screen_at_the_start_is_not_counted_a_new_game_is_started
                            lambda _n, report: reports.append(report))
     assert started[0] == game.state and len(started) == 3  # once before the first game, then between games
     assert summary.games == 3 and all(r.clicks > 0 for r in reports)
+
+
+def test_a_reader_reads_the_board_afresh_when_its_reads_keep_making_no_sense() -> None:
+    """A client that draws a row shorter once it holds no covered cell: a reader that keeps the board where
+    it found it reads the cells shifted, every read alike and contradicting the last. After the second such
+    read the loop has the reader find the board afresh, and the game goes on."""
+    _game, screen, _reader, device, mouse = setup(4)
+    reads = {"n": 0, "relocated": 0}
+
+    class Stale(SimReader):
+        stale = False
+
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = super().read(frame)
+            reads["n"] += 1
+            if reads["n"] == 3:
+                self.stale = True  # the board's rows moved: from now on read at the old place
+            if self.stale:
+                grid = tuple(row.replace(".", "#") for row in view.board.grid)
+                return BoardView(Board(grid, view.board.mines), view.x_edges, view.y_edges)
+            return view
+
+        def relocate(self) -> None:
+            reads["relocated"] += 1
+            self.stale = False
+
+    report = Player(screen, Stale(9, 9, 10), mouse, PlaySettings(first_click="opening")).play_game()
+    assert report.error is None and report.result in ("won", "lost") and device.outside == 0
+    assert reads["relocated"] == 1
