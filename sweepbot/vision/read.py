@@ -191,7 +191,11 @@ def learning(profile: Profile) -> bool:
 def _opened(scores: CellScores, geometry: Geometry) -> CellScores:
     bad = scores.refused()
     most = max(MAX_OPENED, geometry.rows * geometry.cols // OPENED_SHARE)
-    if len(bad) > most or any(str(scores.chars[r, c]) not in ".12345678~=" for r, c in bad):
+    # nearest a mine, too, on a board that shows none (a game on, or won with its mines covered): an unseen
+    # number drawn in the mines' colour; on a board that shows mines it may be one drawn another way
+    shows_mines = bool(np.isin(scores.chars[scores.accepted], list("*!X")).any())
+    like_opened = ".12345678~=" if shows_mines else ".12345678~=*"
+    if len(bad) > most or any(str(scores.chars[r, c]) not in like_opened for r, c in bad):
         return scores
     chars = scores.chars.copy()
     rms, margin = scores.rms.copy(), scores.margin.copy()

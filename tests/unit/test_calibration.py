@@ -541,6 +541,33 @@ def test_a_cell_nearest_an_open_cell_of_unknown_number_is_read_open() -> None:
     assert read_located(image, geometry, profile, opened_unknown=True).board.grid[4] == ".=...."
 
 
+def test_a_digit_never_seen_nearest_the_mine_is_read_open_while_no_mine_is_shown() -> None:
+    """A digit calibration never saw (ace-minesweeper's 7, white on the open cells' green), nearest the
+    mine's look: on a board that shows no mine (a game on) it is read as open, number unknown; on a board
+    that shows mines it may be a mine drawn otherwise, and is refused."""
+    from sweepbot.vision.geometry import Geometry
+    from sweepbot.vision.read import read_located
+
+    covered = np.full((8, 8, 3), 160, np.uint8)
+    empty = np.full((8, 8, 3), (0, 100, 0), np.uint8)
+    mine = empty.copy()
+    mine[2:6, 2:6] = 0
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", covered), (".", empty), ("*", mine)],
+                           folder=Path("/calibrated/t-10px"))
+    geometry = Geometry(tuple(range(0, 70, 10)), tuple(range(0, 70, 10)))
+    image = np.full((60, 60, 3), 120, np.uint8)
+    for r in range(6):
+        for c in range(6):
+            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = covered if r < 3 else empty
+    seven = mine.copy()
+    seven[2:6, 2:6] = (0, 0, 255)  # far from every template, nearest the mine
+    image[41:49, 11:19] = seven
+    assert read_located(image, geometry, profile, opened_unknown=True).board.grid[4] == ".=...."
+    image[51:59, 31:39] = mine  # a mine shown: the game is lost, and the look may be a mine's
+    with pytest.raises(ReadError):
+        read_located(image, geometry, profile, opened_unknown=True)
+
+
 def test_digits_drawn_alike_keep_the_tolerance_under_half_their_spacing() -> None:
     """Digits drawn small and in one colour differ by little: a digit never seen would match a known one
     within the usual tolerance, so the tolerance stays under half the distance between the closest two."""
