@@ -38,6 +38,15 @@ class Looks:
     images: np.ndarray  # L x h x w x 3 uint8, the first window seen of each look
     grids: tuple[np.ndarray, ...]  # per frame, rows x cols int
     counts: np.ndarray  # L: how many cells have each look
+    #: L: the farthest (RMS, softened, at the best shift) a cell of each look is from its first window
+    spread: np.ndarray | None = None
+
+    def mixed(self, within: float) -> set[int]:
+        """The looks with a cell farther than ``within`` from the look's first: they may be two tiles that
+        differ by little (two digits of a small font, each drawn pixel for pixel the same)."""
+        if self.spread is None:
+            return set()
+        return {int(k) for k in np.flatnonzero(self.spread > within)}
 
     @property
     def count(self) -> int:
@@ -80,6 +89,7 @@ def collect_looks(
     firsts: list[np.ndarray] = []  # as seen
     grids: list[np.ndarray] = []
     counts: list[int] = []
+    spread: list[float] = []
     seen: dict[bytes, int] = {}  # identical windows are common (covered cells, tiles at whole pixels)
     stack = np.zeros((0, h * w * 3), np.float32)
     for image, geo in zip(images, geometries, strict=True):
@@ -96,11 +106,13 @@ def collect_looks(
                     k = int(np.argmin(d))
                     if d[k] <= threshold:
                         known = k
+                        spread[k] = max(spread[k], float(d[k]))
                 if known is None:
                     leaders.append(shifts[len(shifts) // 2])
                     firsts.append(raw.reshape(h + 2 * reach, w + 2 * reach, 3)[reach : reach + h, reach : reach + w])
                     stack = np.stack(leaders)
                     counts.append(0)
+                    spread.append(0.0)
                     known = len(leaders) - 1
                 seen[key] = known
             ids[i] = known
@@ -109,4 +121,4 @@ def collect_looks(
             counts[int(k)] += int(n)
         grids.append(grid)
     looks = np.stack(firsts).astype(np.uint8)
-    return Looks(looks, tuple(grids), np.array(counts))
+    return Looks(looks, tuple(grids), np.array(counts), np.array(spread))

@@ -56,7 +56,7 @@ from sweepbot.calibration.facts import (
     mostly,
 )
 from sweepbot.calibration.hints import hints
-from sweepbot.calibration.looks import Looks
+from sweepbot.calibration.looks import STRICT_LOOK_RMS, Looks
 from sweepbot.calibration.possible import only_possible
 from sweepbot.vision.learn import neighbour_count
 
@@ -114,7 +114,7 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
     empty = next((k for k, n in names.items() if n.char == "."), None)
     revealed |= next_to_empty(grids, touching_covered(grids, names), looks.count, set(names) | at_loss, empty, marked)
-    only_possible(grids, names, revealed, complete)
+    only_possible(grids, names, revealed, complete, looks.mixed(STRICT_LOOK_RMS))
     no_empty_by_covered(grids, names)
     opened_only(grids, facts, names)
     if with_hints:

@@ -5,6 +5,7 @@ position; a look that every fitting trial names the same number is that number.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from itertools import product
 
 import numpy as np
@@ -63,12 +64,14 @@ def _candidates(grids: Sequence[np.ndarray], names: Naming, look: int, touching:
     return ["." if v == 0 else str(v) for v in range(low, most + 1)]
 
 
-def only_possible(grids: Sequence[np.ndarray], names: Naming, revealed: set[int], complete: set[int]) -> None:
+def only_possible(grids: Sequence[np.ndarray], names: Naming, revealed: set[int], complete: set[int],
+                  mixed: AbstractSet[int] = frozenset()) -> None:
     """Looks known to be opened cells (next to an empty cell, or seen opened in play) take, together, every
     assignment of numbers that makes every frame a possible Minesweeper position; a look with the same number
-    in all of them is that number."""
+    in all of them is that number. A ``mixed`` look (its cells not all alike) is left out: the frames stay
+    possible with a 3 taken for a 2 where few mines are shown, so only a look that is one tile is named so."""
     touching = touching_covered(grids, names)
-    open_ = sorted(revealed - set(names))
+    open_ = sorted(revealed - set(names) - mixed)
     if not open_:
         return
     choices = {k: _candidates(grids, names, k, touching) for k in open_}
