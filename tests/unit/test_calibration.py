@@ -17,6 +17,7 @@ from sweepbot.calibration.looks import Looks
 from sweepbot.calibration.naming import name_looks, no_empty_by_covered
 from sweepbot.cli import main
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.learn import neighbour_count
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import UNNAMED, make_profile
@@ -517,10 +518,18 @@ def test_numbers_a_client_shows_at_a_loss_in_another_look_are_never_named_covere
     assert all(n.char != "#" for k, n in names.items() if truth[k] in "78")
 
 
+def half_covered_board(covered: np.ndarray, empty: np.ndarray) -> tuple[Geometry, np.ndarray]:
+    """A 6x6 board of 8 px tiles on a 10 px pitch: its first three rows ``covered``, the others ``empty``."""
+    image = np.full((60, 60, 3), 120, np.uint8)
+    for r in range(6):
+        for c in range(6):
+            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = covered if r < 3 else empty
+    return Geometry(tuple(range(0, 70, 10)), tuple(range(0, 70, 10))), image
+
+
 def test_a_cell_nearest_an_open_cell_of_unknown_number_is_read_open() -> None:
     """A number calibration saw only as an open cell of unknown number (=), drawn now a little otherwise (a
     digit never seen, close to it): read as open, number unknown, not refused."""
-    from sweepbot.vision.geometry import Geometry
     from sweepbot.vision.read import read_located
 
     covered = np.full((8, 8, 3), 200, np.uint8)
@@ -529,12 +538,7 @@ def test_a_cell_nearest_an_open_cell_of_unknown_number_is_read_open() -> None:
     unknown[2:6, 3:5] = (0, 0, 255)
     profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", covered), (".", empty), ("=", unknown)],
                            folder=Path("/calibrated/t-10px"))
-    geometry = Geometry(tuple(range(0, 70, 10)), tuple(range(0, 70, 10)))
-    image = np.full((60, 60, 3), 120, np.uint8)
-    for r in range(6):
-        for c in range(6):
-            tile = covered if r < 3 else empty
-            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = tile
+    geometry, image = half_covered_board(covered, empty)
     other = empty.copy()
     other[2:6, 2:6] = (0, 0, 255)  # another digit: far from every template, nearest the = look
     image[41:49, 11:19] = other
@@ -545,7 +549,6 @@ def test_a_digit_never_seen_nearest_the_mine_is_read_open_while_no_mine_is_shown
     """A digit calibration never saw (ace-minesweeper's 7, white on the open cells' green), nearest the
     mine's look: on a board that shows no mine (a game on) it is read as open, number unknown; on a board
     that shows mines it may be a mine drawn otherwise, and is refused."""
-    from sweepbot.vision.geometry import Geometry
     from sweepbot.vision.read import read_located
 
     covered = np.full((8, 8, 3), 160, np.uint8)
@@ -554,11 +557,7 @@ def test_a_digit_never_seen_nearest_the_mine_is_read_open_while_no_mine_is_shown
     mine[2:6, 2:6] = 0
     profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", covered), (".", empty), ("*", mine)],
                            folder=Path("/calibrated/t-10px"))
-    geometry = Geometry(tuple(range(0, 70, 10)), tuple(range(0, 70, 10)))
-    image = np.full((60, 60, 3), 120, np.uint8)
-    for r in range(6):
-        for c in range(6):
-            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = covered if r < 3 else empty
+    geometry, image = half_covered_board(covered, empty)
     seven = mine.copy()
     seven[2:6, 2:6] = (0, 0, 255)  # far from every template, nearest the mine
     image[41:49, 11:19] = seven
