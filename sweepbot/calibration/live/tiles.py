@@ -58,10 +58,7 @@ class Tiles:
 
     def unlike_all(self, frame: np.ndarray, cell: Cell, others: Iterable[Cell]) -> bool:
         """True if the middle of ``cell`` looks like the middle of none of ``others``."""
-        cols = self.cells.geometry.cols
-        middles = CellWindows(self.cells.geometry, MIDDLE_INSET).windows(frame)
-        now = middles[cell[0] * cols + cell[1]]
-        return all(rms(middles[r * cols + c], now) >= CHANGED_RMS for r, c in others)
+        return not self.like_middle(frame, cell, others)
 
     @classmethod
     def of_new_board(cls, geometry: Geometry, frame: np.ndarray) -> Tiles | None:
