@@ -15,6 +15,8 @@ BAND_FROM = 3
 BAND_TO = 8
 #: A pixel of the band differs when a channel moved more than this (0-255).
 PIXEL_CHANGE = 24
+#: Pixels the band may have moved by and still be the same band.
+SHIFT = 1
 #: Fewer differing pixels than this are no overlay (a pointer's shadow, a blinking caret).
 MIN_PIXELS = 12
 #: A change over more than this share of the band is the whole window redrawn (a colour for a lost or won
@@ -42,11 +44,19 @@ def band(frame: np.ndarray, box: Box) -> np.ndarray:
 
 
 def _differing(reference: np.ndarray, frame: np.ndarray, box: Box) -> tuple[int, int]:
-    """How many pixels of the band around ``box`` differ from ``reference``, and of how many."""
+    """How many pixels of the band around ``box`` differ from ``reference``, and of how many. A pixel differs
+    only when it differs from the band cut SHIFT pixels off as well: a window drawn a pixel lower (a board a
+    pixel taller) moves a frame line of a pixel along the band, which is nothing laid over the board."""
     now = band(frame, box)
     if now.shape != reference.shape or not len(now):
         return 0, 0
-    differ = (np.abs(now.astype(np.int16) - reference.astype(np.int16)).max(axis=1) > PIXEL_CHANGE)
+    x, y, w, h = box
+    differ = np.ones(len(now), bool)
+    for dx in range(-SHIFT, SHIFT + 1):
+        for dy in range(-SHIFT, SHIFT + 1):
+            shifted = band(frame, (x + dx, y + dy, w, h))
+            if shifted.shape == reference.shape:  # not cut by the screen's edge
+                differ &= np.abs(shifted.astype(np.int16) - reference.astype(np.int16)).max(axis=1) > PIXEL_CHANGE
     return int(differ.sum()), len(differ)
 
 

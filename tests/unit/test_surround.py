@@ -52,3 +52,26 @@ def test_a_board_at_the_screen_edge_has_a_shorter_band() -> None:
     assert len(reference) > 0
     frame[55:70, 20:60] = 0
     assert laid_over(reference, frame, box)
+
+
+def framed(lower: int = 0) -> np.ndarray:
+    """The screen with a frame line of a pixel around the board, BAND_FROM + 1 px out, drawn ``lower`` px
+    lower (a web page that laid the board out a pixel lower or taller)."""
+    frame = screen()
+    x, y, w, h = BOX
+    top, bottom = y - 4 + lower, y + h + 3 + lower
+    frame[top, x - 4:x + w + 4] = frame[bottom, x - 4:x + w + 4] = 20
+    frame[top:bottom + 1, x - 4] = frame[top:bottom + 1, x + w + 3] = 20
+    return frame
+
+
+def test_a_frame_line_a_pixel_lower_is_nothing_laid_over() -> None:
+    reference = band(framed(), BOX)
+    assert not laid_over(reference, framed(lower=1), BOX)
+
+
+def test_a_toast_over_a_frame_line_a_pixel_lower_is_laid_over() -> None:
+    reference = band(framed(), BOX)
+    frame = framed(lower=1)
+    frame[80:104, 60:110] = (40, 200, 40)
+    assert laid_over(reference, frame, BOX)
