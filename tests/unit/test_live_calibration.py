@@ -459,3 +459,45 @@ def test_a_loss_that_shows_the_whole_board_but_a_cell_is_no_opening(seed: int) -
     client = TileClient(seed=seed, reveal_all=True, last_stays=True)
     session = calibrate(client, games=5)
     profile_true_to_the_games(client, session)
+
+
+def test_a_win_judged_under_a_note_is_judged_again_once_the_note_went() -> None:
+    """At a win the drawn client flags the mines left and draws a note over the middle of its board (kmines,
+    whose note fades in, so that it may lie over the board when the click is judged). The click judged on that
+    screen looks like a loss; once the note went it is judged again, and is a win: the flags are recorded as
+    flags, and no mine as gone off."""
+    from sweepbot.calibration.facts import REVEALED
+    from sweepbot.calibration.live.choose import Chooser
+    from sweepbot.calibration.live.game import Click, Game
+    from sweepbot.calibration.live.run import find_board, learn_marks
+    from sweepbot.calibration.live.session import Recorder
+    from tests.tile_client import NOTE_BGR
+
+    client = TileClient(seed=5, note=0.5, flags_at_win=True)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    board, tiles, frame = find_board(client, mouse)
+    session, log = LiveSession(), []
+    recorder = Recorder(session, tiles, log.append, window_over=board.window_over)
+    board.window = mouse.window_at(*board.region.center)
+    learn_marks(board, tiles, recorder, frame, log.append)
+    # every safe cell opened but one, a number no empty cell opens (the mines are laid at the first click)
+    client.game.open((4, 4))
+    safe = [(r, c) for r in range(9) for c in range(9) if client.truth(r, c) != "*"]
+    last = next(cell for cell in safe if client.truth(*cell) in "12" and client.game.view()[cell] == "#" and not any(
+        abs(cell[0] - r) <= 1 and abs(cell[1] - c) <= 1 and client.truth(r, c) == "." for r, c in safe))
+    for cell in safe:
+        if cell != last and client.game.view()[cell] == "#":
+            client.game.open(cell)
+    assert client.game.covered_safe == 1
+    before = board.last_frame = client.grab()
+    recorder.record(before, {cell: REVEALED for cell in safe if cell != last})
+    board.notes_go = True  # a note was seen to go at an earlier game's end
+    game = Game(1, board, tiles, Chooser(tiles, random.Random(1)), recorder, random.Random(1), log.append, False)
+    after = board.click(last, "left")
+    assert client.game.state == "won" and (after == NOTE_BGR).all(axis=2).any()
+    assert game.judge(last, board.changes(before, after, last), before, after) is Click.LOST
+    assert game.settle_loss() is not Click.LOST and game.exploded is None
+    facts = {(f.row, f.col): f.char for f in session.facts if f.frame == len(session.frames) - 1}
+    assert {cell for cell, ch in facts.items() if ch == "F"} == client.game.mines
+    assert "!" not in facts.values()
+

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -76,6 +76,9 @@ class Game:
     questions: set[Cell] = field(default_factory=set)  # cells left with a question mark
     exploded: Cell | None = None
     note_waited: bool = False  # a note over the board was waited out after the click judged last
+    #: a loss judged, its facts not yet recorded: the click (cell, the screen before it, the screen judged)
+    #: and the facts, kept till the loss is sure (see :meth:`settle_loss`)
+    loss: tuple[Cell, np.ndarray, np.ndarray, dict[Cell, str]] | None = None
 
     def play(self) -> bool:
         """Place a few marks, then click until the game ends (or no cell is left to click); True if it was won."""
@@ -125,29 +128,24 @@ class Game:
             result = self.judge(cell, changed, before, frame)
             if result is Click.LOST:
                 frame = self.board.last_frame  # the loss may have shown on a probe click inside judge()
-                if self.board.window is not None and self.close_window_over(frame, WINDOW_WAIT) is not frame:
-                    # a window the client opened over the board at the loss: the game is over (a probe
-                    # click would answer that window)
-                    self.log(f"game {self.number + 1}: lost after {clicks} clicks")
-                    break
-                # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
-                # its facts are taken back and the probe's own answer is read as any click's
-                probe = self.chooser.choose(frame, self.flags | {cell})
-                after = self.board.click(probe, "left") if probe is not None else frame
-                moved = self.board.changes(frame, after, probe) if probe is not None else set()
-                if probe not in moved:
+                closed = self.close_window_over(frame, WINDOW_WAIT) if self.board.window is not None else frame
+                if closed is not frame:
+                    # a window the client opened over the board at the game's end: the game is over (a probe
+                    # click would answer that window), and is judged on the screen once it closed
+                    result = self.settle_loss(closed)
+                else:
+                    # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
+                    # its facts are dropped and the probe's own answer is read as any click's
+                    probe = self.chooser.choose(frame, self.flags | {cell})
+                    after = self.board.click(probe, "left") if probe is not None else frame
+                    moved = self.board.changes(frame, after, probe) if probe is not None else set()
                     # a game on opens a covered cell clicked; what changed elsewhere only (a "You have lost"
                     # note fading out over the board, kmines) is no answer to the click
-                    self.log(f"game {self.number + 1}: lost after {clicks} clicks")
-                    break
-                del self.recorder.session.facts[mark:]
-                del self.tiles.opened_looks[looks:]  # nor are the looks those facts showed opened cells
-                del self.tiles.exploded_looks[exploded:]  # or a mine that went off
-                self.exploded = None
-                self.log(f"game {self.number + 1}: a loss misjudged at {cell}, facts taken back")
-                assert probe is not None
-                result = self.judge(probe, moved, frame, after)
-                clicks += 1
+                    if probe is not None and probe in moved:
+                        result = self.misjudged(cell, probe, moved, frame, after, mark, looks, exploded)
+                        clicks += 1
+                    if result is Click.LOST:
+                        result = self.settle_loss()
                 if result is Click.LOST:
                     self.log(f"game {self.number + 1}: lost after {clicks} clicks")
                     break
@@ -158,6 +156,19 @@ class Game:
                 self.log(f"game {self.number + 1}: won after {clicks} clicks")
                 return True
         return False
+
+    def misjudged(self, cell: Cell, probe: Cell, moved: set[Cell], frame: np.ndarray, after: np.ndarray,
+                  mark: int, looks: int, exploded: int) -> Click:
+        """A loss judged at ``cell`` that was none: the ``probe`` clicked after it moved ``moved`` (``frame``
+        to ``after``). The facts and looks recorded since the ``mark``-th fact, ``looks``-th opened look and
+        ``exploded``-th exploded look are taken back, and the probe is judged as any click."""
+        self.loss = None
+        del self.recorder.session.facts[mark:]
+        del self.tiles.opened_looks[looks:]  # nor are the looks those facts showed opened cells
+        del self.tiles.exploded_looks[exploded:]  # or a mine that went off
+        self.exploded = None
+        self.log(f"game {self.number + 1}: a loss misjudged at {cell}, facts taken back")
+        return self.judge(probe, moved, frame, after)
 
     def flagged_at_win(self, cell: Cell, changed: set[Cell], frame: np.ndarray) -> set[Cell]:
         """The cells the client flagged if the click on ``cell`` won the game that way (gnome-mines, kmines
@@ -233,29 +244,57 @@ class Game:
         self.log(f"game {self.number + 1}: cells open before the click stayed changed: no note waited for again")
         return frame
 
-    def record_loss(self, frame: np.ndarray, facts: dict[Cell, str]) -> None:
-        """Record the facts of a loss on ``frame``, the only kind of frame that shows the mines; on a client
-        seen to draw a note over its board at a loss (see :meth:`without_note`) that was not waited out after
-        this click, on the screen once the board changed again with the whole board in sight, at most
-        OVERLAY_WAIT s later. Not once the cells the facts name look covered again (a new game)."""
-        if not self.board.notes_go or self.note_waited:
+    def settle_loss(self, now: np.ndarray | None = None) -> Click:
+        """Record the loss judged last, now that it is sure (the game took no more clicks, or the client
+        opened a window over the board); what the click did. The click is judged again on the screen once a
+        note over the board went: one drawn under the window (``now``, the screen once the window closed;
+        watched for once on a client not seen to draw one yet), or one seen at an earlier game's end (see
+        :meth:`without_note`) that was not waited out after this click (a note over the flags put at a win
+        made it look like a loss). Nothing is recorded once the cells the facts name look covered again (a
+        new game)."""
+        assert self.loss is not None
+        cell, before, frame, facts = self.loss
+        self.loss = None
+        if now is not None:
+            now = self.without_note(before, now, cell)
+            if self.board.notes_go is None:
+                later = self.after_note(now, facts)
+                if later is None:
+                    return Click.LOST
+                self.board.notes_go = later is not now
+                now = later
+        elif self.board.notes_go and not self.note_waited:
+            later = self.after_note(frame, facts)
+            if later is None:
+                return Click.LOST
+            if later is not frame:  # else no note this time
+                self.log(f"game {self.number + 1}: the game's end judged once the note over it went")
+                now = later
+        self.note_waited = True
+        if now is None:
             self.recorder.record(frame, facts)
-            return
+            return Click.LOST
+        self.exploded = None
+        result = self.judge(cell, self.board.changes(before, now, cell), before, now)
+        return self.settle_loss() if result is Click.LOST else result
+
+    def after_note(self, frame: np.ndarray, cells: Iterable[Cell]) -> np.ndarray | None:
+        """The screen once the board changed from ``frame`` and held still with the whole board in sight (a
+        note over it went), at most OVERLAY_WAIT s later; ``frame`` if it did not change; None once ``cells``
+        look covered again (a new game)."""
         deadline = time.monotonic() + OVERLAY_WAIT
         while time.monotonic() < deadline:
             time.sleep(0.1)
             now = self.close_window_over(self.board.settled())
-            if set(facts) & self.tiles.covered(now):
-                return
+            if set(cells) & self.tiles.covered(now):
+                return None
             if self.board.cells.changed(frame, now) and self.recorder.in_sight(now):
                 time.sleep(0.2)
                 if self.board.cells.changed(now, self.board.screen.grab()):
                     continue  # still fading
                 self.board.last_frame = now
-                self.log(f"game {self.number + 1}: the loss recorded once the note over it went")
-                self.recorder.record(now, facts)
-                return
-        self.recorder.record(frame, facts)  # no note this time
+                return now
+        return frame
 
     def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
         """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
@@ -319,7 +358,7 @@ class Game:
                 # a mine shown, or (some clients) a covered cell or a mark drawn darker: the counts tell them
                 # apart; open cells some clients dim at the end are no facts
                 facts[c] = FLAG_AT_LOSS if c in self.flags else QUESTION_AT_LOSS if c in self.questions else AT_LOSS
-            self.record_loss(frame, facts)
+            self.loss = (cell, before, frame, facts)
             return Click.LOST
         if len(changed) == 1 and self.tiles.new_look(frame, cell):
             # one cell with a look not seen opened before: a number, or the exploded mine of a client that
@@ -329,7 +368,7 @@ class Game:
                 after, moved = self.click_taken(probe, frame)
                 if probe not in moved:  # a game on opens it (see play())
                     self.exploded = cell
-                    self.record_loss(frame, {cell: "!"})
+                    self.loss = (cell, before, frame, {cell: "!"})
                     return Click.LOST
                 self.recorder.record(frame, {cell: REVEALED})
                 return self.judge(probe, moved, frame, after)
