@@ -72,6 +72,10 @@ def toast_box(rows: int) -> Rect:
     return Rect(ORIGIN[0] + 2 * TILE, bottom - TILE // 2, 4 * TILE, TILE + 4)
 
 
+#: How much lighter a row of open tiles is than the row below it, with ``shaded``.
+SHADE_STEP = 4
+
+
 #: A note's colour: nothing else on screen has it.
 NOTE_BGR = (235, 235, 250)
 
@@ -104,7 +108,10 @@ class TileClient:
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
-                 thin_bevel: bool = False, last_stays: bool = False) -> None:
+                 thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False) -> None:
+        #: open tiles drawn over a background that shows through them, lighter towards the board's top, by
+        #: SHADE_STEP a row (kmines)
+        self.shaded = shaded
         #: tiles drawn flat, a covered one told apart by a bevel of a pixel only (a web page's Windows 98 look)
         self.thin_bevel = thin_bevel
         #: a right-click puts no mark but opens a menu at the pointer, a window of its own that Escape or a
@@ -218,6 +225,8 @@ class TileClient:
         for r, row in enumerate(shown):
             for c, ch in enumerate(row):
                 face = tile(ch, self.thin_bevel)
+                if self.shaded and ch not in "#F?":
+                    face = cv2.add(face, np.full_like(face, SHADE_STEP * (len(shown) - r)))
                 extra = xs[c + 1] - xs[c] - TILE
                 if extra:
                     half = TILE // 2

@@ -501,3 +501,18 @@ def test_a_win_judged_under_a_note_is_judged_again_once_the_note_went() -> None:
     assert {cell for cell, ch in facts.items() if ch == "F"} == client.game.mines
     assert "!" not in facts.values()
 
+
+
+@pytest.mark.slow
+def test_open_cells_shaded_across_the_board_spread_as_an_opening() -> None:
+    """The drawn client's open tiles show a background through them that grows lighter row by row (kmines):
+    an empty cell far from the first one seen is drawn otherwise, but an opening still spreads through
+    empty cells each drawn as its neighbour. No opening is taken for a loss (then taken back by another
+    click), and the profile is true to the games."""
+    client = TileClient(seed=5, shaded=True)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    log: list[str] = []
+    session = LiveCalibration(client, mouse, games=5, seed=3, log=log.append).run()
+    assert not [line for line in log if "misjudged" in line], log
+    cal = profile_true_to_the_games(client, session)
+    assert {"#", ".", "1", "!"} <= {n.char for n in cal.names.values() if n.proved}

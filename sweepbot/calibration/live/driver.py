@@ -144,7 +144,9 @@ class BoardDriver:
         ring = {c for c in (self.previous, cell) if c is not None and c in changed and c not in middles}
         if self.previous in ring:
             changed.discard(self.previous)
-        if cell in ring and not changed - {cell}:
+        if cell in ring and not changed - {cell} and (self.previous is None or self.previous in ring):
+            # ... the ring left the cell clicked before, if one was (an empty cell opened alone, its middle
+            # drawn as a covered one's, is no ring)
             changed.discard(cell)
         return changed
 

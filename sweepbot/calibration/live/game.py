@@ -327,10 +327,10 @@ class Game:
         # an opening spreads from an empty cell: every neighbour of the clicked cell opens, and nothing opens
         # that the opening cannot reach; anything else is the mines shown at a loss (or flags put at a win)
         far = changed - flood(cell, changed)  # a flagged cell may open with the rest (gnome-mines)
-        # ... every cell it opens lies next to an empty cell it spread through, drawn as the clicked one (a
-        # loss that shows the whole board changes cells far from any cell drawn as the mine clicked)
+        # ... every cell it opens lies next to an empty cell it spread through, each drawn as the one it spread
+        # from (a loss that shows the whole board changes cells far from any cell drawn as the mine clicked)
         if len(changed) > 1:
-            far |= changed - near(flood(cell, self.tiles.like_middle(frame, cell, changed) | {cell}))
+            far |= changed - near(self.tiles.spread_alike(frame, cell, changed))
         # ... and from an empty cell only: once an opening showed how an empty cell looks, cells that change
         # around a clicked cell drawn otherwise are mines shown (a client that shows its whole board at a loss)
         not_empty = len(changed) > 1 and not self.tiles.may_be_empty(frame, cell)

@@ -20,6 +20,9 @@ NEW_BOARD_SHARE = 0.5
 CHANGE_INSETS = (0.05, 0.12, 0.2)
 #: The most looks of opened cells kept to compare new ones with.
 MAX_OPENED_LOOKS = 200
+#: How far apart (0-255, in a colour's mean) two empty cells may be drawn, the same but for a background
+#: showing through them that grows lighter across the board (kmines).
+SHADE = 32
 
 
 def covered_look(windows: np.ndarray) -> np.ndarray | None:
@@ -51,10 +54,28 @@ class Tiles:
             self.empty_look = CellWindows(self.cells.geometry, MIDDLE_INSET).window(frame, cell)
 
     def may_be_empty(self, frame: np.ndarray, cell: Cell) -> bool:
-        """False once an empty cell was seen and the middle of ``cell`` looks otherwise."""
+        """False once an empty cell was seen and the middle of ``cell`` looks otherwise: not the same but for
+        its shade (at most SHADE apart)."""
         if self.empty_look is None:
             return True
-        return rms(CellWindows(self.cells.geometry, MIDDLE_INSET).window(frame, cell), self.empty_look) < CHANGED_RMS
+        return shaded_alike(CellWindows(self.cells.geometry, MIDDLE_INSET).window(frame, cell), self.empty_look)
+
+    def spread_alike(self, frame: np.ndarray, cell: Cell, cells: Iterable[Cell]) -> set[Cell]:
+        """``cell`` and the cells of ``cells`` reached from it through neighbours whose middles look alike, step
+        by step, as an opening spreads through empty cells (drawn alike, but for a background that may show
+        through them and change slowly across the board)."""
+        cols = self.cells.geometry.cols
+        middles = CellWindows(self.cells.geometry, MIDDLE_INSET).windows(frame)
+        left, out, todo = set(cells) - {cell}, {cell}, [cell]
+        while todo:
+            r, c = todo.pop()
+            here = middles[r * cols + c]
+            for n in [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]:
+                if n in left and rms(middles[n[0] * cols + n[1]], here) < CHANGED_RMS:
+                    left.discard(n)
+                    out.add(n)
+                    todo.append(n)
+        return out
 
     def unlike_all(self, frame: np.ndarray, cell: Cell, others: Iterable[Cell]) -> bool:
         """True if the middle of ``cell`` looks like the middle of none of ``others``."""
@@ -132,6 +153,14 @@ class Tiles:
     def seen_exploded(self, frame: np.ndarray, cell: Cell) -> bool:
         """True if ``cell`` looks like a cell clicked when a game was lost."""
         return like_any(self.exploded_looks, self.cells.window(frame, cell))
+
+
+def shaded_alike(a: np.ndarray, b: np.ndarray) -> bool:
+    """True if windows ``a`` and ``b`` are alike once each one's mean colour is taken off, and those means are
+    at most SHADE apart."""
+    a3, b3 = a.reshape(-1, 3).astype(np.float32), b.reshape(-1, 3).astype(np.float32)
+    ma, mb = a3.mean(axis=0), b3.mean(axis=0)
+    return bool(np.abs(ma - mb).max() <= SHADE) and rms(a3 - ma, b3 - mb) < CHANGED_RMS
 
 
 def like_any(seen: list[np.ndarray], look: np.ndarray) -> bool:
