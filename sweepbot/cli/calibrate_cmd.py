@@ -24,6 +24,9 @@ import cv2
 
 from sweepbot.errors import SweepbotError
 
+#: The whole screen when a live calibration stopped on an error, kept with its record.
+STOPPED_SCREEN = "stopped.png"
+
 DESCRIPTION = """\
 Make a profile for a client sweepbot cannot read yet.
 
@@ -157,9 +160,12 @@ def live_session(args: argparse.Namespace) -> Any:
         if not args.record or not kept.frames:
             raise
         save_session(compact(kept), Path(args.record))
-        raise SweepbotError(f"{err}; what {kept.games} game(s) showed is kept in {args.record}: "
-                            f"`sweepbot calibrate --recording {args.record} --client {args.client}` makes a profile "
-                            "of it, and adding --live plays more games on top") from None
+        stopped = Path(args.record) / STOPPED_SCREEN
+        cv2.imwrite(str(stopped), screen.grab())
+        raise SweepbotError(f"{err}; what {kept.games} game(s) showed is kept in {args.record}, and the screen "
+                            f"when calibration stopped in {stopped}: `sweepbot calibrate --recording {args.record} "
+                            f"--client {args.client}` makes a profile of it, and adding --live plays more games on "
+                            "top") from None
     if args.record:
         save_session(compact(session), Path(args.record))
     print(f"live: {session.games} games, {session.wins} won, {len(session.frames)} frames, {len(session.facts)} facts",

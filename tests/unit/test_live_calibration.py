@@ -516,3 +516,45 @@ def test_open_cells_shaded_across_the_board_spread_as_an_opening() -> None:
     assert not [line for line in log if "misjudged" in line], log
     cal = profile_true_to_the_games(client, session)
     assert {"#", ".", "1", "!"} <= {n.char for n in cal.names.values() if n.proved}
+
+
+def test_a_live_calibration_that_stops_keeps_its_record_and_the_screen_it_stopped_on(
+        tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`sweepbot calibrate --live --record DIR` that stops on an error (here: the drawn client's board does
+    not answer after one game) exits non-zero with a message naming what is kept: the record, which a later
+    run calibrates from, and the whole screen when it stopped, beside it."""
+    import cv2
+
+    from sweepbot.calibration.facts import CalibrationError
+    from sweepbot.cli import main, play_cmd
+    from sweepbot.control import device
+
+    client = TileClient(seed=11)
+
+    class Grabber:
+        origin = (0, 0)
+
+        def grab(self, region=None):  # type: ignore[no-untyped-def]
+            return client.grab(region)
+
+    played = LiveCalibration.run
+
+    def one_game_then_stuck(self):  # type: ignore[no-untyped-def]
+        self.games = 1
+        played(self)
+        raise CalibrationError("the board does not answer")
+
+    monkeypatch.setattr(play_cmd, "ScreenGrabber", Grabber)
+    monkeypatch.setattr(play_cmd, "check_session", lambda: None)
+    monkeypatch.setattr(device, "open_device", lambda: client)
+    monkeypatch.setattr(LiveCalibration, "run", one_game_then_stuck)
+    monkeypatch.setenv("SWEEPBOT_PROFILES", str(tmp_path / "profiles"))
+    record = tmp_path / "record"
+    assert main(["calibrate", "--live", "--client", "drawn", "--yes", "--record", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert "the board does not answer" in err and "what 1 game(s) showed is kept" in err
+    assert str(record / "stopped.png") in err
+    stopped = cv2.imread(str(record / "stopped.png"))
+    assert stopped is not None and (stopped == client.grab()).all()
+    assert len(load_session(record).frames) > 2
+    assert main(["calibrate", "--recording", str(record), "--client", "drawn"]) == 0
