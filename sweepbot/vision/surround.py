@@ -51,12 +51,13 @@ def _differing(reference: np.ndarray, frame: np.ndarray, box: Box) -> tuple[int,
     if now.shape != reference.shape or not len(now):
         return 0, 0
     x, y, w, h = box
+    ref = reference.astype(np.int16)
     differ = np.ones(len(now), bool)
     for dx in range(-SHIFT, SHIFT + 1):
         for dy in range(-SHIFT, SHIFT + 1):
-            shifted = band(frame, (x + dx, y + dy, w, h))
-            if shifted.shape == reference.shape:  # not cut by the screen's edge
-                differ &= np.abs(shifted.astype(np.int16) - reference.astype(np.int16)).max(axis=1) > PIXEL_CHANGE
+            shifted = now if dx == dy == 0 else band(frame, (x + dx, y + dy, w, h))
+            if shifted.shape == ref.shape:  # not cut by the screen's edge
+                differ &= np.abs(shifted.astype(np.int16) - ref).max(axis=1) > PIXEL_CHANGE
     return int(differ.sum()), len(differ)
 
 

@@ -17,7 +17,7 @@ from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, 
 from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import BoardDriver, Cell
 from sweepbot.calibration.live.session import Recorder
-from sweepbot.calibration.live.tiles import Tiles
+from sweepbot.calibration.live.tiles import Tiles, flood
 from sweepbot.vision.surround import OVERLAY_WAIT
 
 #: A click that changes more than this share of the board ended the game.
@@ -38,21 +38,6 @@ class Click(Enum):
     ON = "on"  # the game goes on, unless no covered cell is left (then it was won)
     LOST = "lost"
     WON = "won"  # most of the board redrawn: the client shows a won game
-
-
-def flood(cell: Cell, changed: set[Cell]) -> set[Cell]:
-    """The changed cells reachable from ``cell`` through changed cells (an opening spreads that way)."""
-    out = {cell} & changed
-    todo = list(out)
-    while todo:
-        r, c = todo.pop()
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                n = (r + dr, c + dc)
-                if n in changed and n not in out:
-                    out.add(n)
-                    todo.append(n)
-    return out
 
 
 def near(cells: set[Cell]) -> set[Cell]:

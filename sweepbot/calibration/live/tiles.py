@@ -3,7 +3,7 @@ seen to open to, the flag's look, and the looks of mines that went off."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,16 +66,11 @@ class Tiles:
         through them and change slowly across the board)."""
         cols = self.cells.geometry.cols
         middles = CellWindows(self.cells.geometry, MIDDLE_INSET).windows(frame)
-        left, out, todo = set(cells) - {cell}, {cell}, [cell]
-        while todo:
-            r, c = todo.pop()
-            here = middles[r * cols + c]
-            for n in [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]:
-                if n in left and rms(middles[n[0] * cols + n[1]], here) < CHANGED_RMS:
-                    left.discard(n)
-                    out.add(n)
-                    todo.append(n)
-        return out
+
+        def alike(a: Cell, b: Cell) -> bool:
+            return rms(middles[a[0] * cols + a[1]], middles[b[0] * cols + b[1]]) < CHANGED_RMS
+
+        return flood(cell, set(cells) | {cell}, alike)
 
     def unlike_all(self, frame: np.ndarray, cell: Cell, others: Iterable[Cell]) -> bool:
         """True if the middle of ``cell`` looks like the middle of none of ``others``."""
@@ -153,6 +148,21 @@ class Tiles:
     def seen_exploded(self, frame: np.ndarray, cell: Cell) -> bool:
         """True if ``cell`` looks like a cell clicked when a game was lost."""
         return like_any(self.exploded_looks, self.cells.window(frame, cell))
+
+
+def flood(cell: Cell, cells: set[Cell], linked: Callable[[Cell, Cell], bool] | None = None) -> set[Cell]:
+    """The cells of ``cells`` reachable from ``cell`` (one of them) through neighbours among them (an opening
+    spreads that way); with ``linked``, only from a cell to a neighbour it says is linked to it."""
+    out = {cell} & cells
+    todo = list(out)
+    while todo:
+        here = todo.pop()
+        r, c = here
+        for n in [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]:
+            if n in cells and n not in out and (linked is None or linked(here, n)):
+                out.add(n)
+                todo.append(n)
+    return out
 
 
 def shaded_alike(a: np.ndarray, b: np.ndarray) -> bool:
