@@ -26,16 +26,42 @@ def centres(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
     return known
 
 
-def uneven(fitted: np.ndarray, index: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """The ``fitted`` line moved, row by row or column by column, to where that line's patches sit when it is
-    a pixel or more off somewhere (gnome-mines lays a 30-column board out as 21 columns 30 px wide and 9 of
-    29 px: a straight line is up to 4 px off in the middle); within a pixel everywhere, the line stands."""
-    step = float(np.median(np.diff(fitted))) if len(fitted) > 1 else 0.0
-    sits = medians(index, values, len(fitted))
-    near = np.abs(sits - fitted) <= 0.25 * step  # False where no patch (nan)
-    if not (np.abs(sits - fitted)[near] >= 1.0).any():
+def uneven(fitted: np.ndarray, index: np.ndarray, values: np.ndarray, same: np.ndarray) -> np.ndarray:
+    """The ``fitted`` line moved, row by row or column by column, to where that line's own patches sit when
+    it is a pixel or more off somewhere; within a pixel everywhere, the line stands.
+
+    A line's place is the median of its patches of the common kind (``same``); a line with none (a row of
+    the web page, drawn 2 px shorter once no covered cell is left in it) takes the median of its other
+    patches, less how far such patches sit from the common kind's in the lines that hold both; a line with
+    no patch at all keeps its offset from ``fitted`` that its neighbours have. gnome-mines lays a 30-column
+    board out as 21 columns 30 px wide and 9 of 29 px: a straight line is up to 4 px off in the middle.
+    Lines whose steps would not fit one board (a step far from the others) give way to the line."""
+    count = len(fitted)
+    if count < 2:
         return fitted
-    return np.where(near, sits, fitted)
+    step = float(np.median(np.diff(fitted)))
+    sits = medians(index[same], values[same], count)
+    others = ~same & ~np.isnan(sits)[index]
+    if others.any() and np.isnan(sits).any():
+        offset = float(np.median(values[others] - sits[index[others]]))
+        theirs = medians(index[~same], values[~same] - offset, count)
+        sits = np.where(np.isnan(sits), theirs, sits)
+    have = ~np.isnan(sits)
+    if not have.any():
+        return fitted
+    ks = np.arange(count)
+    placed = fitted + np.interp(ks, ks[have], (sits - fitted)[have])
+    if float(np.abs(placed - fitted).max()) < 1.0:
+        return fitted
+    steps = np.diff(placed)
+    if float(steps.min()) < NARROWER * step or float(steps.max()) > step / NARROWER:
+        return fitted
+    return placed
+
+
+#: The closest two neighbouring lines may be, as a share of the common step; the furthest is the step
+#: divided by it.
+NARROWER = 0.82
 
 
 def medians(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:

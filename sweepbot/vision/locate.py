@@ -116,9 +116,9 @@ def _grid_lines(patches: Patches, lat: Lattice, rows: int, cols: int) -> tuple[n
     kw, kh = keys[int(np.argmax(counts))]
     same = (np.abs(w - kw) <= 1) & (np.abs(h - kh) <= 1)
     if len(np.unique(lat.cols[same])) >= 2 and len(np.unique(lat.rows[same])) >= 2:
-        xs, ys = patches.cx[m][same], patches.cy[m][same]
-        return (uneven(line(lat.cols[same], xs, cols), lat.cols[same], xs),
-                uneven(line(lat.rows[same], ys, rows), lat.rows[same], ys))
+        xs, ys = patches.cx[m], patches.cy[m]
+        return (uneven(line(lat.cols[same], xs[same], cols), lat.cols, xs, same),
+                uneven(line(lat.rows[same], ys[same], rows), lat.rows, ys, same))
     return centres(lat.cols, patches.cx[m], cols), centres(lat.rows, patches.cy[m], rows)
 
 
