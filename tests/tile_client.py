@@ -108,10 +108,14 @@ class TileClient:
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
-                 thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False) -> None:
+                 thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False,
+                 shrink: int = 0) -> None:
         #: open tiles drawn over a background that shows through them, lighter towards the board's top, by
         #: SHADE_STEP a row (kmines)
         self.shaded = shaded
+        #: a row with no covered cell left in it is drawn this many pixels shorter, padding taken off above
+        #: and below its digits (a web page's table row that shrinks to its text once no tile image is left)
+        self.shrink = shrink
         #: tiles drawn flat, a covered one told apart by a bevel of a pixel only (a web page's Windows 98 look)
         self.thin_bevel = thin_bevel
         #: a right-click puts no mark but opens a menu at the pointer, a window of its own that Escape or a
@@ -216,11 +220,16 @@ class TileClient:
                   for c in range(self.game.cols)]
         return [ORIGIN[0] + sum(widths[:c]) for c in range(self.game.cols + 1)]
 
+    def row_edges(self, shown: list[str]) -> list[int]:
+        """Where each row starts, and where the last one ends."""
+        heights = [TILE - (self.shrink if not any(ch in "#F?" for ch in row) else 0) for row in shown]
+        return [ORIGIN[1] + sum(heights[:r]) for r in range(self.game.rows + 1)]
+
     # screen
     def grab(self, region: Rect | None = None) -> np.ndarray:
         canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
         shown = self.shown()
-        xs = self.column_edges(shown)
+        xs, ys = self.column_edges(shown), self.row_edges(shown)
         x0, y0 = ORIGIN
         for r, row in enumerate(shown):
             for c, ch in enumerate(row):
@@ -232,7 +241,11 @@ class TileClient:
                     half = TILE // 2
                     face = np.concatenate([face[:, :half], np.repeat(face[:, half : half + 1], extra, 1),
                                            face[:, half:]], axis=1)
-                canvas[y0 + r * TILE : y0 + (r + 1) * TILE, xs[c] : xs[c + 1]] = face
+                cut = TILE - (ys[r + 1] - ys[r])
+                if cut:  # padding taken off above and below the digit, which keeps its size
+                    face = np.concatenate([face[:2], face[2 + cut // 2 : TILE - 2 - (cut - cut // 2)],
+                                           face[TILE - 2 :]], axis=0)
+                canvas[ys[r] : ys[r + 1], xs[c] : xs[c + 1]] = face
         if self.focus_ring and self.focus is not None:
             r, c = self.focus
             x, y = x0 + c * TILE + 1, y0 + r * TILE + 1
@@ -282,8 +295,9 @@ class TileClient:
             return
         if self.toast_shown() and toast_box(self.game.rows).contains(x, y):
             return
-        xs = self.column_edges(self.shown())
-        r, c = (y - ORIGIN[1]) // TILE, next((k for k in range(self.game.cols) if xs[k] <= x < xs[k + 1]), -1)
+        xs, ys = self.column_edges(self.shown()), self.row_edges(self.shown())
+        r = next((k for k in range(self.game.rows) if ys[k] <= y < ys[k + 1]), -1)
+        c = next((k for k in range(self.game.cols) if xs[k] <= x < xs[k + 1]), -1)
         if 0 <= r < self.game.rows and 0 <= c < self.game.cols:
             self.focus = (r, c)  # also on a cell of a game over
         if not (0 <= r < self.game.rows and 0 <= c < self.game.cols) or self.game.state != "playing":

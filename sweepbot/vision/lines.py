@@ -5,6 +5,8 @@ it), the middle of the gaps between their faces."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 #: Faces of one kind whose widths (heights) differ by this many pixels between columns (rows) mean columns
@@ -62,6 +64,54 @@ def uneven(fitted: np.ndarray, index: np.ndarray, values: np.ndarray, same: np.n
 #: The closest two neighbouring lines may be, as a share of the common step; the furthest is the step
 #: divided by it.
 NARROWER = 0.82
+
+
+def kind_edges(index: np.ndarray, centre: np.ndarray, size: np.ndarray, across: np.ndarray, same: np.ndarray,
+               middles: np.ndarray, pitch: float) -> tuple[int, ...] | None:
+    """Edges from where each line's patches begin and end, when some line holds no patch of the common kind
+    (``same``); None when every line does, or the edges would not fit the board.
+
+    Faces of the common kind lie in the middle of their cells: an edge halves the gap between two such
+    faces. Every other kind of patch (told by its size ``across`` this axis) lies as far inside its cell on
+    every line, as learnt on the lines that hold both kinds. A row drawn shorter than the rest (the web
+    page's opened rows) then has both its edges where its own patches put them, not halfway to its
+    neighbours' centres, which would put an edge a pixel off on either side of it."""
+    count = len(middles)
+    held = np.zeros(count, bool)
+    held[index[same]] = True
+    if held.all() or not held.any() or count < 2:
+        return None
+    low, high = centre - (size - 1) / 2, centre + (size - 1) / 2
+    lows, highs = medians(index[same], low[same], count), medians(index[same], high[same], count)
+    pairs = held[:-1] & held[1:]
+    gap = (float(np.median(lows[1:][pairs] - highs[:-1][pairs] - 1)) if pairs.any()
+           else pitch - float(np.median(size[same])))
+    # each line's first pixel, and the next line's, as halfway between centres puts them on an even board
+    tops, bottoms = lows - gap / 2 - 0.5, highs + gap / 2 + 0.5
+    first, last = tops.copy(), bottoms.copy()
+    kind = np.round(across).astype(int)
+    lone = ~held[index]
+    for k in np.unique(kind[lone]):
+        # the common kind too: a face of it that changed size along this axis is no longer ``same``
+        sure = (np.abs(kind - k) <= 1) & held[index]
+        mine = lone & (kind == k)
+        if not sure.any():
+            continue
+        into = float(np.median(low[sure] - tops[index[sure]]))
+        short = float(np.median(bottoms[index[sure]] - high[sure]))
+        got_top = medians(index[mine], low[mine] - into, count)
+        got_bottom = medians(index[mine], high[mine] + short, count)
+        fill = ~held & np.isnan(first)
+        first[fill], last[fill] = got_top[fill], got_bottom[fill]
+    if np.isnan(first).any():
+        return None
+    bounds = np.concatenate([[first[0]], (last[:-1] + first[1:]) / 2, [last[-1]]])
+    out = tuple(int(np.floor(b + 0.5)) for b in bounds)
+    mids = edges(middles, pitch)
+    if any(b <= a for a, b in pairwise(out)) or max(
+            abs(a - b) for a, b in zip(out, mids, strict=True)) > pitch / 4:
+        return None
+    return out
 
 
 def medians(index: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:

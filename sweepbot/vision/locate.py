@@ -24,7 +24,7 @@ from sweepbot.vision.lattice import (
     step_candidates,
     trim,
 )
-from sweepbot.vision.lines import centres, edges, face_edges, line, stepped_edges, uneven
+from sweepbot.vision.lines import centres, edges, face_edges, kind_edges, line, stepped_edges, uneven
 
 #: A pixel is flat when no channel differs by more than this from its right and lower neighbours.
 FLAT_STEP = 14
@@ -111,15 +111,21 @@ def _grid_lines(patches: Patches, lat: Lattice, rows: int, cols: int) -> tuple[n
     cell, but different kinds may not (a bevel is lopsided): fit straight lines through the most common
     kind when it spans two rows and two columns, so that the grid does not depend on the mix of cells."""
     m = lat.members
-    w, h = np.round(patches.w[m]).astype(int), np.round(patches.h[m]).astype(int)
-    keys, counts = np.unique(np.stack([w, h], axis=1), axis=0, return_counts=True)
-    kw, kh = keys[int(np.argmax(counts))]
-    same = (np.abs(w - kw) <= 1) & (np.abs(h - kh) <= 1)
+    same = _common_kind(patches, lat)
     if len(np.unique(lat.cols[same])) >= 2 and len(np.unique(lat.rows[same])) >= 2:
         xs, ys = patches.cx[m], patches.cy[m]
         return (uneven(line(lat.cols[same], xs[same], cols), lat.cols, xs, same),
                 uneven(line(lat.rows[same], ys[same], rows), lat.rows, ys, same))
     return centres(lat.cols, patches.cx[m], cols), centres(lat.rows, patches.cy[m], rows)
+
+
+def _common_kind(patches: Patches, lat: Lattice) -> np.ndarray:
+    """Which of the lattice's patches are of its most common size (within a pixel)."""
+    m = lat.members
+    w, h = np.round(patches.w[m]).astype(int), np.round(patches.h[m]).astype(int)
+    keys, counts = np.unique(np.stack([w, h], axis=1), axis=0, return_counts=True)
+    kw, kh = keys[int(np.argmax(counts))]
+    return (np.abs(w - kw) <= 1) & (np.abs(h - kh) <= 1)
 
 
 #: Edges fainter than FLAT_STEP: tiles told apart only by a soft shadow or a 1-2 level gradient step.
@@ -273,8 +279,13 @@ def _locate(image: np.ndarray, step: int) -> Geometry:
     pitch_x = (xc[-1] - xc[0]) / (cols - 1)
     pitch_y = (yc[-1] - yc[0]) / (rows - 1)
     m = best.members
+    same = _common_kind(patches, best)
     xs = (face_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], cols)
-          or stepped_edges(best.cols, patches.cx[m], xc) or edges(xc, pitch_x))
+          or stepped_edges(best.cols, patches.cx[m], xc)
+          or kind_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], same, xc, pitch_x)
+          or edges(xc, pitch_x))
     ys = (face_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], rows)
-          or stepped_edges(best.rows, patches.cy[m], yc) or edges(yc, pitch_y))
+          or stepped_edges(best.rows, patches.cy[m], yc)
+          or kind_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], same, yc, pitch_y)
+          or edges(yc, pitch_y))
     return Geometry(xs, ys)

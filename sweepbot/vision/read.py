@@ -20,7 +20,7 @@ from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, 
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
-from sweepbot.vision.redraw import even_grid, is_uneven, redraw
+from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
 
 PITCH_TOLERANCE = 0.05
 #: Moves (px) of a board's located edges tried when its cells, drawn at the profile's size, do not all read.
@@ -134,7 +134,7 @@ def read_located(
     the same. A board whose cells differ in size, of a client whose cells grow in play, is read with each
     cell drawn at the profile's size (see ``vision.redraw``); the reading keeps the board's own geometry.
     """
-    if is_uneven(geometry) and resizes(profile):
+    if resizes(profile) and off_pitch(geometry, profile.pitch):
         even = even_grid(geometry, profile.pitch)
         reading = read_located(redraw(image, geometry, even), even, profile, max_rms, levels, opened_unknown, last)
         return replace(reading, geometry=geometry)
@@ -239,9 +239,10 @@ def read_screenshot(
     widths, heights = np.diff(found.xs), np.diff(found.ys)
     fitting = [p for p in candidates if resizes(p) and widths.min() - 1 <= p.pitch[0] <= widths.max() + 1
                and heights.min() - 1 <= p.pitch[1] <= heights.max() + 1]
-    if is_uneven(found) and fitting:
-        # a client whose cells grow in play: each cell drawn at the profile's size
-        return _read_uneven(image, found, fitting, opened_unknown)
+    resized = [p for p in fitting if is_uneven(found) or off_pitch(found, p.pitch)]
+    if resized:
+        # a client whose cells change size in play: each cell drawn at the profile's size
+        return _read_uneven(image, found, resized, opened_unknown)
     pitch = found.pitch
     direct = [p for p in candidates if _pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
     grown = [p for p in candidates if resizes(p) and not _pitch_fits(p, pitch)

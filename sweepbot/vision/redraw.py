@@ -22,6 +22,10 @@ from sweepbot.vision.lines import UNEVEN_SIZE
 
 #: The share of a cell, on each side, drawn again pixel for pixel.
 EDGE_SHARE = 0.25
+#: A cell that differs from its drawn size by at most this many pixels has its middle moved, not stretched
+#: (a web page's table row that loses its padding once it holds no covered cell).
+MOVED_ONLY = 2
+MOVED_EDGE = 2
 
 
 def is_uneven(geometry: Geometry) -> bool:
@@ -39,6 +43,11 @@ def even_grid(geometry: Geometry, pitch: tuple[float, float]) -> Geometry:
 
 #: One axis of a board as drawn: each cell's first pixel and size along it.
 Spans = tuple[tuple[int, int], ...]
+
+
+def off_pitch(geometry: Geometry, pitch: tuple[float, float]) -> bool:
+    """Whether some cell of ``geometry`` lies elsewhere than on an even grid of ``pitch`` from its corner."""
+    return geometry != even_grid(geometry, pitch)
 
 
 def spans(edges: tuple[int, ...]) -> Spans:
@@ -84,5 +93,11 @@ def cell_map(size: int, drawn: int) -> np.ndarray:
     if size == drawn:
         return u
     edge = int(min(size, drawn) * EDGE_SHARE)
+    if abs(size - drawn) <= MOVED_ONLY:
+        # a pixel or two of padding more or less: a line or bevel of MOVED_EDGE pixels kept on each side, the
+        # middle moved as it is, so that a digit keeps its size and stays centred
+        moved = u + (size - drawn) // 2
+        return np.where(u < MOVED_EDGE, u, np.where(u >= drawn - MOVED_EDGE, size - (drawn - u), moved)).astype(
+            np.float32)
     middle = (u - edge + 0.5) * (size - 2 * edge) / max(1, drawn - 2 * edge) + edge - 0.5
     return np.where(u < edge, u, np.where(u >= drawn - edge, size - (drawn - u), middle)).astype(np.float32)

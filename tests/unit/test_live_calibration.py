@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from sweepbot.calibration.calibrate import Calibration, calibrate_frames, mine_totals
@@ -558,3 +559,39 @@ def test_a_live_calibration_that_stops_keeps_its_record_and_the_screen_it_stoppe
     assert stopped is not None and (stopped == client.grab()).all()
     assert len(load_session(record).frames) > 2
     assert main(["calibrate", "--recording", str(record), "--client", "drawn"]) == 0
+
+
+@pytest.mark.slow
+def test_a_client_whose_rows_shrink_once_opened_is_followed_and_read() -> None:
+    """A row is drawn 2 px shorter once no covered cell is left in it (the web page's table rows): calibration
+    follows the cells to where they are, so that its facts are the game's and its names are right (no win
+    taken for a game in play, no covered look named a flag); the profile reads boards in play with short
+    rows, or refuses a digit it never learnt, but never misreads a cell."""
+    client = TileClient(seed=5, thin_bevel=True, shrink=2)
+    session = calibrate(client, games=6)
+    # games that ended with a row drawn short: no covered cell left in it
+    assert sum(any("#" not in row and "F" not in row for row in g.view().grid) for g in client.games[:-1]) >= 2
+    cal = profile_true_to_the_games(client, session)
+    names = {n.char for n in cal.names.values() if n.proved}
+    assert "F" not in names and {"#", ".", "1", "2"} <= names
+    rng = random.Random(4)
+    read = 0
+    for seed in range(60, 80):
+        game = TileClient(seed=seed, thin_bevel=True, shrink=2)
+        for _ in range(rng.randint(2, 8)):  # safe cells opened, as play would
+            safe = [(r, c) for r in range(9) for c in range(9)
+                    if game.game.view()[(r, c)] == "#" and (r, c) not in game.game.mines]
+            game.game.open(rng.choice(safe))
+        want = game.game.view().grid
+        rows = game.row_edges(want)
+        if game.game.state != "playing" or len(set(np.diff(rows))) == 1:
+            continue
+        try:
+            reading = read_screenshot(game.grab(), profiles=[cal.profile])
+        except ReadError as err:
+            assert err.cells and all(want[r][c] in "345678" and want[r][c] not in names for r, c in err.cells), str(err)
+            continue
+        assert reading.board.grid == want
+        assert list(reading.geometry.ys) == rows  # clicks go where the cells are
+        read += 1
+    assert read >= 4

@@ -1,13 +1,14 @@
-"""Following a board whose cells grow in play (a column that widens once a digit shows in it).
+"""Following a board whose cells change size in play (a column that widens once a digit shows in it, a row
+drawn shorter once no covered cell is left in it).
 
-Live calibration compares frames cell by cell at the places the new game showed. When the band of screen
-around the board changes, the board is located again near where it was; once the same cells were seen at
-other sizes, every whole frame is drawn back onto the new game's layout (see ``vision.redraw``), so that
-each cell shows where the first frame showed it, drawn as reading will draw it. A located grid may be a
-pixel off, which would make every cell look changed: the cells are laid side by side again, at sizes seen
-before where they fit, from a first edge up to REACH pixels off the located one, where they look most like
-the same cells on the new game or on the frame drawn last (cells still covered, or unchanged). Clicks go
-where the cells are on screen.
+Live calibration compares frames cell by cell at the places the new game showed. Every whole frame has its
+board located again near where it was (a row 2 px shorter leaves the band around the board as it was);
+once the same cells were seen at other sizes, every whole frame is drawn back onto the new game's layout
+(see ``vision.redraw``), so that each cell shows where the first frame showed it, drawn as reading will
+draw it. A located grid may be a pixel off, which would make every cell look changed: the cells are laid
+side by side again, at sizes seen before where they fit, from a first edge up to REACH pixels off the
+located one, where they look most like the same cells on the new game or on the frame drawn last (cells
+still covered, or unchanged). Clicks go where the cells are on screen.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.redraw import Spans, cell_map, redraw_cells, spans
 from sweepbot.vision.settle import Grabber
-from sweepbot.vision.surround import band, band_differs
 
 #: Edges within this many pixels of the layout's are the layout (a grid located a pixel off).
 SAME_EDGE = 3
@@ -34,11 +34,13 @@ SAME_EDGE = 3
 GROWTH = 0.5
 #: How far (px) a located column or row is moved to line up with the frames before.
 REACH = 2
-#: Lining a board up: a cell that looks like neither the new game nor the frame drawn last counts this much
-#: (RMS) at most; a size is proved by a cell drawn as on the new game within SAME_RMS; a size never seen costs
+#: Lining a board up: a cell that looks like neither the new game nor the frame drawn last, within LIKE_RMS,
+#: counts FAR_RMS (a cell the last click changed tells nothing of where it lies, whatever it looks most like);
+#: a size is proved by a cell drawn as on the new game within SAME_RMS; a size never seen costs
 #: NEW_SIZE; a size seen before is tried up to SIZE_REACH pixels from the located one; a cell starts at most
 #: START_REACH pixels from its located edge.
 FAR_RMS = 40.0
+LIKE_RMS = 8.0
 SAME_RMS = 2.0
 NEW_SIZE = 3.0
 SIZE_REACH = 3
@@ -53,8 +55,6 @@ class Follower:
     are drawn on."""
 
     layout: Geometry
-    #: the band around the board on the new game
-    reference: np.ndarray
     #: the cells' windows on the new game, and on the frame drawn last
     new_game: np.ndarray
     last: np.ndarray
@@ -74,7 +74,7 @@ class Follower:
     @classmethod
     def of_new_game(cls, layout: Geometry, frame: np.ndarray) -> Follower:
         windows = _windows(frame, layout)
-        return cls(layout, band(frame, layout.bbox), windows, windows)
+        return cls(layout, windows, windows)
 
     @property
     def shown(self) -> Geometry:
@@ -86,8 +86,6 @@ class Follower:
     def redraw(self, frame: np.ndarray) -> np.ndarray:
         """A whole screen with the board drawn onto the layout, following it when its cells changed size."""
         drawn = redraw_cells(frame, self.columns, self.rows, self.layout)
-        if not self.resized and not band_differs(self.reference, drawn, self.layout.bbox):
-            return drawn
         found = self.locate(frame)
         if found is None or (found == self.layout and not self.resized):
             return drawn
@@ -112,9 +110,10 @@ class Follower:
         if (found.rows, found.cols) != (self.layout.rows, self.layout.cols):
             return None
         moved = [abs(a - b) for a, b in zip(found.xs + found.ys, self.layout.xs + self.layout.ys, strict=True)]
-        if max(moved) <= SAME_EDGE:
+        resized = _resized(found, self.layout)
+        if max(moved) <= SAME_EDGE and not resized:
             return self.layout
-        if max(moved[0], moved[len(found.xs)]) > SAME_EDGE or not _grown(found, self.layout):
+        if max(moved[0], moved[len(found.xs)]) > SAME_EDGE or not resized:
             return None
         return found
 
@@ -157,9 +156,9 @@ class Follower:
     def _cost(self, frame: np.ndarray, index: int, line: tuple[int, int], other: Spans,
               across: bool) -> tuple[float, bool]:
         """How unlike the new game and the frame drawn last the cells of one column (row) are, drawn from
-        ``line``: each cell's distance (RMS) to the nearer of the two, at most FAR_RMS, averaged; and whether a
-        cell of it is drawn as on the new game, pixel for pixel (a size proved by a covered cell, not by a
-        frame drawn last that may have had it wrong)."""
+        ``line``: each cell's distance (RMS) to the nearer of the two, or FAR_RMS beyond LIKE_RMS, averaged;
+        and whether a cell of it is drawn as on the new game, pixel for pixel (a size proved by a covered cell,
+        not by a frame drawn last that may have had it wrong)."""
         geo = self.layout
         target = (geo.xs if across else geo.ys)[index: index + 2]
         span = geo.ys if across else geo.xs
@@ -179,15 +178,23 @@ class Follower:
         cells = np.arange(geo.rows) * geo.cols + index if across else index * geo.cols + np.arange(geo.cols)
         as_new = _rms(windows, self.new_game[cells])
         near = np.minimum(as_new, _rms(windows, self.last[cells]))
-        return float(np.minimum(near, FAR_RMS).mean()), bool((as_new <= SAME_RMS).any())
+        return float(np.where(near <= LIKE_RMS, near, FAR_RMS).mean()), bool((as_new <= SAME_RMS).any())
 
 
-def _grown(found: Geometry, layout: Geometry) -> bool:
-    """Every cell at least as large as on the layout (within a pixel), and the board larger by more than
-    SAME_EDGE pixels across or down: a grid located otherwise on the same board is no growth."""
-    larger = max(found.xs[-1] - layout.xs[-1], found.ys[-1] - layout.ys[-1]) > SAME_EDGE
-    return larger and all(int((np.diff(a) - np.diff(b)).min()) >= -1
-                          for a, b in ((found.xs, layout.xs), (found.ys, layout.ys)))
+def _resized(found: Geometry, layout: Geometry) -> bool:
+    """Whether ``found`` is the layout's cells at other sizes: the board's far side 2 px or more from the
+    layout's (a web page's table row drawn 2 px shorter once it holds no covered cell), each cell at least
+    NARROWER of its size on the layout and at most its size divided by it. A grid located a pixel off on the
+    same board is not resized."""
+    for a, b in ((found.xs, layout.xs), (found.ys, layout.ys)):
+        ratio = np.diff(a) / np.diff(b)
+        if float(ratio.min()) < NARROWER or float(ratio.max()) > 1 / NARROWER:
+            return False
+    return max(abs(found.xs[-1] - layout.xs[-1]), abs(found.ys[-1] - layout.ys[-1])) >= 2
+
+
+#: The most a cell may shrink (as a share of its size on the layout), and its inverse the most it may grow.
+NARROWER = 0.8
 
 
 def _windows(frame: np.ndarray, layout: Geometry) -> np.ndarray:
