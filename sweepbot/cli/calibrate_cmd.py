@@ -111,6 +111,11 @@ def run(args: argparse.Namespace) -> int:
         sheet_path = Path(args.sheet) if args.sheet else folder.with_name(cal.profile.name + "-looks.png")
         sheet_path.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(sheet_path), names_sheet(cal.looks, cal.names))
+        if cal.misread:
+            raise SweepbotError(
+                f"{cal.profile.name}: a profile of these names misreads {cal.misread} named cells of the frames "
+                f"they were learnt on, so it was not saved: the game's facts and the looks disagree (looks: "
+                f"{sheet_path}); calibrate again, or keep the frames with --record DIR to look at them")
         save_profile(cal.profile, folder)
         summary = cal.summary()
         summary["folder"] = str(folder)

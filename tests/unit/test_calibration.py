@@ -285,6 +285,26 @@ def test_a_calibration_that_proved_no_opened_cell_saves_nothing(tmp_path: Path,
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
+def test_a_profile_that_misreads_its_own_frames_is_not_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Names that a profile made of them would misread on the frames they came from (the game's facts and the
+    looks disagree: cells followed to the wrong place, a look taken for another) make no profile: the command
+    says how many cells, shows the looks, and exits non-zero."""
+    from dataclasses import replace
+
+    import sweepbot.calibration.calibrate as calibrate_module
+
+    real = calibrate_module.calibrate_frames
+    monkeypatch.setattr(calibrate_module, "calibrate_frames",
+                        lambda *a, **k: [replace(cal, misread=3) for cal in real(*a, **k)])
+    shots = [str(p) for p in sorted((FIXTURES / "xdemineur").glob("12x9-*.png"))]
+    out = tmp_path / "out"
+    assert main(["calibrate", *shots, "--client", "clone", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "misreads 3 named cells" in err and "not saved" in err
+    assert not (out / "clone-21px").exists() and (out / "clone-21px-looks.png").is_file()
+
+
 def test_a_look_named_empty_next_to_a_covered_cell_loses_its_name() -> None:
     """Looks 0 covered, 1 truly empty (never beside a covered cell), 2 wrongly named empty (beside one)."""
     grid = np.array([[1, 1, 2, 0, 0],
