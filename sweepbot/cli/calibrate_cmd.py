@@ -112,10 +112,12 @@ def run(args: argparse.Namespace) -> int:
         sheet_path.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(sheet_path), names_sheet(cal.looks, cal.names))
         if cal.misread:
+            kept = (f"the frames are kept in {args.record}" if args.live and args.record
+                    else "--record DIR keeps the frames to look at")
             raise SweepbotError(
                 f"{cal.profile.name}: a profile of these names misreads {cal.misread} named cells of the frames "
                 f"they were learnt on, so it was not saved: the game's facts and the looks disagree (looks: "
-                f"{sheet_path}); calibrate again, or keep the frames with --record DIR to look at them")
+                f"{sheet_path}); calibrate again ({kept})")
         save_profile(cal.profile, folder)
         summary = cal.summary()
         summary["folder"] = str(folder)
