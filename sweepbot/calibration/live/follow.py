@@ -89,8 +89,12 @@ class Follower:
         found = self.locate(frame)
         if found is None or (found == self.layout and not self.resized):
             return drawn
+        columns, rows = self.line_up(frame, found)
+        if not self.resized and _same_sizes(columns, spans(self.layout.xs)) and _same_sizes(
+                rows, spans(self.layout.ys)):
+            return drawn  # cells of the new game's sizes, located a pixel or two off (a won board, say)
         self.resized = True
-        self.columns, self.rows = self.line_up(frame, found)
+        self.columns, self.rows = columns, rows
         drawn = redraw_cells(frame, self.columns, self.rows, self.layout)
         self.last = _windows(drawn, self.layout)
         return drawn
@@ -195,6 +199,11 @@ def _resized(found: Geometry, layout: Geometry) -> bool:
 
 #: The most a cell may shrink (as a share of its size on the layout), and its inverse the most it may grow.
 NARROWER = 0.8
+
+
+def _same_sizes(lined: Spans, layout: Spans) -> bool:
+    """Whether cells lined up have the layout's sizes and start within SAME_EDGE pixels of its cells."""
+    return all(n == m and abs(a - b) <= SAME_EDGE for (a, n), (b, m) in zip(lined, layout, strict=True))
 
 
 def _windows(frame: np.ndarray, layout: Geometry) -> np.ndarray:
