@@ -595,3 +595,21 @@ def test_a_client_whose_rows_shrink_once_opened_is_followed_and_read() -> None:
         assert list(reading.geometry.ys) == rows  # clicks go where the cells are
         read += 1
     assert read >= 4
+
+
+def test_a_board_located_a_pixel_off_at_the_new_games_cell_sizes_is_not_taken_as_resized() -> None:
+    """A won board located a pixel off, its last column a few pixels wider (sgt-mines, every cell open up to
+    its frame): lined up, its cells are the new game's, so the board is not taken as one whose cells change
+    size (which would have play locate the board on every frame)."""
+    from sweepbot.calibration.live.follow import Follower
+    from sweepbot.vision.geometry import Geometry
+
+    frame = TileClient(seed=3).grab()
+    layout = locate(frame)
+    follower = Follower.of_new_game(layout, frame)
+    off = Geometry((*(x + 1 for x in layout.xs[:-1]), layout.xs[-1] + 4),
+                   (*(y + 1 for y in layout.ys[:-1]), layout.ys[-1] + 4))
+    follower.locate = lambda _frame: off  # type: ignore[method-assign]
+    drawn = follower.redraw(frame)
+    assert not follower.resized and follower.shown == layout
+    assert np.array_equal(drawn, frame)
