@@ -9,6 +9,8 @@ from itertools import pairwise
 
 import numpy as np
 
+from sweepbot.vision.lattice import NARROWER
+
 #: Faces of one kind whose widths (heights) differ by this many pixels between columns (rows) mean columns
 #: (rows) of different sizes: the edges follow the gaps between faces instead of a line through centres.
 UNEVEN_SIZE = 3
@@ -59,11 +61,6 @@ def uneven(fitted: np.ndarray, index: np.ndarray, values: np.ndarray, same: np.n
     if float(steps.min()) < NARROWER * step or float(steps.max()) > step / NARROWER:
         return fitted
     return placed
-
-
-#: The closest two neighbouring lines may be, as a share of the common step; the furthest is the step
-#: divided by it.
-NARROWER = 0.82
 
 
 def kind_edges(index: np.ndarray, centre: np.ndarray, size: np.ndarray, across: np.ndarray, same: np.ndarray,
