@@ -61,12 +61,6 @@ def _differing(reference: np.ndarray, frame: np.ndarray, box: Box) -> tuple[int,
     return int(differ.sum()), len(differ)
 
 
-def band_differs(reference: np.ndarray, frame: np.ndarray, box: Box) -> bool:
-    """True when the band around ``box`` differs from ``reference`` (in part or as a whole): something over
-    the board's edge, a window recoloured, or a board that grew past its old sides."""
-    return _differing(reference, frame, box)[0] >= MIN_PIXELS
-
-
 def laid_over(reference: np.ndarray, frame: np.ndarray, box: Box) -> bool:
     """True when something lies over part of the board's edge: part of the band around ``box`` differs from
     ``reference`` (the band on a new game, from :func:`band`), but not the whole of it."""
