@@ -106,12 +106,12 @@ def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, fl
     return best[1], best[2], best[3], best[4]
 
 
-def _grid_lines(patches: Patches, lat: Lattice, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+def _grid_lines(patches: Patches, lat: Lattice, same: np.ndarray, rows: int,
+                cols: int) -> tuple[np.ndarray, np.ndarray]:
     """Cell centres along x and y. Patches of one kind (covered faces, say) sit at the same place in every
     cell, but different kinds may not (a bevel is lopsided): fit straight lines through the most common
     kind when it spans two rows and two columns, so that the grid does not depend on the mix of cells."""
     m = lat.members
-    same = _common_kind(patches, lat)
     if len(np.unique(lat.cols[same])) >= 2 and len(np.unique(lat.rows[same])) >= 2:
         xs, ys = patches.cx[m], patches.cy[m]
         return (uneven(line(lat.cols[same], xs[same], cols), lat.cols, xs, same),
@@ -275,11 +275,11 @@ def _locate(image: np.ndarray, step: int) -> Geometry:
                 f"two boards found ({rows}x{cols} and {int(other.rows.max()) + 1}x{int(other.cols.max()) + 1}"
                 " cells): show only one, or crop the image"
             )
-    xc, yc = _grid_lines(patches, best, rows, cols)
+    same = _common_kind(patches, best)
+    xc, yc = _grid_lines(patches, best, same, rows, cols)
     pitch_x = (xc[-1] - xc[0]) / (cols - 1)
     pitch_y = (yc[-1] - yc[0]) / (rows - 1)
     m = best.members
-    same = _common_kind(patches, best)
     xs = (face_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], cols)
           or stepped_edges(best.cols, patches.cx[m], xc)
           or kind_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], same, xc, pitch_x)

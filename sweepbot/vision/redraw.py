@@ -25,6 +25,7 @@ EDGE_SHARE = 0.25
 #: A cell that differs from its drawn size by at most this many pixels has its middle moved, not stretched
 #: (a web page's table row that loses its padding once it holds no covered cell).
 MOVED_ONLY = 2
+#: Pixels kept as they are on each side of such a cell (a grid line, or a line and a bevel).
 MOVED_EDGE = 2
 
 
@@ -92,12 +93,12 @@ def cell_map(size: int, drawn: int) -> np.ndarray:
     u = np.arange(drawn, dtype=np.float32)
     if size == drawn:
         return u
-    edge = int(min(size, drawn) * EDGE_SHARE)
     if abs(size - drawn) <= MOVED_ONLY:
         # a pixel or two of padding more or less: a line or bevel of MOVED_EDGE pixels kept on each side, the
         # middle moved as it is, so that a digit keeps its size and stays centred
         moved = u + (size - drawn) // 2
         return np.where(u < MOVED_EDGE, u, np.where(u >= drawn - MOVED_EDGE, size - (drawn - u), moved)).astype(
             np.float32)
+    edge = int(min(size, drawn) * EDGE_SHARE)
     middle = (u - edge + 0.5) * (size - 2 * edge) / max(1, drawn - 2 * edge) + edge - 0.5
     return np.where(u < edge, u, np.where(u >= drawn - edge, size - (drawn - u), middle)).astype(np.float32)
