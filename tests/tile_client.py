@@ -109,13 +109,17 @@ class TileClient:
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False,
-                 shrink: int = 0) -> None:
+                 shrink: int = 0, trade: int = 0) -> None:
         #: open tiles drawn over a background that shows through them, lighter towards the board's top, by
         #: SHADE_STEP a row (kmines)
         self.shaded = shaded
         #: a row with no covered cell left in it is drawn this many pixels shorter, padding taken off above
         #: and below its digits (a web page's table row that shrinks to its text once no tile image is left)
         self.shrink = shrink
+        #: a column with no covered cell left in it is drawn this many pixels narrower, and the pixels it gives
+        #: up go to the columns that still hold one, a pixel each from the left (a web page's table of fixed
+        #: width); a cell's padding beside its digit, or the middle of its tile image, takes the change
+        self.trade = trade
         #: tiles drawn flat, a covered one told apart by a bevel of a pixel only (a web page's Windows 98 look)
         self.thin_bevel = thin_bevel
         #: a right-click puts no mark but opens a menu at the pointer, a window of its own that Escape or a
@@ -218,6 +222,15 @@ class TileClient:
         """Where each column starts, and where the last one ends."""
         widths = [TILE + (self.widen if any(row[c] in DIGIT_COLOURS for row in shown) else 0)
                   for c in range(self.game.cols)]
+        if self.trade:
+            holding = [c for c in range(self.game.cols) if any(row[c] in "#F?" for row in shown)]
+            given = 0
+            for c in range(self.game.cols):
+                if c not in holding:
+                    widths[c] -= self.trade
+                    given += self.trade
+            for k in range(given if holding else 0):
+                widths[holding[k % len(holding)]] += 1
         return [ORIGIN[0] + sum(widths[:c]) for c in range(self.game.cols + 1)]
 
     def row_edges(self, shown: list[str]) -> list[int]:
@@ -237,7 +250,13 @@ class TileClient:
                 if self.shaded and ch not in "#F?":
                     face = cv2.add(face, np.full_like(face, SHADE_STEP * (len(shown) - r)))
                 extra = xs[c + 1] - xs[c] - TILE
-                if extra:
+                if extra and self.trade:  # padding (or the tile's middle) added or taken off at both sides
+                    left, right = extra // 2, extra - extra // 2
+                    face = np.concatenate([face[:, :2], np.repeat(face[:, 2:3], max(0, left), 1),
+                                           face[:, 2 - min(0, left): TILE - 2 + min(0, right)],
+                                           np.repeat(face[:, TILE - 3: TILE - 2], max(0, right), 1),
+                                           face[:, TILE - 2:]], axis=1)
+                elif extra:
                     half = TILE // 2
                     face = np.concatenate([face[:, :half], np.repeat(face[:, half : half + 1], extra, 1),
                                            face[:, half:]], axis=1)

@@ -136,7 +136,8 @@ def read_located(
     """
     if resizes(profile) and off_pitch(geometry, profile.pitch):
         even = even_grid(geometry, profile.pitch)
-        reading = read_located(redraw(image, geometry, even), even, profile, max_rms, levels, opened_unknown, last)
+        reading = read_located(redraw(image, geometry, even, profile), even, profile, max_rms, levels,
+                               opened_unknown, last)
         return replace(reading, geometry=geometry)
     scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms,
                       last=None if last is None else last.cells)
@@ -290,7 +291,7 @@ def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profil
             fitted = found.shifted(sx, sy)
             even = even_grid(fitted, p.pitch)
             try:
-                reading = read_screenshot(redraw(image, fitted, even), profiles=[p], geometry=even,
+                reading = read_screenshot(redraw(image, fitted, even, p), profiles=[p], geometry=even,
                                           opened_unknown=opened_unknown)
             except ReadError as error:
                 first = first or error

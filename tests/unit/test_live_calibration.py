@@ -597,6 +597,42 @@ def test_a_client_whose_rows_shrink_once_opened_is_followed_and_read() -> None:
     assert read >= 4
 
 
+@pytest.mark.slow
+def test_a_client_whose_columns_trade_width_is_followed_and_read() -> None:
+    """Columns hand pixels to one another (a web page's table of fixed width): a column left with no covered
+    cell is drawn 2 px narrower, those that hold one a pixel or two wider, a tile image stretched to its
+    column, a digit centred at its own size. Calibration follows the cells (the board's outer size often
+    stays the same), so that its facts are the game's and its names are right; the profile reads boards in
+    play, or refuses a digit it never learnt, but never misreads a cell."""
+    client = TileClient(seed=6, thin_bevel=True, trade=2)
+    session = calibrate(client, games=6)
+    assert sum(len(set(np.diff(client.column_edges(g.view().grid)))) > 1 for g in client.games[:-1]) >= 2
+    cal = profile_true_to_the_games(client, session)
+    names = {n.char for n in cal.names.values() if n.proved}
+    assert "F" not in names and {"#", ".", "1", "2"} <= names
+    rng = random.Random(5)
+    read = 0
+    for seed in range(80, 100):
+        game = TileClient(seed=seed, thin_bevel=True, trade=2)
+        for _ in range(rng.randint(2, 10)):  # safe cells opened, as play would
+            safe = [(r, c) for r in range(9) for c in range(9)
+                    if game.game.view()[(r, c)] == "#" and (r, c) not in game.game.mines]
+            game.game.open(rng.choice(safe))
+        want = game.game.view().grid
+        columns = game.column_edges(want)
+        if game.game.state != "playing" or len(set(np.diff(columns))) == 1:
+            continue
+        try:
+            reading = read_screenshot(game.grab(), profiles=[cal.profile])
+        except ReadError as err:
+            assert err.cells and all(want[r][c] in "345678" and want[r][c] not in names for r, c in err.cells), str(err)
+            continue
+        assert reading.board.grid == want
+        assert list(reading.geometry.xs) == columns  # clicks go where the cells are
+        read += 1
+    assert read >= 4
+
+
 def test_a_board_located_a_pixel_off_at_the_new_games_cell_sizes_is_not_taken_as_resized() -> None:
     """A won board located a pixel off, its last column a few pixels wider (sgt-mines, every cell open up to
     its frame): lined up, its cells are the new game's, so the board is not taken as one whose cells change

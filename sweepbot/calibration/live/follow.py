@@ -1,8 +1,10 @@
 """Following a board whose cells change size in play (a column that widens once a digit shows in it, a row
-drawn shorter once no covered cell is left in it).
+drawn shorter once no covered cell is left in it, columns of a table of fixed width that hand pixels to one
+another).
 
-Live calibration compares frames cell by cell at the places the new game showed. Every whole frame has its
-board located again near where it was (a row 2 px shorter leaves the band around the board as it was);
+Live calibration compares frames cell by cell at the places the new game showed. Every whole frame whose
+board area changed has its board located again near where it was (a row 2 px shorter leaves the band
+around the board as it was, and a table's columns that trade pixels leave its outer size as it was);
 once the same cells were seen at other sizes, every whole frame is drawn back onto the new game's layout
 (see ``vision.redraw``), so that each cell shows where the first frame showed it, drawn as reading will
 draw it. A located grid may be a pixel off, which would make every cell look changed: the cells are laid
@@ -25,10 +27,11 @@ from sweepbot.rect import Rect
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
-from sweepbot.vision.redraw import Spans, cell_map, redraw_cells, spans
+from sweepbot.vision.redraw import WAYS, Spans, cell_map, redraw_likest, spans
 from sweepbot.vision.settle import Grabber
 
-#: Edges within this many pixels of the layout's are the layout (a grid located a pixel off).
+#: How far (px) a located board's corner may lie from the layout's, and cells lined up from the layout's and
+#: still be its cells at its sizes (a grid located a pixel off).
 SAME_EDGE = 3
 #: How far beyond the board (a share of its size, right and below) it is looked for when it grows.
 GROWTH = 0.5
@@ -36,9 +39,10 @@ GROWTH = 0.5
 REACH = 2
 #: Lining a board up: a cell that looks like neither the new game nor the frame drawn last, within LIKE_RMS,
 #: counts FAR_RMS (a cell the last click changed tells nothing of where it lies, whatever it looks most like);
-#: a size is proved by a cell drawn as on the new game within SAME_RMS; a size never seen costs
-#: NEW_SIZE; a size seen before is tried up to SIZE_REACH pixels from the located one; a cell starts at most
-#: START_REACH pixels from its located edge.
+#: a size is proved by a cell drawn as on the new game within SAME_RMS; a size never seen, but for the
+#: located one, costs NEW_SIZE (a column whose every cell changed is where its lines are); a size seen
+#: before is tried up to SIZE_REACH pixels from the located one; a cell starts at most START_REACH pixels
+#: from its located edge.
 FAR_RMS = 40.0
 LIKE_RMS = 8.0
 SAME_RMS = 2.0
@@ -65,6 +69,8 @@ class Follower:
     row_sizes: set[int] = field(init=False)
     #: whether cells were seen at other sizes than the layout's
     resized: bool = False
+    #: the part of the screen the board may take, as the last frame showed it
+    _seen: np.ndarray | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.columns, self.rows = spans(self.layout.xs), spans(self.layout.ys)
@@ -84,43 +90,56 @@ class Follower:
         return Geometry(xs, ys)
 
     def redraw(self, frame: np.ndarray) -> np.ndarray:
-        """A whole screen with the board drawn onto the layout, following it when its cells changed size."""
-        drawn = redraw_cells(frame, self.columns, self.rows, self.layout)
+        """A whole screen with the board drawn onto the layout, following it when its cells changed size (the
+        board is located again only when the part of the screen it may take changed since the last frame)."""
+        area = frame[self._around()]
+        if self._seen is not None and np.array_equal(area, self._seen):
+            return self.drawn(frame)
+        self._seen = area.copy()
         found = self.locate(frame)
         if found is None or (found == self.layout and not self.resized):
-            return drawn
+            return self.drawn(frame)
         columns, rows = self.line_up(frame, found)
         if not self.resized and _same_sizes(columns, spans(self.layout.xs)) and _same_sizes(
                 rows, spans(self.layout.ys)):
-            return drawn  # cells of the new game's sizes, located a pixel or two off (a won board, say)
+            return self.drawn(frame)  # cells of the new game's sizes, located a pixel or two off (a won board)
         self.resized = True
         self.columns, self.rows = columns, rows
-        drawn = redraw_cells(frame, self.columns, self.rows, self.layout)
+        drawn = self.drawn(frame)
         self.last = _windows(drawn, self.layout)
         return drawn
 
+    def drawn(self, frame: np.ndarray) -> np.ndarray:
+        """``frame`` with the board drawn onto the layout from where its cells are, each cell a pixel or two
+        off its size drawn the way (see ``vision.redraw``) that makes it look like the same cell on the new
+        game, within LIKE_RMS (a covered tile); other cells are drawn the first way. The drawing depends on
+        the frame alone, so that a screen that holds still is drawn the same every time."""
+        return redraw_likest(frame, self.columns, self.rows, self.layout,
+                             lambda drawn: _rms(_windows(drawn, self.layout), self.new_game), LIKE_RMS)
+
     def locate(self, frame: np.ndarray) -> Geometry | None:
-        """The board's cells near the layout: the layout itself when every edge is within SAME_EDGE pixels of
-        it; a grid of the same cells grown from about the same corner; else None (something over the board)."""
-        x, y, w, h = self.layout.bbox
-        px, py = self.layout.pitch
-        x0, y0 = max(0, int(x - 2 * px)), max(0, int(y - 2 * py))
-        x1 = min(frame.shape[1], int(x + w * (1 + GROWTH) + 2 * px))
-        y1 = min(frame.shape[0], int(y + h * (1 + GROWTH) + 2 * py))
+        """The board's cells as located near the layout: a grid of the same cells, each at most a little
+        smaller or larger, from within SAME_EDGE pixels of the same corner; else None (something over the
+        board). It may be a pixel or two off (see :meth:`line_up`)."""
+        rows, columns = self._around()
         try:
-            found = locate(frame[y0:y1, x0:x1]).shifted(x0, y0)
+            found = locate(frame[rows, columns]).shifted(columns.start, rows.start)
         except SweepbotError:
             return None
         if (found.rows, found.cols) != (self.layout.rows, self.layout.cols):
             return None
-        moved = [abs(a - b) for a, b in zip(found.xs + found.ys, self.layout.xs + self.layout.ys, strict=True)]
-        resized = _resized(found, self.layout)
-        if max(moved) <= SAME_EDGE and not resized:
-            return self.layout
-        if max(moved[0], moved[len(found.xs)]) > SAME_EDGE or not resized:
+        corner = max(abs(found.xs[0] - self.layout.xs[0]), abs(found.ys[0] - self.layout.ys[0]))
+        if corner > SAME_EDGE or not _alike(found, self.layout):
             return None
         return found
 
+    def _around(self) -> tuple[slice, slice]:
+        """The part of a screen the board may take: its layout, grown by GROWTH right and below, and two
+        cells around."""
+        x, y, w, h = self.layout.bbox
+        px, py = self.layout.pitch
+        x0, y0 = max(0, int(x - 2 * px)), max(0, int(y - 2 * py))
+        return slice(y0, int(y + h * (1 + GROWTH) + 2 * py)), slice(x0, int(x + w * (1 + GROWTH) + 2 * px))
 
     def line_up(self, frame: np.ndarray, found: Geometry) -> tuple[Spans, Spans]:
         """``found``'s columns, then its rows, each lined up (see :meth:`_line_up`)."""
@@ -133,8 +152,8 @@ class Follower:
         """Cells side by side, each starting where the one before ends, the first up to REACH pixels from
         the located first edge: the sizes and first edge whose cells look most like the same cells on the new
         game or on the frame drawn last (covered cells, or cells the last click left). Each cell's size is one
-        seen before (within SIZE_REACH of the located one) or the located one a pixel either way (at a cost:
-        NEW_SIZE); each start stays within START_REACH of the located edge. A size a covered cell proved joins
+        seen before (within SIZE_REACH of the located one), the located one, or that a pixel either way (at a
+        cost: NEW_SIZE); each start stays within START_REACH of the located edge. A size a covered cell proved joins
         the sizes seen."""
         # paths to each start of the next line: (cost, lines, each line's own cost)
         paths: dict[int, tuple[float, tuple[tuple[int, int], ...], tuple[bool, ...]]] = {
@@ -147,7 +166,7 @@ class Follower:
                     continue
                 for n in sizes:
                     here, covered = self._cost(frame, index, (at, n), other, across)
-                    total = cost + here + (0.0 if n in known else NEW_SIZE) + 0.1 * abs(n - (b - a))
+                    total = cost + here + (0.0 if n in known or n == b - a else NEW_SIZE) + 0.1 * abs(n - (b - a))
                     if at + n not in ahead or total < ahead[at + n][0]:
                         ahead[at + n] = (total, (*lines, (at, n)), (*own, covered))
             if not ahead:
@@ -167,34 +186,39 @@ class Follower:
         target = (geo.xs if across else geo.ys)[index: index + 2]
         span = geo.ys if across else geo.xs
         length = target[1] - target[0]
-        along = cell_map(line[1], length) + line[0]
-        cross = np.concatenate([cell_map(n, t1 - t0) + a
-                                for (a, n), (t0, t1) in zip(other, pairwise(span), strict=True)])
-        if across:
-            map_x, map_y = np.tile(along, (len(cross), 1)), np.tile(cross[:, None], (1, length))
-        else:
-            map_x, map_y = np.tile(cross, (length, 1)), np.tile(along[:, None], (1, len(cross)))
-        strip = cv2.remap(frame, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
         offsets = tuple(int(v - span[0]) for v in span)
         local = Geometry((0, length), offsets) if across else Geometry(offsets, (0, length))
-        windows = cell_windows(strip, local, window_crop([geo], INSET))
         cells = np.arange(geo.rows) * geo.cols + index if across else index * geo.cols + np.arange(geo.cols)
-        as_new = _rms(windows, self.new_game[cells])
-        near = np.minimum(as_new, _rms(windows, self.last[cells]))
+        as_new = near = np.full(len(cells), np.inf)
+        drawn: list[tuple[np.ndarray, np.ndarray]] = []
+        for way in WAYS:  # each cell drawn the way it looks most like the cell known
+            along = cell_map(line[1], length, way) + line[0]
+            cross = np.concatenate([cell_map(n, t1 - t0, way) + a
+                                    for (a, n), (t0, t1) in zip(other, pairwise(span), strict=True)])
+            if any(np.array_equal(along, a) and np.array_equal(cross, c) for a, c in drawn):
+                continue  # no cell here is drawn otherwise this way
+            drawn.append((along, cross))
+            if across:
+                map_x, map_y = np.tile(along, (len(cross), 1)), np.tile(cross[:, None], (1, length))
+            else:
+                map_x, map_y = np.tile(cross, (length, 1)), np.tile(along[:, None], (1, len(cross)))
+            strip = cv2.remap(frame, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+            windows = cell_windows(strip, local, window_crop([geo], INSET))
+            new = _rms(windows, self.new_game[cells])
+            as_new = np.minimum(as_new, new)
+            near = np.minimum(near, np.minimum(new, _rms(windows, self.last[cells])))
         return float(np.where(near <= LIKE_RMS, near, FAR_RMS).mean()), bool((as_new <= SAME_RMS).any())
 
 
-def _resized(found: Geometry, layout: Geometry) -> bool:
-    """Whether ``found`` is the layout's cells at other sizes: the board's far side 2 px or more from the
-    layout's (a web page's table row drawn 2 px shorter once it holds no covered cell), each cell at least
-    NARROWER of its size on the layout and at most its size divided by it. A grid located a pixel off on the
-    same board is not resized."""
+def _alike(found: Geometry, layout: Geometry) -> bool:
+    """Whether ``found`` may be the layout's cells at other sizes: each cell at least NARROWER of its size on
+    the layout and at most its size divided by it."""
     for a, b in ((found.xs, layout.xs), (found.ys, layout.ys)):
         ratio = np.diff(a) / np.diff(b)
         if float(ratio.min()) < NARROWER or float(ratio.max()) > 1 / NARROWER:
             return False
-    return max(abs(found.xs[-1] - layout.xs[-1]), abs(found.ys[-1] - layout.ys[-1])) >= 2
+    return True
 
 
 #: The most a cell may shrink (as a share of its size on the layout), and its inverse the most it may grow.
