@@ -649,3 +649,25 @@ def test_a_board_located_a_pixel_off_at_the_new_games_cell_sizes_is_not_taken_as
     drawn = follower.redraw(frame)
     assert not follower.resized and follower.shown == layout
     assert np.array_equal(drawn, frame)
+
+
+def test_a_whole_board_shown_at_a_loss_and_located_a_pixel_off_is_not_taken_as_resized() -> None:
+    """At a loss that shows every cell (DangerUXB) no cell looks as before, so lining the cells up proves
+    nothing: a board located with its first row 2 px taller is not taken as one whose cells change size
+    (play would then read every frame redrawn, its digits a row off)."""
+    from sweepbot.calibration.live.follow import Follower
+    from sweepbot.vision.geometry import Geometry
+
+    client = TileClient(seed=3, reveal_all=True)
+    layout = locate(client.grab())
+    follower = Follower.of_new_game(layout, client.grab())
+    client.game.open((4, 4))  # the mines are laid at the first click
+    if client.game.state == "playing":
+        client.game.open(sorted(client.game.mines)[0])
+    frame = client.grab()
+    assert client.game.state == "lost"
+    off = Geometry(layout.xs, (layout.ys[0], *(y + 2 for y in layout.ys[1:])))
+    follower.locate = lambda _frame: off  # type: ignore[method-assign]
+    drawn = follower.redraw(frame)
+    assert not follower.resized and follower.shown == layout
+    assert np.array_equal(drawn, frame)

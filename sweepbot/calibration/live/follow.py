@@ -100,9 +100,11 @@ class Follower:
         if found is None or (found == self.layout and not self.resized):
             return self.drawn(frame)
         columns, rows = self.line_up(frame, found)
-        if not self.resized and _same_sizes(columns, spans(self.layout.xs)) and _same_sizes(
-                rows, spans(self.layout.ys)):
-            return self.drawn(frame)  # cells of the new game's sizes, located a pixel or two off (a won board)
+        if not self.resized and ((_same_sizes(columns, spans(self.layout.xs)) and _same_sizes(
+                rows, spans(self.layout.ys))) or not self._explains(frame, columns, rows)):
+            # cells of the new game's sizes, located a pixel or two off (a won board), or a board that other
+            # sizes explain no better (every cell changed: a loss that shows the whole board)
+            return self.drawn(frame)
         self.resized = True
         self.columns, self.rows = columns, rows
         drawn = self.drawn(frame)
@@ -116,6 +118,14 @@ class Follower:
         the frame alone, so that a screen that holds still is drawn the same every time."""
         return redraw_likest(frame, self.columns, self.rows, self.layout,
                              lambda drawn: _rms(_windows(drawn, self.layout), self.new_game), LIKE_RMS)
+
+    def _explains(self, frame: np.ndarray, columns: Spans, rows: Spans) -> bool:
+        """Whether cells drawn from ``columns`` and ``rows`` look like the new game or the frame drawn last by
+        LIKE_RMS or more in all than drawn from the layout (see :meth:`_cost`)."""
+        def unlike(lines: Spans, other: Spans) -> float:
+            return sum(self._cost(frame, i, line, other, True)[0] for i, line in enumerate(lines)) * len(other)
+        layout = spans(self.layout.xs), spans(self.layout.ys)
+        return unlike(*layout) - unlike(columns, rows) >= LIKE_RMS
 
     def locate(self, frame: np.ndarray) -> Geometry | None:
         """The board's cells as located near the layout: a grid of the same cells, each at most a little
