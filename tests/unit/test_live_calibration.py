@@ -574,27 +574,8 @@ def test_a_client_whose_rows_shrink_once_opened_is_followed_and_read() -> None:
     cal = profile_true_to_the_games(client, session)
     names = {n.char for n in cal.names.values() if n.proved}
     assert "F" not in names and {"#", ".", "1", "2"} <= names
-    rng = random.Random(4)
-    read = 0
-    for seed in range(60, 80):
-        game = TileClient(seed=seed, thin_bevel=True, shrink=2)
-        for _ in range(rng.randint(2, 8)):  # safe cells opened, as play would
-            safe = [(r, c) for r in range(9) for c in range(9)
-                    if game.game.view()[(r, c)] == "#" and (r, c) not in game.game.mines]
-            game.game.open(rng.choice(safe))
-        want = game.game.view().grid
-        rows = game.row_edges(want)
-        if game.game.state != "playing" or len(set(np.diff(rows))) == 1:
-            continue
-        try:
-            reading = read_screenshot(game.grab(), profiles=[cal.profile])
-        except ReadError as err:
-            assert err.cells and all(want[r][c] in "345678" and want[r][c] not in names for r, c in err.cells), str(err)
-            continue
-        assert reading.board.grid == want
-        assert list(reading.geometry.ys) == rows  # clicks go where the cells are
-        read += 1
-    assert read >= 4
+    assert_reads_boards_of_uneven_cells(cal, names, [TileClient(seed=seed, thin_bevel=True, shrink=2)
+                                                     for seed in range(60, 80)], random.Random(4), 8, across=False)
 
 
 @pytest.mark.slow
@@ -610,17 +591,24 @@ def test_a_client_whose_columns_trade_width_is_followed_and_read() -> None:
     cal = profile_true_to_the_games(client, session)
     names = {n.char for n in cal.names.values() if n.proved}
     assert "F" not in names and {"#", ".", "1", "2"} <= names
-    rng = random.Random(5)
+    assert_reads_boards_of_uneven_cells(cal, names, [TileClient(seed=seed, thin_bevel=True, trade=2)
+                                                     for seed in range(80, 100)], random.Random(5), 10, across=True)
+
+
+def assert_reads_boards_of_uneven_cells(cal: Calibration, names: set[str], games: list[TileClient],
+                                        rng: random.Random, most: int, across: bool) -> None:
+    """Boards of ``games``, each after 2 to ``most`` safe cells opened as play would, whose columns (with
+    ``across``, else rows) differ in size: the profile reads each exactly, clicks going where the cells are,
+    or refuses only digits it never learnt; four at least are read."""
     read = 0
-    for seed in range(80, 100):
-        game = TileClient(seed=seed, thin_bevel=True, trade=2)
-        for _ in range(rng.randint(2, 10)):  # safe cells opened, as play would
+    for game in games:
+        for _ in range(rng.randint(2, most)):
             safe = [(r, c) for r in range(9) for c in range(9)
                     if game.game.view()[(r, c)] == "#" and (r, c) not in game.game.mines]
             game.game.open(rng.choice(safe))
         want = game.game.view().grid
-        columns = game.column_edges(want)
-        if game.game.state != "playing" or len(set(np.diff(columns))) == 1:
+        edges = game.column_edges(want) if across else game.row_edges(want)
+        if game.game.state != "playing" or len(set(np.diff(edges))) == 1:
             continue
         try:
             reading = read_screenshot(game.grab(), profiles=[cal.profile])
@@ -628,7 +616,7 @@ def test_a_client_whose_columns_trade_width_is_followed_and_read() -> None:
             assert err.cells and all(want[r][c] in "345678" and want[r][c] not in names for r, c in err.cells), str(err)
             continue
         assert reading.board.grid == want
-        assert list(reading.geometry.xs) == columns  # clicks go where the cells are
+        assert list(reading.geometry.xs if across else reading.geometry.ys) == edges
         read += 1
     assert read >= 4
 
