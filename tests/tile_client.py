@@ -224,12 +224,9 @@ class TileClient:
                   for c in range(self.game.cols)]
         if self.trade:
             holding = [c for c in range(self.game.cols) if any(row[c] in "#F?" for row in shown)]
-            given = 0
-            for c in range(self.game.cols):
-                if c not in holding:
-                    widths[c] -= self.trade
-                    given += self.trade
-            for k in range(given if holding else 0):
+            for c in set(range(self.game.cols)) - set(holding):
+                widths[c] -= self.trade
+            for k in range(self.trade * (self.game.cols - len(holding)) if holding else 0):
                 widths[holding[k % len(holding)]] += 1
         return [ORIGIN[0] + sum(widths[:c]) for c in range(self.game.cols + 1)]
 

@@ -92,9 +92,9 @@ def redraw_likest(image: np.ndarray, columns: Spans, rows: Spans, target: Geomet
                   unlike: Callable[[np.ndarray], np.ndarray], near: float) -> np.ndarray:
     """As :func:`redraw_cells`, each cell drawn the way (of WAYS) that ``unlike`` (a drawn image to each
     cell's distance from what the caller knows, row-major) finds nearest: the first way unless another is
-    nearer and within ``near``. A look nothing known is near is drawn the first way, as before."""
+    nearer and within ``near``: a look nothing known is near is drawn the first way."""
     first = redraw_cells(image, columns, rows, target)
-    if not moved(columns, target.xs) and not moved(rows, target.ys):
+    if not _moved(columns, target.xs) and not _moved(rows, target.ys):
         return first
     best, out = unlike(first), first
     for way in range(1, len(WAYS)):
@@ -111,7 +111,7 @@ def redraw_likest(image: np.ndarray, columns: Spans, rows: Spans, target: Geomet
     return out
 
 
-def moved(source: Spans, target: tuple[int, ...]) -> bool:
+def _moved(source: Spans, target: tuple[int, ...]) -> bool:
     """Whether some cell along one axis is a pixel or two off its drawn size (drawn differently each way)."""
     return any(0 < abs(n - (t1 - t0)) <= MOVED_ONLY for (_, n), t0, t1 in zip(source, target, target[1:],
                                                                                strict=False))
