@@ -76,6 +76,10 @@ def toast_box(rows: int) -> Rect:
 SHADE_STEP = 4
 
 
+#: How much lighter than an open empty cell a covered tile under the pointer is drawn, with ``lit``.
+LIT_STEP = 12
+
+
 #: A note's colour: nothing else on screen has it.
 NOTE_BGR = (235, 235, 250)
 
@@ -109,7 +113,13 @@ class TileClient:
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False,
-                 shrink: int = 0, trade: int = 0) -> None:
+                 shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0) -> None:
+        #: the covered tile under the pointer is drawn lighter, close to an open empty cell (gnome-mines)
+        self.lit = lit
+        #: the click that wins a game is answered this many seconds late, the tile under the pointer drawn lit
+        #: till then, wherever the pointer went (gnome-mines, busy keeping its scores)
+        self.slow_win = slow_win
+        self.late: tuple[float, list[str], tuple[int, int]] | None = None
         #: open tiles drawn over a background that shows through them, lighter towards the board's top, by
         #: SHADE_STEP a row (kmines)
         self.shaded = shaded
@@ -184,6 +194,7 @@ class TileClient:
         self.ended_at = None
         self.focus = None
         self.dialog_open = False
+        self.late = None
 
     def truth(self, r: int, c: int) -> str:
         """What the cell holds: a mine, or the number of mines around it."""
@@ -235,15 +246,32 @@ class TileClient:
         heights = [TILE - (self.shrink if not any(ch in "#F?" for ch in row) else 0) for row in shown]
         return [ORIGIN[1] + sum(heights[:r]) for r in range(self.game.rows + 1)]
 
+    def lit_cell(self, shown: list[str]) -> tuple[int, int] | None:
+        """The covered cell drawn lit: the one the pointer is over, or the one a slow answer left lit."""
+        if self.late is not None:
+            return self.late[2]
+        if not self.lit:
+            return None
+        xs, ys = self.column_edges(shown), self.row_edges(shown)
+        x, y = self.pointer
+        r = next((k for k in range(self.game.rows) if ys[k] <= y < ys[k + 1]), -1)
+        c = next((k for k in range(self.game.cols) if xs[k] <= x < xs[k + 1]), -1)
+        return (r, c) if r >= 0 and c >= 0 and shown[r][c] == "#" else None
+
     # screen
     def grab(self, region: Rect | None = None) -> np.ndarray:
         canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
-        shown = self.shown()
+        if self.late is not None and time.monotonic() >= self.late[0]:
+            self.late = None
+        shown = self.late[1] if self.late is not None else self.shown()
+        lit = self.lit_cell(shown)
         xs, ys = self.column_edges(shown), self.row_edges(shown)
         x0, y0 = ORIGIN
         for r, row in enumerate(shown):
             for c, ch in enumerate(row):
                 face = tile(ch, self.thin_bevel)
+                if (r, c) == lit:
+                    face = cv2.add(tile(".", self.thin_bevel), np.full_like(face, LIT_STEP))
                 if self.shaded and ch not in "#F?":
                     face = cv2.add(face, np.full_like(face, SHADE_STEP * (len(shown) - r)))
                 extra = xs[c + 1] - xs[c] - TILE
@@ -324,9 +352,12 @@ class TileClient:
                 if self.drop_every and self._taken % self.drop_every == 0:
                     self.dropped += 1
                     return
+                before = self.shown()
                 opened = self.game.open((r, c))
                 if self.game.state == "won":
                     self.winning_openings.append(len(opened))
+                    if self.slow_win:
+                        self.late = (time.monotonic() + self.slow_win, before, (r, c))
                 if self.game.state == "won" and not self.all_flagged():
                     self.game.state = "playing"
                 while self.spread_past_flags and opened and self.game.state == "playing":

@@ -25,14 +25,17 @@ The counting steps (2 and 3) are in :mod:`sweepbot.calibration.counts`, the boun
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 import numpy as np
 
 from sweepbot.board import OPENED
 from sweepbot.calibration.counts import (
+    AGREEMENT,
+    FEW_CELLS,
     complete_frames,
+    exact_counts,
     frames_in_play,
     mine_looks,
     next_to_empty,
@@ -110,7 +113,8 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     marks(grids, names, mines, complete, frames_in_play(grids, trial, mines, complete))
     numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
     distinct_numbers(looks, names)
-    kept_numbers(grids, facts, names)
+    exact = exact_counts(grids, names, looks.count, complete, mines)
+    kept_numbers(grids, facts, names, {k: m[list(mines)].sum(axis=0) for k, m in exact.items()})
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
     empty = next((k for k, n in names.items() if n.char == "."), None)
     revealed |= next_to_empty(grids, touching_covered(grids, names), looks.count, set(names) | at_loss, empty, marked)
@@ -219,9 +223,13 @@ def distinct_numbers(looks: Looks, names: Naming) -> None:
             del names[small]
 
 
-def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> None:
+def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming,
+                 counted: Mapping[int, np.ndarray] | None = None) -> None:
     """A cell a fact shows opened keeps its number for the rest of its game: each look such a cell shows
-    later is named by the looks it showed, when they are one number and nothing says otherwise."""
+    at another time is named by the looks it showed, when they are one number and nothing says otherwise.
+    ``counted``, per look, the mines around each of its cells with every mine in sight: a look most of whose
+    cells count another number is not that number (a frame grabbed before the client answered a click, its
+    covered tile lit under the pointer much as an empty cell, seen "opened" and later as the number)."""
     games = game_of_frames(grids, facts, names)
     seen: dict[tuple[int, int, int], set[int]] = {}
     for f in facts:
@@ -230,13 +238,23 @@ def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Nami
     votes: dict[int, set[str]] = {}
     for looks in seen.values():
         named = {names[k].char for k in looks if k in names}
-        if len(named) != 1 or not named <= set(".12345678"):
-            continue  # nothing to name it by, or a cell that seems to change number: a misjudged fact
+        if len(named) != 1 or not named <= set("12345678"):
+            # nothing to name it by, a cell that seems to change number (a misjudged fact), or an empty cell:
+            # no number is drawn otherwise for its flags, and a covered tile lit under the pointer may look empty
+            continue
         for k in looks - set(names):
             votes.setdefault(k, set()).update(named)
     for k, chars in votes.items():
-        if len(chars) == 1:
+        if len(chars) == 1 and not refuted(None if counted is None else counted.get(k), next(iter(chars))):
             names[k] = Name(next(iter(chars)), "a cell seen opened showed this number earlier in the game")
+
+
+def refuted(counts: np.ndarray | None, char: str) -> bool:
+    """Whether ``counts`` (the mines around a look's cells with every mine in sight) say the look is not the
+    number ``char``: enough of them, most counting another."""
+    if counts is None or len(counts) < FEW_CELLS:
+        return False
+    return float((counts == (0 if char == "." else int(char))).mean()) < AGREEMENT
 
 
 def game_of_frames(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> dict[int, int]:

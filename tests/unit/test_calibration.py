@@ -131,6 +131,49 @@ def test_a_cell_opened_in_two_games_names_nothing_when_the_second_games_new_boar
     assert names[3].char == "1"
 
 
+def test_a_covered_tile_lit_like_an_empty_cell_is_not_named_by_the_number_it_opened_to() -> None:
+    """A frame grabbed before the client answered a click shows the clicked cell, still covered, lit under the
+    pointer much as an empty cell (gnome-mines): one look with the empty cells, "opened" beside covered cells,
+    so not proved empty. The next frame shows that cell's number. The empty cells, which count no mine around
+    them, are not named that number."""
+    from sweepbot.calibration.facts import REVEALED
+
+    others = [g for seed in range(4) for g in game_frames(seed)]  # games that prove the numbers
+    new, mid, lost = game_frames(5, played=6)
+    counts = neighbour_count(np.isin(lost, list("*!F")))
+    numbered = np.argwhere((lost == "#") & (counts > 0) & (neighbour_count(np.isin(mid, list(".12345678"))) > 0)
+                           & (neighbour_count(mid == "F") == 0))
+    r, c = (int(v) for v in numbered[0])
+    answered = mid.copy()
+    answered[r, c] = str(counts[r, c])
+    lit = mid.copy()
+    lit[r, c] = "."  # drawn as the empty cells are
+    looks, truth = as_looks([*others, new, lit, answered, lost])
+    at = len(others)
+    facts = [Fact(at, 0, 0, "#"), Fact(at + 1, r, c, REVEALED), Fact(at + 2, r, c, REVEALED)]
+    names = name_looks(looks, facts, min_cells=1, with_hints=False)
+    wrong = [(truth[k], n.char) for k, n in names.items()
+             if n.char != truth[k] and not (n.char == "=" and truth[k] in ".12345678")]
+    assert not wrong  # a number not proved is left to play to learn ("="), never named another
+
+
+def test_a_number_is_never_named_empty_by_the_look_a_cell_showed_before() -> None:
+    """A cell seen as the empty look and then as another look in one game: the empty look was a covered tile
+    lit under the pointer, not the cell's answer, so the other look is not named empty. Looks: 0 covered, 1
+    empty, 2 a 1, 3 not named yet."""
+    from sweepbot.calibration.facts import REVEALED
+    from sweepbot.calibration.naming import kept_numbers
+
+    new = np.zeros((3, 3), int)
+    lit = np.array([[1, 2, 0], [0, 0, 0], [0, 0, 0]])
+    answered = np.array([[3, 2, 0], [0, 0, 0], [0, 0, 0]])
+    facts = [*(Fact(0, r, c, "#") for r in range(3) for c in range(3)),
+             Fact(1, 0, 0, REVEALED), Fact(1, 0, 1, REVEALED), Fact(2, 0, 0, REVEALED)]
+    names = {0: Name("#", "new board"), 1: Name(".", "counted"), 2: Name("1", "counted")}
+    kept_numbers([new, lit, answered], facts, names)
+    assert 3 not in names
+
+
 def test_facts_name_what_was_seen_happen() -> None:
     frames = game_frames(7)
     looks, truth = as_looks(frames)

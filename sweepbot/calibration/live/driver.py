@@ -33,6 +33,13 @@ SETTLE_QUIET = 0.12
 FLASH_QUIET = 0.6
 #: The longest wait (s) for the board to change after a click or a key.
 SETTLE_TIMEOUT = 1.5
+#: A covered tile the pointer lights (gnome-mines) is no answer to a click: the longest wait (s) for the answer
+#: while the clicked cell shows it lit (gnome-mines keeps its scores for a while at a win, the tile lit till then),
+#: and how long the pointer rests on a tile to see whether the client lights it.
+LIT_TIMEOUT = 5.0
+LIT_WAIT = 0.4
+#: A window this close (RMS) to the lit tile is that tile: a lit tile may look much like an open empty cell.
+LIT_RMS = 4.0
 #: Once this many answers were seen, the stillness that ends a wait follows the client: 3 times the longest
 #: pause seen inside one of its answers (a client that draws a tile, then its number), at least MIN_QUIET.
 LEARN_AFTER = 8
@@ -133,6 +140,8 @@ class BoardDriver:
     follower: Follower | None = None
     #: the client's window (its client area) on screen; None: not known
     window: Rect | None = None
+    #: a covered tile's window while the pointer is over it, when the client lights it; None: not lit
+    lit: np.ndarray | None = None
 
     def changes(self, before: np.ndarray, after: np.ndarray, cell: Cell) -> set[Cell]:
         """The cells that the click on ``cell`` (the last one) changed from ``before`` to ``after``. A mark some
@@ -236,28 +245,53 @@ class BoardDriver:
         """Click a cell and return the screen once the client has answered and the board settled."""
         self.screen.grab()  # the board followed to where its cells are now
         board_before = self.screen.grab(self.region)
-        place, spot = self.on_screen, self.cell_region(cell)
-        old = self.cells.window(self.screen.grab(spot), cell, spot, place)
+        old = self.cell_window(cell)
         self.previous, self.target = self.target, cell
         self.mouse.set_board(self.region)
-        self.mouse.click_cell(*place.center(*cell), button=button)
+        self.mouse.click_cell(*self.on_screen.center(*cell), button=button)
         self.park()
         # wait for the clicked cell itself: a client may light the tile under the pointer at once and
-        # answer the click only later (gnome-mines: 0.3 s)
-        deadline = time.monotonic() + SETTLE_TIMEOUT
-        held: np.ndarray | None = None
-        since = 0.0
-        quiet = self.quiet
-        while time.monotonic() < deadline:
-            now = self.cells.window(self.screen.grab(spot), cell, spot, place)
-            if rms(now, old) < CHANGED_RMS:
-                held = None  # unchanged, or a passing highlight that went away
-            elif held is None or rms(now, held) >= 2.0:
-                held, since = now, time.monotonic()
-            elif time.monotonic() - since >= quiet:
-                break  # changed, and held that look
-            time.sleep(min(0.01, quiet / 8))
+        # answer the click only later (gnome-mines: 0.3 s, seconds at a win)
+        self.held_change(cell, old, SETTLE_TIMEOUT)
         # settled against the board before the click: a flash that turns the whole board red for a moment
         # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait
         self.last_frame = self.unhidden(self.settled(board_before))
         return self.last_frame
+
+    def learn_lit(self, cell: Cell) -> None:
+        """Rest the pointer on covered ``cell`` and keep how its tile looks if the client lights it (``lit``),
+        then park the pointer and wait for the tile to go back."""
+        old = self.cell_window(cell)
+        self.mouse.park(*self.on_screen.center(*cell))
+        now = self.held_change(cell, old, LIT_WAIT)
+        self.park()
+        if now is None:
+            return
+        self.lit = now
+        deadline = time.monotonic() + LIT_WAIT
+        while time.monotonic() < deadline and rms(self.cell_window(cell), old) >= CHANGED_RMS:
+            time.sleep(0.01)
+
+    def cell_window(self, cell: Cell) -> np.ndarray:
+        """``cell``'s window on the screen now."""
+        spot = self.cell_region(cell)
+        return self.cells.window(self.screen.grab(spot), cell, spot, self.on_screen)
+
+    def held_change(self, cell: Cell, old: np.ndarray, timeout: float) -> np.ndarray | None:
+        """``cell``'s window once it changed from ``old`` and held that look for ``quiet`` s (at most ``timeout``
+        s; None if it did not). A tile lit under the pointer is no change: it is waited out for LIT_TIMEOUT s."""
+        start = time.monotonic()
+        held: np.ndarray | None = None
+        since = 0.0
+        while True:
+            now = self.cell_window(cell)
+            lit = self.lit is not None and rms(now, self.lit) < LIT_RMS
+            if time.monotonic() - start >= (LIT_TIMEOUT if lit else timeout):
+                return None
+            if rms(now, old) < CHANGED_RMS or lit:
+                held = None  # unchanged, or a passing highlight that went away
+            elif held is None or rms(now, held) >= 2.0:
+                held, since = now, time.monotonic()
+            elif time.monotonic() - since >= self.quiet:
+                return held  # changed, and held that look
+            time.sleep(min(0.01, self.quiet / 8))

@@ -22,8 +22,8 @@ from sweepbot.vision.settle import Grabber
 
 
 def find_board(screen: Grabber, mouse: BoardInput) -> tuple[BoardDriver, Tiles, np.ndarray]:
-    """Locate the board, which must be a new game (one look everywhere), and keep the mouse to it. The board,
-    its tiles, and the settled screen."""
+    """Locate the board, which must be a new game (one look everywhere), keep the mouse to it and learn whether
+    the client lights the tile under the pointer. The board, its tiles, and the settled screen."""
     geometry = locate(screen.grab())
     mouse.set_board(board_region(geometry))
     park_below(mouse, geometry)
@@ -34,6 +34,7 @@ def find_board(screen: Grabber, mouse: BoardInput) -> tuple[BoardDriver, Tiles, 
     follower = Follower.of_new_game(geometry, frame)
     board = BoardDriver(FollowingScreen(screen, follower), mouse, tiles.cells, follower=follower)
     board.keep_surround(frame)
+    board.learn_lit((geometry.rows // 2, geometry.cols // 2))
     return board, tiles, frame
 
 
