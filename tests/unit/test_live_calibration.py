@@ -676,3 +676,22 @@ def test_a_whole_board_shown_at_a_loss_and_located_a_pixel_off_is_not_taken_as_r
     drawn = follower.redraw(frame)
     assert not follower.resized and follower.shown == layout
     assert np.array_equal(drawn, frame)
+
+
+@pytest.mark.parametrize("thin_bevel", [False, True])
+def test_a_cell_drawn_a_pixel_off_has_not_changed_but_one_that_opened_has(thin_bevel: bool) -> None:
+    """A table laid out anew draws its cells a pixel off where they were (a web page whose columns trade
+    width, located a pixel off): such a cell has not changed, while a covered cell that opened has, even
+    when the two differ only by a bevel of a pixel (a Windows 98 look)."""
+    from sweepbot.calibration.live.driver import CellWindows
+    from sweepbot.calibration.live.tiles import CHANGE_INSETS
+    from tests.tile_client import tile
+
+    before = TileClient(seed=3, thin_bevel=thin_bevel).grab()
+    geometry = locate(before)
+    after = before.copy()
+    x, y, w, h = geometry.cell_rect(4, 4)
+    after[y : y + h, x + 1 : x + w] = before[y : y + h, x : x + w - 1]  # drawn a pixel to the right
+    x, y, w, h = geometry.cell_rect(1, 1)
+    after[y : y + h, x : x + w] = tile(".", thin_bevel)  # opened, empty
+    assert CellWindows(geometry, CHANGE_INSETS[0]).changed(before, after) == {(1, 1)}

@@ -24,6 +24,8 @@ Cell = tuple[int, int]
 
 #: A cell counts as changed when its window moved this much (RMS, 0-255).
 CHANGED_RMS = 10.0
+#: How many pixels off where it was a cell may be drawn and still be the same (see CellWindows.changed).
+SHIFT = 1
 #: How far inside a cell (share of the cell) its middle starts: a focus mark drawn around the cell clicked last
 #: (Tk's dotted ring) lies outside it.
 MIDDLE_INSET = 0.2
@@ -79,10 +81,22 @@ class CellWindows:
         return frame[y:y + h, x:x + w].reshape(-1).astype(np.float32)
 
     def changed(self, before: np.ndarray, after: np.ndarray) -> set[Cell]:
-        """The cells whose windows differ between two frames."""
+        """The cells whose windows differ between two frames, and not only by where they are drawn: a cell
+        drawn SHIFT pixels off where it was is the same (a table that lays its columns out anew when one
+        loses its covered cells, located a pixel off)."""
         geo = self.geometry
-        d = np.sqrt(((self.windows(before) - self.windows(after)) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
-        return {(int(r), int(c)) for r, c in np.argwhere(d >= CHANGED_RMS)}
+        was = self.windows(before)
+        d = np.sqrt(((was - self.windows(after)) ** 2).mean(axis=1)).reshape(geo.rows, geo.cols)
+        ox, oy, w, h = window_crop([geo], self.inset)
+        out = set()
+        for r, c in np.argwhere(d >= CHANGED_RMS):
+            x, y = geo.xs[c] + ox, geo.ys[r] + oy
+            old = was[r * geo.cols + c]
+            moved = [after[y + dy : y + dy + h, x + dx : x + dx + w] for dx in range(-SHIFT, SHIFT + 1)
+                     for dy in range(-SHIFT, SHIFT + 1) if (dx or dy) and min(x + dx, y + dy) >= 0]
+            if not any(m.shape[:2] == (h, w) and rms(m.reshape(-1), old) < CHANGED_RMS for m in moved):
+                out.add((int(r), int(c)))
+        return out
 
 
 def board_region(geometry: Geometry) -> Rect:
