@@ -246,15 +246,15 @@ def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Nami
             votes.setdefault(k, set()).update(named)
     for k, chars in votes.items():
         if len(chars) == 1 and not refuted(None if counted is None else counted.get(k), next(iter(chars))):
-            names[k] = Name(next(iter(chars)), "a cell seen opened showed this number earlier in the game")
+            names[k] = Name(next(iter(chars)), "a cell seen opened showed this number in the same game")
 
 
 def refuted(counts: np.ndarray | None, char: str) -> bool:
     """Whether ``counts`` (the mines around a look's cells with every mine in sight) say the look is not the
-    number ``char``: enough of them, most counting another."""
+    number ``char`` (a digit): enough of them, most counting another."""
     if counts is None or len(counts) < FEW_CELLS:
         return False
-    return float((counts == (0 if char == "." else int(char))).mean()) < AGREEMENT
+    return float((counts == int(char)).mean()) < AGREEMENT
 
 
 def game_of_frames(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming) -> dict[int, int]:
