@@ -19,6 +19,15 @@ DIGIT_COLOURS = {"1": (200, 0, 0), "2": (0, 130, 0), "3": (0, 0, 210), "4": (120
                  "6": (120, 120, 0), "7": (0, 0, 0), "8": (90, 90, 90)}
 
 
+def mark(t: np.ndarray, ch: str) -> None:
+    """A flag or a question mark drawn on a covered tile."""
+    if ch == "F":
+        cv2.rectangle(t, (6, 4), (12, 9), (0, 0, 230), -1)
+        cv2.line(t, (6, 4), (6, 14), (0, 0, 0), 1)
+    else:
+        cv2.putText(t, "?", (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, (0, 0, 0), 1)
+
+
 def tile(ch: str, thin: bool = False) -> np.ndarray:
     t = np.full((TILE, TILE, 3), 192, np.uint8)
     if thin:
@@ -28,7 +37,9 @@ def tile(ch: str, thin: bool = False) -> np.ndarray:
         if ch in "#F?":
             t[1, 1:] = t[1:, 1] = 240
             t[-1, 1:] = t[1:, -1] = 123
-        if ch in DIGIT_COLOURS:
+        if ch in "F?":
+            mark(t, ch)
+        elif ch in DIGIT_COLOURS:
             cv2.putText(t, ch, (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, DIGIT_COLOURS[ch], 2)
         elif ch in "*!X":
             cv2.circle(t, (9, 9), 5, (0, 0, 0), -1)
@@ -38,11 +49,8 @@ def tile(ch: str, thin: bool = False) -> np.ndarray:
     if ch in "#F?":
         t[:2, :] = t[:, :2] = 255
         t[-2:, :] = t[:, -2:] = 120
-        if ch == "F":
-            cv2.rectangle(t, (6, 4), (12, 9), (0, 0, 230), -1)
-            cv2.line(t, (6, 4), (6, 14), (0, 0, 0), 1)
-        elif ch == "?":
-            cv2.putText(t, "?", (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, (0, 0, 0), 1)
+        if ch in "F?":
+            mark(t, ch)
         return t
     t[:, :] = (170, 170, 170)
     t[0, :] = t[:, 0] = 128

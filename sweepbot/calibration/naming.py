@@ -110,7 +110,10 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
             # a covered cell drawn another way still looks like one (a number a client shows at a loss
             # does not, and stays unnamed)
             names[k] = Name("#", "a covered cell that changed at the loss, and the counts show it is no mine")
-    marks(grids, names, mines, complete, frames_in_play(grids, trial, mines, complete))
+    # a live session whose client never put a flag where it was seen (no marks) shows none in play: a mine
+    # look there is something else (a covered tile drawn otherwise)
+    flags = not facts or any(f.char == "F" for f in facts)
+    marks(grids, names, mines, complete, frames_in_play(grids, trial, mines, complete), flags)
     numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
     distinct_numbers(looks, names)
     exact = exact_counts(grids, names, looks.count, complete, mines)
@@ -278,15 +281,17 @@ def game_of_frames(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Na
 
 
 def marks(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], complete: set[int],
-          in_play: set[int]) -> None:
-    """Tell the mine looks apart by the frames they appear in; what the frames do not settle stays unnamed."""
+          in_play: set[int], flags: bool = True) -> None:
+    """Tell the mine looks apart by the frames they appear in; what the frames do not settle stays unnamed.
+    Without ``flags`` (the client has none), a mine look seen in play is no flag, and stays unnamed."""
     open_ = [k for k in mines if k not in names]
     present = [{int(k): int(n) for k, n in zip(*np.unique(g, return_counts=True), strict=True)} for g in grids]
     for k in open_:
         frames = [i for i, p in enumerate(present) if k in p]
         most = max(present[i][k] for i in frames)
         if any(i in in_play for i in frames):
-            names[k] = Name("F", "a mine look seen while the game was still on: a flag")
+            if flags:
+                names[k] = Name("F", "a mine look seen while the game was still on: a flag")
         elif most == 1 and len(frames) >= 2:
             names[k] = Name("!", "a mine look once in each frame after a loss: the mine that was clicked")
         elif most >= 2:

@@ -174,6 +174,27 @@ def test_a_number_is_never_named_empty_by_the_look_a_cell_showed_before() -> Non
     assert 3 not in names
 
 
+def test_a_client_with_no_flags_has_no_flag_named_in_play() -> None:
+    """A live session on a client that puts no flag where it was seen (a web page whose right-click opens
+    a menu): a look that only mines show while the game is on (covered tiles of a column drawn narrower) is
+    no flag, and stays unnamed; with a flag seen put, it is the flag."""
+    from sweepbot.calibration.facts import REVEALED
+
+    new, mid, lost = game_frames(2)
+    looks, truth = as_looks([new, mid, lost])
+    flag = CHARS.index("F")
+    opened = [Fact(1, int(r), int(c), REVEALED) for r, c in np.argwhere(np.isin(mid, list(".12345678")))]
+    hit = np.argwhere(lost == "!")[0]
+    facts = [Fact(0, 0, 0, "#"), *opened, Fact(2, int(hit[0]), int(hit[1]), "!"),
+             *(Fact(2, int(r), int(c), AT_LOSS) for r, c in np.argwhere(lost == "*"))]
+    names = name_looks(looks, facts, min_cells=1, with_hints=False)
+    assert flag not in names
+    assert all(truth[k] == n.char for k, n in names.items())
+    r, c = np.argwhere(mid == "F")[0]
+    names = name_looks(looks, [*facts, Fact(1, int(r), int(c), "F")], min_cells=1, with_hints=False)
+    assert names[flag].char == "F"
+
+
 def test_facts_name_what_was_seen_happen() -> None:
     frames = game_frames(7)
     looks, truth = as_looks(frames)

@@ -582,9 +582,10 @@ def test_a_live_calibration_that_stops_keeps_its_record_and_the_screen_it_stoppe
 def test_a_client_whose_rows_shrink_once_opened_is_followed_and_read() -> None:
     """A row is drawn 2 px shorter once no covered cell is left in it (the web page's table rows): calibration
     follows the cells to where they are, so that its facts are the game's and its names are right (no win
-    taken for a game in play, no covered look named a flag); the profile reads boards in play with short
-    rows, or refuses a digit it never learnt, but never misreads a cell."""
-    client = TileClient(seed=5, thin_bevel=True, shrink=2)
+    taken for a game in play, no covered look named a flag: a right-click opens a menu, and puts none); the
+    profile reads boards in play with short rows, or refuses a digit it never learnt, but never misreads a
+    cell."""
+    client = TileClient(seed=5, thin_bevel=True, shrink=2, context_menu=True)
     session = calibrate(client, games=6)
     # games that ended with a row drawn short: no covered cell left in it
     assert sum(any("#" not in row and "F" not in row for row in g.view().grid) for g in client.games[:-1]) >= 2
@@ -600,9 +601,10 @@ def test_a_client_whose_columns_trade_width_is_followed_and_read() -> None:
     """Columns hand pixels to one another (a web page's table of fixed width): a column left with no covered
     cell is drawn 2 px narrower, those that hold one a pixel or two wider, a tile image stretched to its
     column, a digit centred at its own size. Calibration follows the cells (the board's outer size often
-    stays the same), so that its facts are the game's and its names are right; the profile reads boards in
-    play, or refuses a digit it never learnt, but never misreads a cell."""
-    client = TileClient(seed=6, thin_bevel=True, trade=2)
+    stays the same), so that its facts are the game's and its names are right (a right-click puts no flag,
+    and no look is named one); the profile reads boards in play, or refuses a digit it never learnt, but
+    never misreads a cell."""
+    client = TileClient(seed=6, thin_bevel=True, trade=2, context_menu=True)
     session = calibrate(client, games=6)
     assert sum(len(set(np.diff(client.column_edges(g.view().grid)))) > 1 for g in client.games[:-1]) >= 2
     cal = profile_true_to_the_games(client, session)
