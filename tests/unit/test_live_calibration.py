@@ -680,6 +680,31 @@ def test_a_whole_board_shown_at_a_loss_and_located_a_pixel_off_is_not_taken_as_r
     assert np.array_equal(drawn, frame)
 
 
+def test_a_whole_board_shown_at_a_loss_whose_rows_shrank_is_drawn_onto_the_layout() -> None:
+    """A web page's table shows every cell at a loss, and each row left with no tile image shrinks: the board
+    ends rows of pixels above where it did. No cell looks as before, but the located rows are further off the
+    layout than a grid located a pixel off: the cells are drawn from where they are, as the same loss on a
+    client whose rows keep their size shows them (the frame is kept, its mines learnt)."""
+    from sweepbot.calibration.live.follow import Follower
+    from sweepbot.calibration.live.session import intact
+
+    frames = []
+    for shrink in (2, 0):
+        client = TileClient(seed=3, reveal_all=True, thin_bevel=True, shrink=shrink)
+        layout = locate(client.grab())
+        follower = Follower.of_new_game(layout, client.grab())
+        client.game.open((4, 4))  # the mines are laid at the first click
+        if client.game.state == "playing":
+            client.game.open(sorted(client.game.mines)[0])
+        assert client.game.state == "lost"
+        frames.append(follower.redraw(client.grab()))
+    shrunk, kept = frames
+    assert follower.shown == layout and intact(shrunk, layout)
+    x, y, w, h = layout.bbox
+    board = (slice(y, y + h), slice(x, x + w))
+    assert np.abs(shrunk[board].astype(int) - kept[board]).mean() < 2
+
+
 @pytest.mark.parametrize("thin_bevel", [False, True])
 def test_a_cell_drawn_a_pixel_off_has_not_changed_but_one_that_opened_has(thin_bevel: bool) -> None:
     """A table laid out anew draws its cells a pixel off where they were (a web page whose columns trade

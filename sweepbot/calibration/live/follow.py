@@ -100,10 +100,12 @@ class Follower:
         if found is None or (found == self.layout and not self.resized):
             return self.drawn(frame)
         columns, rows = self.line_up(frame, found)
-        if not self.resized and ((_same_sizes(columns, spans(self.layout.xs)) and _same_sizes(
-                rows, spans(self.layout.ys))) or not self._explains(frame, columns, rows)):
-            # cells of the new game's sizes, located a pixel or two off (a won board), or a board that other
-            # sizes explain no better (every cell changed: a loss that shows the whole board)
+        layout = spans(self.layout.xs), spans(self.layout.ys)
+        if not self.resized and ((_same_sizes(columns, layout[0]) and _same_sizes(rows, layout[1])) or (
+                _near(columns, layout[0]) and _near(rows, layout[1]) and not self._explains(frame, columns, rows))):
+            # cells of the new game's sizes, located a pixel or two off (a won board), or a board located near
+            # the layout that other sizes explain no better (every cell changed: a loss that shows the whole
+            # board); cells lined up further off than that are not where the layout has them
             return self.drawn(frame)
         self.resized = True
         self.columns, self.rows = columns, rows
@@ -238,6 +240,13 @@ NARROWER = 0.8
 def _same_sizes(lined: Spans, layout: Spans) -> bool:
     """Whether cells lined up have the layout's sizes and start within SAME_EDGE pixels of its cells."""
     return all(n == m and abs(a - b) <= SAME_EDGE for (a, n), (b, m) in zip(lined, layout, strict=True))
+
+
+def _near(lined: Spans, layout: Spans) -> bool:
+    """Whether cells lined up start within SAME_EDGE pixels of the layout's cells, and end so."""
+    ends = (lined[-1][0] + lined[-1][1], layout[-1][0] + layout[-1][1])
+    return abs(ends[0] - ends[1]) <= SAME_EDGE and all(
+        abs(a - b) <= SAME_EDGE for (a, _), (b, _) in zip(lined, layout, strict=True))
 
 
 def _windows(frame: np.ndarray, layout: Geometry) -> np.ndarray:
