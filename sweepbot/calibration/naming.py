@@ -25,7 +25,7 @@ The counting steps (2 and 3) are in :mod:`sweepbot.calibration.counts`, the boun
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
 import numpy as np
@@ -116,8 +116,8 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     marks(grids, names, mines, complete, frames_in_play(grids, trial, mines, complete), flags)
     numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
     distinct_numbers(looks, names)
-    exact = exact_counts(grids, names, looks.count, complete, mines)
-    kept_numbers(grids, facts, names, {k: m[list(mines)].sum(axis=0) for k, m in exact.items()})
+    kept_numbers(grids, facts, names, lambda: {k: m[list(mines)].sum(axis=0) for k, m in exact_counts(
+        grids, names, looks.count, complete, mines).items()})
     revealed = {int(grids[f.frame][f.row, f.col]) for f in facts if f.char == REVEALED}
     empty = next((k for k, n in names.items() if n.char == "."), None)
     revealed |= next_to_empty(grids, touching_covered(grids, names), looks.count, set(names) | at_loss, empty, marked)
@@ -227,12 +227,13 @@ def distinct_numbers(looks: Looks, names: Naming) -> None:
 
 
 def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Naming,
-                 counted: Mapping[int, np.ndarray] | None = None) -> None:
+                 counted: Callable[[], Mapping[int, np.ndarray]] | None = None) -> None:
     """A cell a fact shows opened keeps its number for the rest of its game: each look such a cell shows
     at another time is named by the looks it showed, when they are one number and nothing says otherwise.
-    ``counted``, per look, the mines around each of its cells with every mine in sight: a look most of whose
-    cells count another number is not that number (a frame grabbed before the client answered a click, its
-    covered tile lit under the pointer much as an empty cell, seen "opened" and later as the number)."""
+    ``counted`` gives, per look, the mines around each of its cells with every mine in sight (asked only when
+    a look gets a vote): a look most of whose cells count another number is not that number (a frame grabbed
+    before the client answered a click, its covered tile lit under the pointer much as an empty cell, seen
+    "opened" and later as the number)."""
     games = game_of_frames(grids, facts, names)
     seen: dict[tuple[int, int, int], set[int]] = {}
     for f in facts:
@@ -247,8 +248,9 @@ def kept_numbers(grids: Sequence[np.ndarray], facts: Sequence[Fact], names: Nami
             continue
         for k in looks - set(names):
             votes.setdefault(k, set()).update(named)
+    counts = counted() if counted is not None and votes else {}
     for k, chars in votes.items():
-        if len(chars) == 1 and not refuted(None if counted is None else counted.get(k), next(iter(chars))):
+        if len(chars) == 1 and not refuted(counts.get(k), next(iter(chars))):
             names[k] = Name(next(iter(chars)), "a cell seen opened showed this number in the same game")
 
 
