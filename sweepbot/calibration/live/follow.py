@@ -97,21 +97,28 @@ class Follower:
             return self.drawn(frame)
         self._seen = area.copy()
         found = self.locate(frame)
-        if found is None or (found == self.layout and not self.resized):
-            return self.drawn(frame)
-        columns, rows = self.line_up(frame, found)
-        layout = spans(self.layout.xs), spans(self.layout.ys)
-        if not self.resized and ((_same_sizes(columns, layout[0]) and _same_sizes(rows, layout[1])) or (
-                _near(columns, layout[0]) and _near(rows, layout[1]) and not self._explains(frame, columns, rows))):
-            # cells of the new game's sizes, located a pixel or two off (a won board), or a board located near
-            # the layout that other sizes explain no better (every cell changed: a loss that shows the whole
-            # board); cells lined up further off than that are not where the layout has them
-            return self.drawn(frame)
-        self.resized = True
-        self.columns, self.rows = columns, rows
+        if found is None:
+            return self.drawn(frame)  # something over the board
+        if found != self.layout or self.resized:
+            self._follow(frame, found)
         drawn = self.drawn(frame)
         self.last = _windows(drawn, self.layout)
         return drawn
+
+    def _follow(self, frame: np.ndarray, found: Geometry) -> None:
+        """Where the cells are, from the board ``found`` on ``frame``: lined up (see :meth:`line_up`), and
+        kept at the layout's places while the cells have not been seen at other sizes and nothing proves
+        they are."""
+        columns, rows = self.line_up(frame, found)
+        if not self.resized and ((_same_sizes(columns, spans(self.layout.xs)) and _same_sizes(
+                rows, spans(self.layout.ys))) or (_near(found, self.layout) and not self._explains(frame, columns,
+                                                                                                 rows))):
+            # cells of the new game's sizes, located a pixel or two off (a won board), or a board located near
+            # the layout that other sizes explain no better (every cell changed: a loss that shows the whole
+            # board); a board whose lines are located further off is not where the layout has it
+            return
+        self.resized = True
+        self.columns, self.rows = columns, rows
 
     def drawn(self, frame: np.ndarray) -> np.ndarray:
         """``frame`` with the board drawn onto the layout from where its cells are, each cell a pixel or two
@@ -242,11 +249,9 @@ def _same_sizes(lined: Spans, layout: Spans) -> bool:
     return all(n == m and abs(a - b) <= SAME_EDGE for (a, n), (b, m) in zip(lined, layout, strict=True))
 
 
-def _near(lined: Spans, layout: Spans) -> bool:
-    """Whether cells lined up start within SAME_EDGE pixels of the layout's cells, and end so."""
-    ends = (lined[-1][0] + lined[-1][1], layout[-1][0] + layout[-1][1])
-    return abs(ends[0] - ends[1]) <= SAME_EDGE and all(
-        abs(a - b) <= SAME_EDGE for (a, _), (b, _) in zip(lined, layout, strict=True))
+def _near(found: Geometry, layout: Geometry) -> bool:
+    """Whether every line of ``found`` lies within SAME_EDGE pixels of the layout's."""
+    return all(abs(a - b) <= SAME_EDGE for a, b in zip((*found.xs, *found.ys), (*layout.xs, *layout.ys), strict=True))
 
 
 def _windows(frame: np.ndarray, layout: Geometry) -> np.ndarray:
