@@ -47,10 +47,15 @@ def is_uneven(geometry: Geometry) -> bool:
 
 
 def even_grid(geometry: Geometry, pitch: tuple[float, float]) -> Geometry:
-    """A grid of ``geometry``'s rows and columns from its top-left corner, every cell ``pitch`` in size."""
-    x0, y0 = geometry.xs[0], geometry.ys[0]
-    return Geometry(tuple(x0 + round(k * pitch[0]) for k in range(geometry.cols + 1)),
-                    tuple(y0 + round(k * pitch[1]) for k in range(geometry.rows + 1)))
+    """A grid of ``geometry``'s rows and columns from its top-left corner, each cell at a size a cell of
+    ``pitch`` is drawn at: its own when it is one (a fractional pitch of 32.6 px is drawn in cells of 32 and
+    33, in an order each client chooses, and a profile learnt both), else the nearest."""
+    return Geometry(_even_edges(geometry.xs, pitch[0]), _even_edges(geometry.ys, pitch[1]))
+
+
+def _even_edges(edges: tuple[int, ...], pitch: float) -> tuple[int, ...]:
+    sizes = np.clip(np.diff(edges), int(np.floor(pitch)), int(np.ceil(pitch)))
+    return tuple(int(v) for v in edges[0] + np.concatenate([[0], np.cumsum(sizes)]))
 
 
 #: One axis of a board as drawn: each cell's first pixel and size along it.

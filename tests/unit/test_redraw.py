@@ -89,3 +89,18 @@ def test_a_board_read_with_cells_a_pixel_or_two_off_matches_its_looks_exactly() 
     covered = np.array([[ch == "#" for ch in row] for row in LATER])
     assert float(reading.scores.rms[covered].max()) < 1.0
     assert reading.geometry == shown
+
+
+def test_cells_of_a_fractional_pitch_are_read_at_the_sizes_they_were_learnt() -> None:
+    """A toolkit draws a pitch of 26.67 px in columns of 27, 27 and 26 (its own order of the two sizes): a
+    profile of a client whose cells change size learnt both, and reads each column at its own size, exactly
+    as learnt, not drawn onto another order of the two sizes."""
+    cells = [["#", "1", "#"], ["1", "#", "1"]]
+    learnt, layout = board([27, 27, 26], cells)
+    crop = (0, 0, 26, SIZE)
+    profile = Profile("drawn-27px", "drawn", (80 / 3, SIZE), crop, tuple(ch for row in cells for ch in row),
+                      cell_windows(learnt, layout, crop), play={"cells_resize": True}, max_rms=2.0)
+    reading = read_located(learnt, layout, profile)
+    assert reading.board.grid == ("#1#", "1#1")
+    assert float(reading.scores.rms.max()) < 1.0
+    assert reading.geometry == layout
