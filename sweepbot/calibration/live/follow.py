@@ -110,13 +110,13 @@ class Follower:
         kept at the layout's places while the cells have not been seen at other sizes and nothing proves
         they are."""
         columns, rows = self.line_up(frame, found)
-        if not self.resized and ((_same_sizes(columns, spans(self.layout.xs)) and _same_sizes(
-                rows, spans(self.layout.ys))) or (_near(found, self.layout) and not self._explains(frame, columns,
-                                                                                                 rows))):
+        if not self.resized:
             # cells of the new game's sizes, located a pixel or two off (a won board), or a board located near
             # the layout that other sizes explain no better (every cell changed: a loss that shows the whole
             # board); a board whose lines are located further off is not where the layout has it
-            return
+            layout_sizes = _same_sizes(columns, spans(self.layout.xs)) and _same_sizes(rows, spans(self.layout.ys))
+            if layout_sizes or (_near(found, self.layout) and not self._explains(frame, columns, rows)):
+                return
         self.resized = True
         self.columns, self.rows = columns, rows
 
