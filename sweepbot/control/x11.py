@@ -51,6 +51,7 @@ class XTestDevice:
             with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
                 from Xlib import XK, X
                 from Xlib import display as xdisplay
+                from Xlib import error as xerror
                 from Xlib.ext import xtest
 
                 self._display: Any = xdisplay.Display(display)
@@ -64,8 +65,11 @@ class XTestDevice:
         self._X: Any = X
         self._XK: Any = XK
         self._fake: Any = xtest.fake_input
+        self._XError: Any = xerror.XError
         self._root: Any = self._display.screen().root
         self._sent: tuple[int, int] | None = None  # the last position sent
+        #: each top-level window's client window (found once: the search asks the server at every window)
+        self._clients: dict[int, Any] = {}
 
     def position(self) -> tuple[int, int]:
         reply = self._call(self._root.query_pointer)
@@ -100,21 +104,36 @@ class XTestDevice:
             top = self._root.translate_coords(self._root, x, y).child
             if not top:
                 return None
-            state = self._display.intern_atom("WM_STATE")
-            todo, client = [top], None
-            while todo and client is None:  # the ICCCM client window: the one with WM_STATE, inside the frame
-                window = todo.pop(0)
-                if window.get_full_property(state, self._X.AnyPropertyType) is not None:
-                    client = window
-                else:
-                    todo += window.query_tree().children
-            client = client or top
-            geometry = client.get_geometry()
-            corner = self._root.translate_coords(client, 0, 0)
-            return (int(corner.x), int(corner.y), int(geometry.width), int(geometry.height))
+            client = self._clients.get(top.id)
+            if client is not None:
+                try:
+                    return self._client_area(client)
+                except self._XError:  # the window went and its number was given to another
+                    del self._clients[top.id]
+            client = self._client_of(top)
+            if client is not None:
+                self._clients[top.id] = client
+            return self._client_area(client or top)
 
         result: tuple[int, int, int, int] | None = self._call(area)
         return result
+
+    def _client_of(self, top: Any) -> Any:
+        """The ICCCM client window of top-level window ``top``: the one with WM_STATE, inside the window
+        manager's frame (None when there is none, or not yet: the window manager sets it)."""
+        state = self._display.intern_atom("WM_STATE")
+        todo = [top]
+        while todo:
+            window = todo.pop(0)
+            if window.get_full_property(state, self._X.AnyPropertyType) is not None:
+                return window
+            todo += window.query_tree().children
+        return None
+
+    def _client_area(self, client: Any) -> tuple[int, int, int, int]:
+        geometry = client.get_geometry()
+        corner = self._root.translate_coords(client, 0, 0)
+        return (int(corner.x), int(corner.y), int(geometry.width), int(geometry.height))
 
     def size(self) -> tuple[int, int]:
         screen = self._display.screen()

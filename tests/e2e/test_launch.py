@@ -219,6 +219,47 @@ def test_every_click_reaches_the_game_under_a_window_manager_that_grabs_the_butt
     assert not_taken == []
 
 
+def test_the_window_at_a_point_is_the_client_area_of_the_window_on_top_as_windows_come_and_go(
+    display: VirtualDisplay, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Calibration asks which window lies over the board after each click: the game's client area (inside
+    openbox's frame and title bar), a dialog's once one opens over it, and the game's again once it closed,
+    however often it is asked."""
+    from sweepbot.control.x11 import XTestDevice
+    from sweepbot.vision.locate import locate
+
+    monkeypatch.setenv("XAUTHORITY", os.devnull)
+    with launch_client(display, "xdemineur", None) as game:
+        bx, by, bw, bh = locate(game.screen.grab()).bbox
+        centre = (bx + bw // 2, by + bh // 2)
+        device = XTestDevice(display.name)
+        try:
+            own = device.window_at(*centre)
+            assert own is not None
+            x, y, w, h = own
+            assert x <= bx and y <= by and bx + bw <= x + w and by + bh <= y + h
+            assert y > 0, "the title bar above the client area is left out"
+            assert [device.window_at(*centre) for _ in range(3)] == [own] * 3
+            note = subprocess.Popen(["xmessage", "-geometry", f"+{centre[0] - 20}+{centre[1] - 20}", "a note"],
+                                    env=display.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and device.window_at(*centre) == own:
+                    time.sleep(0.1)
+                other = device.window_at(*centre)
+                assert other is not None and other != own
+                assert other[2] * other[3] < w * h
+            finally:
+                note.kill()
+                note.wait()
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and device.window_at(*centre) != own:
+                time.sleep(0.1)
+            assert device.window_at(*centre) == own
+        finally:
+            device.close()
+
+
 def test_a_demo_stopped_with_sigterm_closes_its_screen_and_client_and_leaves_nothing(tmp_path: Path) -> None:
     """`kill PID` (SIGTERM) on a running demo stops it as Ctrl-C does: exit 2 with a message, the virtual
     screen and the client closed, nothing left in TMPDIR."""
