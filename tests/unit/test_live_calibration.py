@@ -705,6 +705,26 @@ def test_a_whole_board_shown_at_a_loss_whose_rows_shrank_is_drawn_onto_the_layou
     assert np.abs(shrunk[board].astype(int) - kept[board]).mean() < 2
 
 
+def test_the_follower_tells_whether_the_frame_it_drew_last_shows_the_whole_board_where_it_was() -> None:
+    """Calibration keeps only frames with the whole board in sight: the follower, which located the board to
+    draw a frame, tells so for the frame it drew last, as locating the drawn frame again would."""
+    from sweepbot.calibration.live.follow import Follower
+    from sweepbot.calibration.live.session import intact
+
+    client = TileClient(seed=3)
+    frame = client.grab()
+    layout = locate(frame)
+    follower = Follower.of_new_game(layout, frame)
+    x, y, w, h = layout.bbox
+    hidden = frame.copy()
+    hidden[y + h // 4 : y + 3 * h // 4, x - 20 : x + w + 20] = (200, 200, 200)  # a dialog across the board
+    for shown, whole in ((frame, True), (hidden, False), (frame, True)):
+        drawn = follower.redraw(shown)
+        assert follower.whole(drawn) is whole
+        assert intact(drawn, layout) is whole
+        assert follower.whole(drawn.copy()) is None  # another frame: not known
+
+
 @pytest.mark.parametrize("thin_bevel", [False, True])
 def test_a_cell_drawn_a_pixel_off_has_not_changed_but_one_that_opened_has(thin_bevel: bool) -> None:
     """A table laid out anew draws its cells a pixel off where they were (a web page whose columns trade

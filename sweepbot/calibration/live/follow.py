@@ -71,6 +71,9 @@ class Follower:
     resized: bool = False
     #: the part of the screen the board may take, as the last frame showed it
     _seen: np.ndarray | None = field(default=None, init=False, repr=False)
+    #: the frame drawn last, and whether the whole board was found on it where the layout has it
+    _drawn: np.ndarray | None = field(default=None, init=False, repr=False)
+    _whole: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.columns, self.rows = spans(self.layout.xs), spans(self.layout.ys)
@@ -94,15 +97,26 @@ class Follower:
         board is located again only when the part of the screen it may take changed since the last frame)."""
         area = frame[self._around()]
         if self._seen is not None and np.array_equal(area, self._seen):
-            return self.drawn(frame)
+            return self._keep(self.drawn(frame), self._whole)
         self._seen = area.copy()
         found = self.locate(frame)
         if found is None:
-            return self.drawn(frame)  # something over the board
+            return self._keep(self.drawn(frame), False)  # something over the board
         if found != self.layout or self.resized:
             self._follow(frame, found)
         drawn = self.drawn(frame)
         self.last = _windows(drawn, self.layout)
+        at_layout = self.resized or all(abs(a - b) <= SAME_EDGE for a, b in zip(found.bbox, self.layout.bbox,
+                                                                                 strict=True))
+        return self._keep(drawn, at_layout)
+
+    def whole(self, drawn: np.ndarray) -> bool | None:
+        """Whether the whole board was found, at the layout's place, on ``drawn`` if it is the frame drawn last
+        (None for any other frame)."""
+        return self._whole if drawn is self._drawn else None
+
+    def _keep(self, drawn: np.ndarray, whole: bool) -> np.ndarray:
+        self._drawn, self._whole = drawn, whole
         return drawn
 
     def _follow(self, frame: np.ndarray, found: Geometry) -> None:

@@ -86,6 +86,8 @@ class LiveCalibration:
         session = self.session = LiveSession()  # kept for the caller also when a step fails
         board, tiles, frame = find_board(self.screen, self.mouse)
         recorder = Recorder(session, tiles, self.log, window_over=board.window_over)
+        if board.follower is not None:  # it located the board on each frame it drew
+            recorder.found_whole = board.follower.whole
         board.window = self.mouse.window_at(*board.region.center)
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)

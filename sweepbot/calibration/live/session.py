@@ -73,12 +73,17 @@ class Recorder:
     rolling: bool = False
     #: whether a window lies over the board now (its frames are left out too); None: not known
     window_over: Callable[[], bool] | None = None
+    #: whether the whole board was found where it was on a frame, if that is known without locating it again
+    #: (the follower located it when it drew the frame); None: not known
+    found_whole: Callable[[np.ndarray], bool | None] = lambda _frame: None
 
     def in_sight(self, frame: np.ndarray) -> bool:
         """Whether the whole board is in sight on ``frame``, where it was, with no window over it."""
         geometry = self.tiles.cells.geometry
-        return intact(keep(frame, geometry), kept_geometry(geometry)) and not (
-            self.window_over is not None and self.window_over())
+        whole = self.found_whole(frame)
+        if whole is None:
+            whole = intact(keep(frame, geometry), kept_geometry(geometry))
+        return whole and not (self.window_over is not None and self.window_over())
 
     def record(self, frame: np.ndarray, facts: Mapping[Cell, str], roll: bool = False) -> None:
         """Keep ``frame`` with ``facts`` about its cells: not at all if the board is not all in sight, and as
