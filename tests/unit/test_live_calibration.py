@@ -240,6 +240,29 @@ def test_a_long_game_is_ended_by_a_click_on_a_likely_mine(monkeypatch: pytest.Mo
     profile_true_to_the_games(client, session)
 
 
+@pytest.mark.parametrize("numbers", [False, True])
+def test_games_that_prove_no_number_are_followed_by_more_up_to_twice_as_many(
+        monkeypatch: pytest.MonkeyPatch, numbers: bool) -> None:
+    """Games lost after a click or two on a dense board may show too few numbers beside the mines to prove
+    one: calibration plays on, up to twice the games asked for, while no number is proved; once one is,
+    it stops at the games asked for."""
+    from sweepbot.calibration.facts import Name
+    from sweepbot.calibration.live.choose import Chooser, Reading
+    from sweepbot.calibration.looks import Looks
+
+    monkeypatch.setattr(Chooser, "knows_numbers", property(lambda self: numbers))
+    session = calibrate(TileClient(seed=5), games=2)
+    assert session.games == (2 if numbers else 4)
+    reading = Reading(0.1, Looks(np.zeros((1, 2, 2, 3), np.uint8), (), np.zeros(1, int)), {})
+    monkeypatch.undo()
+    chooser = Chooser(None, random.Random(0), reading)  # type: ignore[arg-type]  # no tiles needed to tell
+    assert not chooser.knows_numbers
+    chooser.reading = Reading(0.1, reading.looks, {0: Name(".", "counted")})
+    assert not chooser.knows_numbers
+    chooser.reading = Reading(0.1, reading.looks, {0: Name(".", "counted"), 1: Name("3", "counted")})
+    assert chooser.knows_numbers
+
+
 @pytest.mark.slow
 def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> None:
     """A client that shows a toast over the bottom of its board when a game ends (and takes the clicks on it,

@@ -57,7 +57,7 @@ def read_session(session: LiveSession, geometry: Geometry) -> Reading | None:
     the frames cannot be named yet."""
     geos = [kept_geometry(geometry)] * len(session.frames)
     try:
-        inset, looks, names = best_naming(session.frames, geos, session.facts, 1, judge=False)
+        inset, looks, names = best_naming(session.frames, geos, session.facts, 1, with_hints=False, judge=False)
     except CalibrationError:
         return None
     return Reading(inset, looks, {k: n for k, n in names.items() if n.proved})
@@ -77,6 +77,11 @@ class Chooser:
         """Name the looks from everything so far (used to choose the next game's moves)."""
         self.reading = read_session(session, self.tiles.cells.geometry)
         self.pending = []
+
+    @property
+    def knows_numbers(self) -> bool:
+        """Whether the latest reading names a number (1 to 8)."""
+        return self.reading is not None and any(n.char in "12345678" for n in self.reading.names.values())
 
     def board_now(self, frame: np.ndarray) -> Board | None:
         """The frame as a board from the names known so far, or None."""

@@ -67,6 +67,10 @@ def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.
     return len(seen) > 1
 
 
+#: How many times the games asked for may be played while they prove no number.
+MORE_GAMES = 2
+
+
 class LiveCalibration:
     """Plays ``games`` games on the client on ``screen`` with ``mouse`` and returns what they proved.
     ``new_game_keys``: the user's new-game key, tried instead of the usual ones."""
@@ -92,7 +96,9 @@ class LiveCalibration:
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)
         new_game = NewGame(board, tiles, session.play, self.given_keys)
-        while session.games < self.games:
+        # more games, up to MORE_GAMES times as many, while no number is proved (games lost at once, on a dense
+        # board, may show too few numbers beside the mines)
+        while session.games < self.games or (session.games < MORE_GAMES * self.games and not chooser.knows_numbers):
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
             if game.play():
                 session.wins += 1
