@@ -25,9 +25,9 @@ AGREEMENT = 0.9
 MIN_NEXT_TO_EMPTY = 2
 #: What taking a look as a mine costs per cell of it counted (see _score).
 MINE_COST = 1.5
-#: ... and for a look that changed at a loss (no number of its own to hide): a tie-break, so that a look the
-#: counts are silent about is not taken.
-SILENT_MINE_COST = 0.1
+#: ... and for a look that changed at a loss (no number of its own to hide), once, however many its cells: a
+#: tie-break, so that a look the counts are silent about is not taken.
+SILENT_MINE_COST = 1.0
 #: A frame shows every mine when this share of its numbers next to covered cells count right with covered
 #: cells taken as no mines (numbers around a mine look not found yet count wrong; in play, most of them do).
 COMPLETE_AGREEMENT = 0.75
@@ -46,19 +46,21 @@ def exact_counts(
 ) -> dict[int, np.ndarray]:
     """For each look, over its cells whose mines are all in sight: how many neighbours have each look
     (an n_looks x cells matrix). A cell's mines are in sight when it has no covered neighbour, or, in a
-    frame shown at a loss (``complete``), always: there every mine is shown and covered cells are not mines.
+    frame shown at a loss (``complete``), when it has no question mark beside it: there every mine is shown
+    but those under a question mark, and covered cells are not mines.
     Flags count as mines only where the game vouches for them: at a loss, or at a win (no covered cell left);
     during play a flag is the player's guess. Given the ``mines`` looks, a frame with no covered cell that
     shows none of them is left out: a loss whose mines are drawn in a look not known yet, where every count
     would be 0 (a client that shows its whole board at a loss)."""
     unknown = sorted(unknown_looks(names))
     flags = [k for k, n in names.items() if n.char == "F"]
+    questions = [k for k, n in names.items() if n.char == "?"]
     per_look: dict[int, list[np.ndarray]] = {}
     for i, grid in enumerate(grids):
         if mines is not None and not np.isin(grid, unknown).any() and not np.isin(grid, list(mines)).any():
             continue
         doubt = unknown + flags if np.isin(grid, unknown).any() else unknown
-        hidden = neighbour_count(np.isin(grid, doubt)) if doubt and i not in complete else np.zeros(grid.shape)
+        hidden = neighbour_count(np.isin(grid, questions if i in complete else doubt))
         exact = (hidden == 0) & ~np.isin(grid, doubt)
         if not exact.any():
             continue
@@ -135,7 +137,7 @@ def _score(exact: dict[int, np.ndarray], chosen: Sequence[int], fixed: set[int],
         if look in fixed:
             continue
         if look in idx:
-            total -= (SILENT_MINE_COST if look in no_number else MINE_COST) * matrix.shape[1]
+            total -= SILENT_MINE_COST if look in no_number else MINE_COST * matrix.shape[1]
             continue
         if look in no_number:
             continue  # covered before the loss: a mine or a covered cell, no number to agree

@@ -24,7 +24,7 @@ The counting steps (2 and 3) are in :mod:`sweepbot.calibration.counts`, the boun
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 
@@ -44,6 +44,7 @@ from sweepbot.calibration.counts import (
     touching_covered,
 )
 from sweepbot.calibration.facts import (
+    AT_LOSS,
     CHANGED_AT_LOSS,
     FACT_REASONS,
     FLAG_AT_LOSS,
@@ -80,8 +81,10 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     at_loss = from_facts(grids, facts, names)
     if not any(n.char == "#" for n in names.values()):
         covered(grids, names)
-    # first from cells with no covered neighbour; then again with the frames that turn out to show every mine
-    complete: set[int] = set()
+    # first from cells with no covered neighbour and the losses that showed mines (taken to show every mine
+    # till the numbers named count them right there, or wrong); then again with the frames that turn out to
+    # show every mine
+    complete = losses_with_mines(facts)
     doubtful = like_marks(looks, names)
     marked = flagged_at_loss(grids, facts)
     for _ in range(3):
@@ -127,6 +130,14 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     if with_hints:
         hints(looks, names, complete)
     return names
+
+
+def losses_with_mines(facts: Sequence[Fact]) -> set[int]:
+    """Frames of a loss (the exploded mine seen) where covered cells changed at the loss (other mines shown,
+    or covered cells drawn another way)."""
+    exploded = {f.frame for f in facts if f.char == "!"}
+    changed = Counter(f.frame for f in facts if f.char == AT_LOSS)
+    return {i for i in exploded if changed[i] >= 2}
 
 
 def flagged_at_loss(grids: Sequence[np.ndarray], facts: Sequence[Fact]) -> list[np.ndarray]:

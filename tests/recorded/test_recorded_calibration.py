@@ -12,7 +12,7 @@ import pytest
 
 from sweepbot.board import Board
 from sweepbot.calibration.calibrate import calibrate_frames
-from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED
+from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED, WON_COVERED
 from sweepbot.calibration.recorded import calibrate_recorded, load_recorded
 from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image
@@ -29,6 +29,11 @@ EXPECTED = {
     "sgt-mines-16px": ("!#.123F", 1),  # the one 4 seen was never counted: learnt in play
     "gnome-mines-classic-46px": ("!#*.1234?FX", 0),
     "ace-minesweeper-24px": ("!#*.12345?FX", 0),
+    # 32x32 with 200 mines, six games lost after 1 to 6 clicks: a few numbers, none with its mines all in
+    # sight but on the losses, which show every mine
+    "ace-minesweeper-12px-short": ("!#*.12345?FX", 0),
+    # a loss leaves the question marks drawn, a mine under one not shown: a 3 beside one has 2 mines in sight
+    "pygame-minesweeper-16px-marks": ("!#*.1234?F", 0),
     # every digit white on green, no counter, a loss shows the one mine hit: the numbers are told apart only
     # when looks are grouped strictly, and proved by what every frame allows; the one 4 seen stays unnamed
     "nicegui-minesweeper-40px": ("!#.123F", 1),
@@ -98,6 +103,8 @@ def test_calibrates_from_a_recorded_session(name: str, monkeypatch: pytest.Monke
                 assert got in ("*#.12345678" if name in SHOWS_EVERY_CELL else "*#"), (i, f, got)
             elif f.char == FLAG_AT_LOSS:  # xbomb draws a wrong flag as a blank cell
                 assert got in ("FX." if name in SHOWS_EVERY_CELL else "FX"), (i, f, got)
+            elif f.char == WON_COVERED:  # a won game's cell left covered (a mine): covered, or flagged
+                assert got in "#F", (i, f, got)
             elif f.char == "!" and name in SHOWS_EVERY_CELL:  # the mine that went off, drawn as any other
                 assert got == "*", (i, f, got)
             else:
