@@ -121,7 +121,12 @@ class TileClient:
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False,
-                 shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0) -> None:
+                 shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
+                 ends_at_game: int = 0) -> None:
+        #: asked to start this game (counted from 1), the program ends instead: its window is gone, the screen
+        #: black (0: never)
+        self.ends_at_game = ends_at_game
+        self.ended = False
         #: the covered tile under the pointer is drawn lighter, close to an open empty cell (gnome-mines)
         self.lit = lit
         #: the click that wins a game is answered this many seconds late, the tile under the pointer drawn lit
@@ -196,6 +201,9 @@ class TileClient:
         self.marks: dict[tuple[int, int], str] = {}
 
     def new_game(self) -> None:
+        if self.ends_at_game and len(self.games) + 1 == self.ends_at_game:
+            self.ended = True
+            return
         self.game = Game(self.level, self.seed + len(self.games), self.first_click)
         self.games.append(self.game)
         self.marks = {}
@@ -268,6 +276,9 @@ class TileClient:
 
     # screen
     def grab(self, region: Rect | None = None) -> np.ndarray:
+        if self.ended:
+            black = np.zeros((SCREEN[1], SCREEN[0], 3), np.uint8)
+            return black if region is None else black[region.y : region.y + region.h, region.x : region.x + region.w]
         canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
         if self.late is not None and time.monotonic() >= self.late[0]:
             self.late = None
@@ -407,8 +418,11 @@ class TileClient:
         if keys == ["f2"] and not self.button:
             self.new_game()
 
-    def window_at(self, x: int, y: int) -> tuple[int, int, int, int]:
-        """The client area of the window at ``(x, y)``: the dialog's over the board, else the whole screen."""
+    def window_at(self, x: int, y: int) -> tuple[int, int, int, int] | None:
+        """The client area of the window at ``(x, y)``: the dialog's over the board, else the whole screen;
+        None once the program ended."""
+        if self.ended:
+            return None
         self.toast_shown()
         if self.menu_at is not None and self.menu_box().contains(x, y):
             return self.menu_box().as_tuple()

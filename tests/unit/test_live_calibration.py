@@ -240,6 +240,19 @@ def test_a_long_game_is_ended_by_a_click_on_a_likely_mine(monkeypatch: pytest.Mo
     profile_true_to_the_games(client, session)
 
 
+@pytest.mark.parametrize("button", [False, True])
+def test_a_client_whose_program_ends_at_a_new_game_is_said_to_have_closed_its_window(button: bool) -> None:
+    """A client that ends (its window gone, the screen black) when asked for a new game, while the way to
+    start one is being found or with the control found before: calibration stops with a message that says
+    the window closed, not that the board changed or that no key works."""
+    from sweepbot.calibration.facts import CalibrationError
+
+    client = TileClient(seed=3, button=button, ends_at_game=3 if button else 2)
+    with pytest.raises(CalibrationError, match="window closed"):
+        calibrate(client, games=3)
+    assert client.ended
+
+
 @pytest.mark.parametrize("numbers", [False, True])
 def test_games_that_prove_no_number_are_followed_by_more_up_to_twice_as_many(
         monkeypatch: pytest.MonkeyPatch, numbers: bool) -> None:
