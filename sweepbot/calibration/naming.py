@@ -108,7 +108,10 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
             names[k] = Name("F", "a flag redrawn at the loss, and the counts show it is on a mine") if k in mines \
                 else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
         elif k in mines:
-            names[k] = Name("*", FACT_REASONS["*"])
+            if not like_covered(looks, names, k):
+                names[k] = Name("*", FACT_REASONS["*"])
+            # else a mine drawn like a covered tile (a web page's mine whose image had not shown yet): read as
+            # a mine, a covered cell would be too; left unnamed
         elif k in refused and like_covered(looks, names, k):
             # a covered cell drawn another way still looks like one (a number a client shows at a loss
             # does not, and stays unnamed)
@@ -116,7 +119,8 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     # a live session whose client never put a flag where it was seen (no marks) shows none in play: a mine
     # look there is something else (a covered tile drawn otherwise)
     flags = not facts or any(f.char == "F" for f in facts)
-    marks(grids, names, mines, complete, frames_in_play(grids, trial, mines, complete), flags)
+    marks(grids, names, [k for k in mines if k not in at_loss or k in names], complete,
+          frames_in_play(grids, trial, mines, complete), flags)
     numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
     distinct_numbers(looks, names)
     kept_numbers(grids, facts, names, lambda: {k: m[list(mines)].sum(axis=0) for k, m in exact_counts(

@@ -296,6 +296,36 @@ def test_a_loss_that_shows_every_mine_but_those_under_question_marks_names_no_nu
     assert {"*", "?"} <= set(named)
 
 
+def test_mines_drawn_like_a_covered_tile_at_a_loss_are_left_unnamed() -> None:
+    """A web page shows its mines at a loss as images; one not drawn yet leaves a tile that looks covered.
+    The counts take that look as a mine, but a profile that named it so would read covered cells as mines
+    too: it stays unnamed, and the mines drawn as mines are named."""
+    frames: list[np.ndarray] = []
+    facts = [Fact(0, r, c, "#") for r in range(32) for c in range(32)]
+    for seed in range(4):
+        new, lost = few_clicks_game(seed)
+        blank = np.argwhere(lost == "*")[::8]
+        lost[tuple(blank.T)] = "b"
+        at = len(frames) + 1
+        frames += [new, lost]
+        facts += [Fact(at, int(r), int(c), AT_LOSS) for r, c in np.argwhere(np.isin(lost, ["*", "b"]))]
+        facts += [Fact(at, int(r), int(c), "!") for r, c in np.argwhere(lost == "!")]
+        facts += [Fact(at, int(r), int(c), REVEALED) for r, c in np.argwhere(np.isin(lost, list("12345678")))]
+    chars = CHARS + "b"
+    ids = {ch: i for i, ch in enumerate(chars)}
+    grids = tuple(np.vectorize(ids.__getitem__)(g) for g in frames)
+    images = np.zeros((len(chars), 4, 4, 3), np.uint8)
+    for i in range(len(CHARS)):
+        images[i] = 40 + i * 14  # plainly different looks, each far from the covered one
+    images[ids["#"]] = 0
+    images[ids["b"]] = 6  # the blank mine: a covered tile a little lighter
+    looks = Looks(images, grids, np.bincount(np.concatenate([g.ravel() for g in grids]), minlength=len(chars)))
+    names = name_looks(looks, facts, min_cells=1, with_hints=False)
+    named = {chars[k]: n.char for k, n in names.items()}
+    assert all(got == want for want, got in named.items()), named
+    assert "*" in named and "b" not in named
+
+
 def test_contradicting_facts_are_an_error() -> None:
     looks, _ = as_looks(game_frames(1))
     from sweepbot.calibration.facts import CalibrationError
