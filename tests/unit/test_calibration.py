@@ -27,22 +27,31 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 CHARS = "#.12345678*!FX?"
 
 
-def game_frames(seed: int, rows: int = 16, cols: int = 30, mines: int = 99, played: int = 15) -> list[np.ndarray]:
-    """Character grids of one game: new, part-way (with flags, one wrong), and lost with every mine shown."""
-    rng = np.random.default_rng(seed)
+def dealt(rng: np.random.Generator, rows: int, cols: int, mines: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A board of ``mines`` mines laid at random: where they are, each cell's count, and its character."""
     layout = np.zeros(rows * cols, bool)
     layout[rng.choice(rows * cols, mines, replace=False)] = True
     layout = layout.reshape(rows, cols)
     counts = neighbour_count(layout)
     number = np.array(["." if v == 0 else str(v) for v in counts.ravel()]).reshape(rows, cols)
-    # open every safe cell of the ``played`` columns on the left (as if played there), flag some mines and one
-    # safe cell
-    opened = ~layout & (np.arange(cols)[None, :] < played)
-    while True:  # as a client does: every cell around an open 0 is open too
+    return layout, counts, number
+
+
+def spread(opened: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``opened`` grown as a client grows it: every cell around an open 0 is open too."""
+    while True:
         grown = opened | (neighbour_count(opened & (counts == 0)) > 0)
         if (grown == opened).all():
-            break
+            return opened
         opened = grown
+
+
+def game_frames(seed: int, rows: int = 16, cols: int = 30, mines: int = 99, played: int = 15) -> list[np.ndarray]:
+    """Character grids of one game: new, part-way (with flags, one wrong), and lost with every mine shown."""
+    layout, counts, number = dealt(np.random.default_rng(seed), rows, cols, mines)
+    # open every safe cell of the ``played`` columns on the left (as if played there), flag some mines and one
+    # safe cell
+    opened = spread(~layout & (np.arange(cols)[None, :] < played), counts)
     mid = np.where(opened, number, "#")
     flagged = np.argwhere(layout & (np.arange(cols)[None, :] < played))[:4]
     for r, c in flagged:
@@ -228,22 +237,14 @@ def few_clicks_game(seed: int, rows: int = 32, cols: int = 32, mines: int = 200,
     """Character grids of one game on a dense board lost after a few clicks on cells far apart and one small
     opening: new, and lost with every mine shown."""
     rng = np.random.default_rng(seed)
-    layout = np.zeros(rows * cols, bool)
-    layout[rng.choice(rows * cols, mines, replace=False)] = True
-    layout = layout.reshape(rows, cols)
-    counts = neighbour_count(layout)
-    number = np.array(["." if v == 0 else str(v) for v in counts.ravel()]).reshape(rows, cols)
+    layout, counts, number = dealt(rng, rows, cols, mines)
     opened = np.zeros((rows, cols), bool)
     for r, c in rng.permutation(np.argwhere(~layout & (counts > 0)))[:clicks]:
         opened[r, c] = True
     zeros = np.argwhere(~layout & (counts == 0))
     if len(zeros):  # and one small opening, as the first click often gives
         opened[tuple(zeros[0])] = True
-        while True:  # as a client does: every cell around an open 0 is open too
-            grown = opened | (neighbour_count(opened & (counts == 0)) > 0)
-            if (grown == opened).all():
-                break
-            opened = grown
+        opened = spread(opened, counts)
     lost = np.where(opened, number, np.where(layout, "*", "#"))
     lost[tuple(np.argwhere(layout)[0])] = "!"
     return [np.full((rows, cols), "#"), lost]
