@@ -98,6 +98,7 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     flags_at_loss = flag_only_looks(grids, facts)
     questions_at_loss = mostly(grids, facts, QUESTION_AT_LOSS, CHANGED_AT_LOSS)
     refused = refused_mines(grids, names, looks.count, complete, mines, at_loss)
+    blank_mines: set[int] = set()
     for k in at_loss - set(names):
         # changed at the loss: a mine if the counts take it as one, a covered cell redrawn if they refuse it as
         # one (with the counts silent, nothing is proved); a flag that changed: right (drawn another way) if the
@@ -107,11 +108,12 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
         elif k in flags_at_loss:
             names[k] = Name("F", "a flag redrawn at the loss, and the counts show it is on a mine") if k in mines \
                 else Name("X", "a flag that changed at the loss, and the counts show it is on no mine")
+        elif k in mines and like_covered(looks, names, k):
+            # a mine drawn like a covered tile (a web page's mine whose image had not shown yet): read as a
+            # mine, a covered cell would be too; left unnamed
+            blank_mines.add(k)
         elif k in mines:
-            if not like_covered(looks, names, k):
-                names[k] = Name("*", FACT_REASONS["*"])
-            # else a mine drawn like a covered tile (a web page's mine whose image had not shown yet): read as
-            # a mine, a covered cell would be too; left unnamed
+            names[k] = Name("*", FACT_REASONS["*"])
         elif k in refused and like_covered(looks, names, k):
             # a covered cell drawn another way still looks like one (a number a client shows at a loss
             # does not, and stays unnamed)
@@ -119,7 +121,7 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     # a live session whose client never put a flag where it was seen (no marks) shows none in play: a mine
     # look there is something else (a covered tile drawn otherwise)
     flags = not facts or any(f.char == "F" for f in facts)
-    marks(grids, names, [k for k in mines if k not in at_loss or k in names], complete,
+    marks(grids, names, [k for k in mines if k not in blank_mines], complete,
           frames_in_play(grids, trial, mines, complete), flags)
     numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
     distinct_numbers(looks, names)

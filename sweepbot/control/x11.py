@@ -108,7 +108,7 @@ class XTestDevice:
             if client is not None:
                 try:
                     return self._client_area(client)
-                except self._XError:  # the window went and its number was given to another
+                except self._XError:  # the client window is gone (its program drew another, or ended)
                     del self._clients[top.id]
             client = self._client_of(top)
             if client is not None:
