@@ -106,9 +106,7 @@ class Follower:
             self._follow(frame, found)
         drawn = self.drawn(frame)
         self.last = _windows(drawn, self.layout)
-        at_layout = self.resized or all(abs(a - b) <= SAME_EDGE for a, b in zip(found.bbox, self.layout.bbox,
-                                                                                 strict=True))
-        return self._keep(drawn, at_layout)
+        return self._keep(drawn, self.resized or at_place(found, self.layout))
 
     def whole(self, drawn: np.ndarray) -> bool | None:
         """Whether the whole board was found, at the layout's place, on ``drawn`` if it is the frame drawn last
@@ -261,6 +259,11 @@ NARROWER = 0.8
 def _same_sizes(lined: Spans, layout: Spans) -> bool:
     """Whether cells lined up have the layout's sizes and start within SAME_EDGE pixels of its cells."""
     return all(n == m and abs(a - b) <= SAME_EDGE for (a, n), (b, m) in zip(lined, layout, strict=True))
+
+
+def at_place(found: Geometry, layout: Geometry) -> bool:
+    """Whether ``found``'s outer edges lie within SAME_EDGE pixels of the layout's."""
+    return all(abs(a - b) <= SAME_EDGE for a, b in zip(found.bbox, layout.bbox, strict=True))
 
 
 def _near(found: Geometry, layout: Geometry) -> bool:

@@ -11,6 +11,7 @@ import numpy as np
 
 from sweepbot.calibration.facts import Fact
 from sweepbot.calibration.live.driver import Cell
+from sweepbot.calibration.live.follow import at_place
 from sweepbot.calibration.live.tiles import Tiles
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.geometry import Geometry
@@ -57,8 +58,7 @@ def intact(frame: np.ndarray, geometry: Geometry) -> bool:
         found = locate(frame)
     except SweepbotError:
         return False
-    return (found.rows, found.cols) == (geometry.rows, geometry.cols) and all(
-        abs(a - b) <= 3 for a, b in zip(found.bbox, geometry.bbox, strict=True))
+    return (found.rows, found.cols) == (geometry.rows, geometry.cols) and at_place(found, geometry)
 
 
 @dataclass
