@@ -22,7 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from sweepbot.desktop.clients import CLIENTS, launch_client, screen_for
+from sweepbot.desktop import procs
+from sweepbot.desktop.clients import CLIENTS, LaunchedClient, launch_client, screen_for
 from sweepbot.desktop.display import VirtualDisplay
 
 
@@ -48,7 +49,7 @@ def calibrate_and_play(spec: dict[str, object], games: int, keep: Path | None, p
     result: dict[str, object] = dict(spec)
     screen = screen_for(str(spec["client"]), spec["level"])  # type: ignore[arg-type]
     with VirtualDisplay(*screen) as display, launch_client(display, str(spec["client"]), spec["level"],  # type: ignore[arg-type]
-                                                   tile_size=spec["tile"], theme=spec["theme"]):  # type: ignore[arg-type]
+                                                   tile_size=spec["tile"], theme=spec["theme"]) as client:  # type: ignore[arg-type]
         env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
         name = f"live-{spec['client']}"
         command = [sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", name, "--yes"]
@@ -61,7 +62,7 @@ def calibrate_and_play(spec: dict[str, object], games: int, keep: Path | None, p
         result["calibrate_exit"] = cal.returncode
         result["calibrate_log"] = (cal.stderr.strip().splitlines() + cal.stdout.strip().splitlines())[-9:]
         if cal.returncode != 0:
-            return result
+            return result | gone(client)
         result["profiles"] = sorted(p.name for p in profiles.iterdir() if (p / "profile.json").is_file())
         if keep:
             for sheet in profiles.glob("*-looks.png"):  # the sheet of named looks, to check by eye
@@ -76,7 +77,16 @@ def calibrate_and_play(spec: dict[str, object], games: int, keep: Path | None, p
             result["play"] = json.loads(play.stdout)
         except json.JSONDecodeError:
             result["play_error"] = play.stderr.strip().splitlines()[-3:]
-    return result
+        return result | gone(client)
+
+
+def gone(client: LaunchedClient) -> dict[str, object]:
+    """How the client ended, when its window is no longer there: exit status and the last of its output."""
+    if client.is_running():
+        return {}
+    status = client.proc.poll()
+    return {"client_gone": {"exit": "running, window gone" if status is None else status,
+                            "log": procs.log_tail(client.log_path)}}
 
 
 def row(result: dict[str, object]) -> str:

@@ -122,10 +122,12 @@ class TileClient:
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False,
                  shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
-                 ends_at_game: int = 0) -> None:
+                 ends_at_game: int = 0, ends_at_win: bool = False) -> None:
         #: asked to start this game (counted from 1), the program ends instead: its window is gone, the screen
         #: black (0: never)
         self.ends_at_game = ends_at_game
+        #: the click that wins a game ends the program instead (a client that crashes keeping its scores)
+        self.ends_at_win = ends_at_win
         self.ended = False
         #: the covered tile under the pointer is drawn lighter, close to an open empty cell (gnome-mines)
         self.lit = lit
@@ -201,6 +203,8 @@ class TileClient:
         self.marks: dict[tuple[int, int], str] = {}
 
     def new_game(self) -> None:
+        if self.ended:
+            return  # the program is gone
         if self.ends_at_game and len(self.games) + 1 == self.ends_at_game:
             self.ended = True
             return
@@ -375,6 +379,7 @@ class TileClient:
                 opened = self.game.open((r, c))
                 if self.game.state == "won":
                     self.winning_openings.append(len(opened))
+                    self.ended = self.ends_at_win
                     if self.slow_win:
                         self.late = (time.monotonic() + self.slow_win, before, (r, c))
                 if self.game.state == "won" and not self.all_flagged():

@@ -253,6 +253,25 @@ def test_a_client_whose_program_ends_at_a_new_game_is_said_to_have_closed_its_wi
     assert client.ended
 
 
+def test_a_client_whose_program_ends_at_a_winning_click_is_said_to_have_closed_its_window() -> None:
+    """A client that ends at the click that wins a game: calibration stops at that click saying the window
+    closed; the black screen is judged neither a loss nor a win, and nothing is learnt from it."""
+    from sweepbot.calibration.facts import CalibrationError
+    from sweepbot.calibration.live.run import LiveCalibration
+
+    client = TileClient(seed=3, ends_at_win=True)
+    logged: list[str] = []
+    run = LiveCalibration(client, BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN)), games=6, seed=3,
+                          log=logged.append)
+    with pytest.raises(CalibrationError, match="window closed"):
+        run.run()
+    ended = len(client.games)
+    assert not [m for m in logged if m.startswith(f"game {ended}:")]
+    assert client.ended and client.game.state == "won"
+    shown = {i for i, f in enumerate(run.session.frames) if not f.any()}
+    assert not [f for f in run.session.facts if f.frame in shown]
+
+
 @pytest.mark.parametrize("numbers", [False, True])
 def test_games_that_prove_no_number_are_followed_by_more_up_to_twice_as_many(
         monkeypatch: pytest.MonkeyPatch, numbers: bool) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.follow import Follower
 from sweepbot.calibration.looks import window_crop
 from sweepbot.control.mouse import BoardInput
@@ -204,6 +205,11 @@ class BoardDriver:
             return False
         x, y, w, h = self.region.as_tuple()
         return any(self._foreign_window_at(x + fx * w, y + fy * h) for fx, fy in WINDOW_PROBES)
+
+    def check_window(self) -> None:
+        """Stop when no window holds the board any more: the client's program ended (or closed its window)."""
+        if self.window is not None and self.mouse.window_at(*self.region.center) is None:
+            raise CalibrationError("the game's window closed (its program may have ended): start the client again")
 
     def popup_at(self, cell: Cell) -> bool:
         """Whether a window lies just below and right of where ``cell`` was clicked: a menu the click opened

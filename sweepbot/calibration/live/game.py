@@ -94,6 +94,8 @@ class Game:
             before = frame
             self.note_waited = False
             frame, changed = self.click_taken(cell, before)
+            if changed:
+                self.board.check_window()  # a program may end at a click (a crash at a win): no answer to judge
             if changed - self.tiles.covered(before) - self.flags - self.questions:
                 # cells open before the click changed: something may lie over the board (a dialog, a note)
                 frame = self.without_note(before, self.close_window_over(frame), cell)

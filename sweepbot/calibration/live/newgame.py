@@ -123,7 +123,7 @@ class NewGame:
                 frame = self.try_keys(step, (), ended)
             if frame is not None:
                 return frame
-            self.check_window()
+            self.board.check_window()
         raise CalibrationError(f"found no way to start a new game (tried {', '.join(tried)}): start a new game, "
                                "then calibrate again with --new-game-keys if the client has a key for it")
 
@@ -149,7 +149,7 @@ class NewGame:
                 # scores dialog after a win, not always in sight). Escape goes to that window.
                 self.board.mouse.press(["escape"])
                 wait_still(self.board.screen)
-        self.check_window()
+        self.board.check_window()
         raise CalibrationError(f"the new-game key {keys_text(combo)} worked before and no longer starts a new game "
                                f"(the screen showed {self.seen(ended)})")
 
@@ -171,13 +171,13 @@ class NewGame:
             wait_still(self.board.screen)
             screen = self.board.screen.grab()
         if box is None:
-            self.check_window()
+            self.board.check_window()
             raise CalibrationError("the new-game control found before is no longer beside the board "
                                    f"(the screen showed {self.seen(ended)})")
         self.keep_look(screen, box)
         frame = self.try_control(Control(box, False), ended)
         if frame is None:
-            self.check_window()
+            self.board.check_window()
             raise CalibrationError(f"clicked the new-game control at {box.center} as before, but no new game "
                                    f"started (the screen showed {self.seen(ended)})")
         return frame
@@ -263,11 +263,6 @@ class NewGame:
         geo = self.tiles.cells.geometry
         covered = len(self.tiles.covered(frame)) >= NEW_BOARD_SHARE * geo.rows * geo.cols
         return bool(changed) and (ended.exploded is None or ended.exploded in changed) and covered
-
-    def check_window(self) -> None:
-        """Stop when no window holds the board any more: the client's program ended (or closed its window)."""
-        if self.board.window is not None and self.board.mouse.window_at(*self.board.region.center) is None:
-            raise CalibrationError("the game's window closed (its program may have ended): start the client again")
 
     def seen(self, ended: EndedGame) -> str:
         """What the board shows now, in words, for a message."""
