@@ -17,6 +17,9 @@ ORIGIN = (60, 90)
 SCREEN = (640, 480)
 DIGIT_COLOURS = {"1": (200, 0, 0), "2": (0, 130, 0), "3": (0, 0, 210), "4": (120, 0, 0), "5": (0, 0, 120),
                  "6": (120, 120, 0), "7": (0, 0, 0), "8": (90, 90, 90)}
+#: Every digit's colour, with ``one_colour``; a 0's colour, with ``zero``.
+ONE_COLOUR = (250, 250, 250)
+ZERO_COLOUR = (110, 110, 110)
 
 
 def mark(t: np.ndarray, ch: str) -> None:
@@ -28,7 +31,8 @@ def mark(t: np.ndarray, ch: str) -> None:
         cv2.putText(t, "?", (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, (0, 0, 0), 1)
 
 
-def tile(ch: str, thin: bool = False) -> np.ndarray:
+def tile(ch: str, thin: bool = False, zero: bool = False, one_colour: bool = False) -> np.ndarray:
+    """A cell's look; ``zero``: an empty open cell shows a 0, ``one_colour``: every digit drawn in one colour."""
     t = np.full((TILE, TILE, 3), 192, np.uint8)
     if thin:
         # every cell on one grey, a grid line along its top and left; a covered tile is told apart only by a
@@ -54,8 +58,9 @@ def tile(ch: str, thin: bool = False) -> np.ndarray:
         return t
     t[:, :] = (170, 170, 170)
     t[0, :] = t[:, 0] = 128
-    if ch in DIGIT_COLOURS:
-        cv2.putText(t, ch, (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, DIGIT_COLOURS[ch], 2)
+    if ch in DIGIT_COLOURS or (zero and ch == "."):
+        colour = ONE_COLOUR if one_colour else DIGIT_COLOURS.get(ch, ZERO_COLOUR)
+        cv2.putText(t, "0" if ch == "." else ch, (5, 14), cv2.FONT_HERSHEY_PLAIN, 0.9, colour, 2)
     elif ch in "*!X":
         if ch == "!":
             t[1:, 1:] = (0, 0, 255)
@@ -120,7 +125,8 @@ class TileClient:
                  drop_every: int = 0, mines_at_win: bool = False, spread_past_flags: bool = False,
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
-                 thin_bevel: bool = False, last_stays: bool = False, shaded: bool = False,
+                 thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
+                 shaded: bool = False,
                  shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
                  ends_at_game: int = 0, ends_at_win: bool = False) -> None:
         #: asked to start this game (counted from 1), the program ends instead: its window is gone, the screen
@@ -147,6 +153,9 @@ class TileClient:
         self.trade = trade
         #: tiles drawn flat, a covered one told apart by a bevel of a pixel only (a web page's Windows 98 look)
         self.thin_bevel = thin_bevel
+        #: an empty open cell shows a 0; every digit drawn in one colour
+        self.zero = zero
+        self.one_colour = one_colour
         #: a right-click puts no mark but opens a menu at the pointer, a window of its own that Escape or a
         #: left click closes, the click taken by the menu (a web page's context menu in a browser)
         self.context_menu = context_menu
@@ -292,7 +301,7 @@ class TileClient:
         x0, y0 = ORIGIN
         for r, row in enumerate(shown):
             for c, ch in enumerate(row):
-                face = tile(ch, self.thin_bevel)
+                face = tile(ch, self.thin_bevel, self.zero, self.one_colour)
                 if (r, c) == lit:
                     face = cv2.add(tile(".", self.thin_bevel), np.full_like(face, LIT_STEP))
                 if self.shaded and ch not in "#F?":

@@ -524,6 +524,20 @@ def test_covered_tiles_told_apart_from_opened_ones_by_a_bevel_of_a_pixel_are_nam
     assert {"#", "1", "*"} <= {n.char for n in cal.names.values() if n.proved}
 
 
+@pytest.mark.parametrize("zero,one_colour", [(True, False), (False, True), (True, True)])
+def test_a_client_that_draws_empty_cells_as_0_or_every_digit_in_one_colour_is_named_from_its_games(
+        zero: bool, one_colour: bool) -> None:
+    """Empty open cells drawn as a 0, or every digit in one colour: the looks are told apart by their
+    shapes, named by the counts the games prove (a 0 is an empty cell, its openings spread), and the profile
+    reads boards of other games without a misread cell."""
+    client = TileClient(seed=4, zero=zero, one_colour=one_colour)
+    session = calibrate(client, games=5)
+    cal = profile_true_to_the_games(client, session)
+    names = {n.char for n in cal.names.values() if n.proved}
+    assert {"#", ".", "1", "2"} <= names
+    assert_reads_fresh_boards(cal, [TileClient(seed=s, zero=zero, one_colour=one_colour) for s in range(30, 42)])
+
+
 @pytest.mark.parametrize("seed", [2, 6])
 def test_a_loss_that_shows_the_whole_board_but_a_cell_is_no_opening(seed: int) -> None:
     """A client that shows every cell at a loss, the last one drawn as it was: the cells that changed do not
