@@ -120,10 +120,14 @@ class Player:
                 report.final_view = view
                 break
             assert analysis is not None
-            cells = self.act(frame, view, analysis, report)
-            opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
-            expected_win = winning_board(view.board, cells) if opening else None
-            sure_win = expected_win is not None and bool(analysis.safe)
+            clicked = self.act(frame, view, analysis, report)
+            if clicked or expected_win is None:
+                cells = clicked
+                opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
+                expected_win = winning_board(view.board, cells) if opening else None
+                sure_win = expected_win is not None and bool(analysis.safe)
+            # else no click went (the board changed since it was read): the last clicks' answer is coming, and
+            # still wins the game if it was to
             if self.settings.dry_run:
                 report.planned = cells
                 break

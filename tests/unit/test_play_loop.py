@@ -381,6 +381,38 @@ def test_a_win_hidden_by_a_congratulation_dialog_still_counts() -> None:
     assert report.final is not None and report.final.count("#?F") == 10
 
 
+def test_a_win_answered_late_then_hidden_by_a_dialog_still_counts() -> None:
+    """A client that answers the winning clicks late (gnome-mines keeps its scores first): the board read
+    after them still shows them unanswered, the answer comes before the clicks are sent again (so none is
+    sent), and a dialog then hides the board. The win the clicks were certain of is still the game's end."""
+    game, _, reader, _device, mouse = setup(8)
+    late = {"shown": False}
+
+    class LateWin(SimScreen):
+        before: np.ndarray | None = None
+
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.state != "won":
+                self.before = image.copy()
+                return image
+            if not late["shown"]:
+                assert self.before is not None
+                return self.before.copy()  # the winning clicks not answered yet
+            image[:, :, :] = 200  # then a dialog over everything: no board to read
+            return image
+
+    class ReadsOnce(SimReader):
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = super().read(frame)
+            late["shown"] = game.state == "won"  # the answer comes right after this read
+            return view
+
+    report = Player(LateWin(game), ReadsOnce(reader.rows, reader.cols, reader.mines), mouse,
+                    PlaySettings(first_click="opening", tries=2, settle_timeout=0.05)).play_game()
+    assert late["shown"] and game.state == "won" and report.result == "won"
+
+
 def toast_area(rows: int) -> tuple[slice, slice]:
     """Where a simulated toast lies: below the board's bottom edge, over columns 2-6."""
     bottom = MARGIN_Y + rows * CELL
