@@ -36,8 +36,6 @@ SETTLE_QUIET = 0.12
 FLASH_QUIET = 0.6
 #: The longest wait (s) for the board to change after a click or a key.
 SETTLE_TIMEOUT = 1.5
-#: The wait (s) for the board to change after a click whose cell kept its look for SETTLE_TIMEOUT s.
-NO_ANSWER_WAIT = 0.2
 #: A covered tile the pointer lights (gnome-mines) is no answer to a click: the longest wait (s) for the answer
 #: while the clicked cell shows it lit (gnome-mines keeps its scores for a while at a win, the tile lit till then),
 #: and how long the pointer rests on a tile to see whether the client lights it.
@@ -254,10 +252,9 @@ class BoardDriver:
         """Move the pointer off the cells (see :func:`park_below`)."""
         park_below(self.mouse, self.on_screen)
 
-    def settled(self, before: np.ndarray | None = None, timeout: float = SETTLE_TIMEOUT) -> np.ndarray:
-        """The screen once the board has changed from ``before`` (at most ``timeout`` s) and held still (see
-        :func:`settle`)."""
-        return settle(self.screen, self.region, before, quiet=self.quiet, timeout=timeout, pauses=self.pauses)
+    def settled(self, before: np.ndarray | None = None) -> np.ndarray:
+        """The screen once the board has changed from ``before`` and held still (see :func:`settle`)."""
+        return settle(self.screen, self.region, before, quiet=self.quiet, pauses=self.pauses)
 
     def cell_region(self, cell: Cell) -> Rect:
         """A cell's rectangle on screen, and 2 pixels around it."""
@@ -275,12 +272,10 @@ class BoardDriver:
         self.park()
         # wait for the clicked cell itself: a client may light the tile under the pointer at once and
         # answer the click only later (gnome-mines: 0.3 s, seconds at a win)
-        answered = self.held_change(cell, old, SETTLE_TIMEOUT) is not None
+        self.held_change(cell, old, SETTLE_TIMEOUT)
         # settled against the board before the click: a flash that turns the whole board red for a moment
-        # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait. A
-        # cell that kept its look gave the rest of the board as long to answer: what changed by now is waited
-        # out, no more change is waited for
-        self.last_frame = self.unhidden(self.settled(board_before, SETTLE_TIMEOUT if answered else NO_ANSWER_WAIT))
+        # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait
+        self.last_frame = self.unhidden(self.settled(board_before))
         return self.last_frame
 
     def learn_lit(self, cell: Cell) -> None:
