@@ -32,7 +32,8 @@ def mark(t: np.ndarray, ch: str) -> None:
 
 
 def tile(ch: str, thin: bool = False, zero: bool = False, one_colour: bool = False) -> np.ndarray:
-    """A cell's look; ``zero``: an empty open cell shows a 0, ``one_colour``: every digit drawn in one colour."""
+    """A cell's look; on raised tiles (not ``thin``), ``zero``: an empty open cell shows a 0, ``one_colour``:
+    every digit drawn in one colour."""
     t = np.full((TILE, TILE, 3), 192, np.uint8)
     if thin:
         # every cell on one grey, a grid line along its top and left; a covered tile is told apart only by a
@@ -126,8 +127,7 @@ class TileClient:
                  flags_to_win: bool = False, dialog: bool = False, flags_at_win: bool = False,
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
-                 shaded: bool = False,
-                 shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
+                 shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
                  ends_at_game: int = 0, ends_at_win: bool = False) -> None:
         #: asked to start this game (counted from 1), the program ends instead: its window is gone, the screen
         #: black (0: never)
