@@ -12,7 +12,7 @@ from sweepbot.calibration.calibrate import Calibration, calibrate_frames, mine_t
 from sweepbot.calibration.facts import WON_COVERED
 from sweepbot.calibration.live import driver, newgame
 from sweepbot.calibration.live.run import LiveCalibration
-from sweepbot.calibration.live.session import LiveSession
+from sweepbot.calibration.live.session import LiveSession, Recorder
 from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.control.mapping import mapping_for
 from sweepbot.control.mouse import BoardInput
@@ -424,6 +424,42 @@ def test_a_win_that_shows_the_mines_as_a_loss_does_is_a_win_whatever_the_last_ce
     session = calibrate(client, games=6)
     assert sum(g.state == "won" for g in client.games[:-1]) >= 3
     profile_true_to_the_games(client, session)
+
+
+def test_a_win_whose_last_click_shows_a_number_never_opened_before_is_a_win() -> None:
+    """At a win the drawn client flags the mines left (sgt-mines does); the winning click may open a number
+    no cell opened to before in the session. With no mark placed in that game and no cell left covered, the
+    click won: it is no mine that went off, and the flags are no mines shown at a loss."""
+    from sweepbot.calibration.live.choose import Chooser
+    from sweepbot.calibration.live.game import QUESTION_GAMES, Click, Game
+    from sweepbot.calibration.live.run import find_board, learn_marks
+
+    client = TileClient(seed=1, flags_at_win=True)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    board, tiles, frame = find_board(client, mouse)
+    session = LiveSession()
+    recorder = Recorder(session, tiles, lambda _m: None, window_over=board.window_over)
+    question_marks = learn_marks(board, tiles, recorder, frame, lambda _m: None)
+    assert tiles.flag_look is not None
+    game = client.game
+    # the last safe cell a 3 between three mines, with no empty cell beside it (no opening reaches it)
+    last = (0, 1)
+    game.place({(0, 0), (0, 2), (1, 1), (6, 6), (8, 3)})
+    assert client.truth(*last) == "3"
+    for cell in [(r, c) for r in range(game.rows) for c in range(game.cols)]:
+        if cell != last and cell not in game.mines and game.view()[cell] == "#":
+            game.open(cell)
+    assert game.state == "playing" and game.covered_safe == 1
+    rng = random.Random(0)
+    play = Game(QUESTION_GAMES, board, tiles, Chooser(tiles, rng), recorder, rng, lambda _m: None, question_marks)
+    before = board.screen.grab()
+    after, changed = play.click_taken(last, before)
+    assert client.game.state == "won" and changed == {last} | game.mines
+    assert tiles.new_look(after, last)  # no look was learnt from the cells opened outside calibration
+    assert play.judge(last, changed, before, after) is Click.ON
+    assert play.exploded is None
+    facts = {(f.row, f.col): f.char for f in session.facts if f.frame == len(session.frames) - 1}
+    assert facts == {last: "=", **dict.fromkeys(game.mines, "F")}
 
 
 @pytest.mark.slow

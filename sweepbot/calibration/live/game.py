@@ -161,11 +161,16 @@ class Game:
         """The cells the client flagged if the click on ``cell`` won the game that way (gnome-mines, kmines
         flag the mines left), else none: the clicked cell opened to a look cells opened to, the other cells
         that changed are flags, or opened from the clicked cell (an opening), and no cell is left covered
-        unless the click opened it alone. A loss shows its mines otherwise than as flags."""
+        unless the click opened it alone. A loss shows its mines otherwise than as flags.
+        The clicked cell may also open alone to a look no cell opened to yet (a number first seen at the win),
+        with every covered cell flagged and no mark placed: a mine clicked would leave a safe cell covered."""
         flagged = self.tiles.flags_among(frame, changed - {cell})
         opened = changed - flagged
-        if not flagged or self.tiles.new_look(frame, cell) or flood(cell, opened) != opened:
+        if not flagged or flood(cell, opened) != opened:
             return set()
+        if self.tiles.new_look(frame, cell):
+            unmarked = not (self.flags or self.questions)
+            return flagged if opened == {cell} and unmarked and not self.tiles.covered(frame) else set()
         return flagged if opened == {cell} or not self.tiles.covered(frame) else set()
 
     def won_showing_mines(self, cell: Cell, changed: set[Cell], frame: np.ndarray, around: set[Cell]) -> bool:
