@@ -272,27 +272,29 @@ def test_a_client_whose_program_ends_at_a_winning_click_is_said_to_have_closed_i
     assert not [f for f in run.session.facts if f.frame in shown]
 
 
-@pytest.mark.parametrize("numbers", [False, True])
-def test_games_that_prove_no_number_are_followed_by_more_up_to_twice_as_many(
-        monkeypatch: pytest.MonkeyPatch, numbers: bool) -> None:
+@pytest.mark.parametrize("known", [False, True])
+def test_games_that_prove_no_number_or_no_empty_cell_are_followed_by_more_up_to_twice_as_many(
+        monkeypatch: pytest.MonkeyPatch, known: bool) -> None:
     """Games lost after a click or two on a dense board may show too few numbers beside the mines to prove
-    one: calibration plays on, up to twice the games asked for, while no number is proved; once one is,
-    it stops at the games asked for."""
+    one, and no opening (ace-minesweeper at 32x32/200): calibration plays on, up to twice the games asked for,
+    while no number or no empty cell is proved; once both are, it stops at the games asked for."""
     from sweepbot.calibration.facts import Name
     from sweepbot.calibration.live.choose import Chooser, Reading
     from sweepbot.calibration.looks import Looks
 
-    monkeypatch.setattr(Chooser, "knows_numbers", property(lambda self: numbers))
+    monkeypatch.setattr(Chooser, "knows_open_looks", property(lambda self: known))
     session = calibrate(TileClient(seed=5), games=2)
-    assert session.games == (2 if numbers else 4)
+    assert session.games == (2 if known else 4)
     reading = Reading(0.1, Looks(np.zeros((1, 2, 2, 3), np.uint8), (), np.zeros(1, int)), {})
     monkeypatch.undo()
     chooser = Chooser(None, random.Random(0), reading)  # type: ignore[arg-type]  # no tiles needed to tell
-    assert not chooser.knows_numbers
+    assert not chooser.knows_open_looks
     chooser.reading = Reading(0.1, reading.looks, {0: Name(".", "counted")})
-    assert not chooser.knows_numbers
+    assert not chooser.knows_open_looks
+    chooser.reading = Reading(0.1, reading.looks, {0: Name("3", "counted"), 1: Name("*", "counted")})
+    assert not chooser.knows_open_looks
     chooser.reading = Reading(0.1, reading.looks, {0: Name(".", "counted"), 1: Name("3", "counted")})
-    assert chooser.knows_numbers
+    assert chooser.knows_open_looks
 
 
 @pytest.mark.slow

@@ -79,9 +79,12 @@ class Chooser:
         self.pending = []
 
     @property
-    def knows_numbers(self) -> bool:
-        """Whether the latest reading names a number (1 to 8)."""
-        return self.reading is not None and any(n.char in "12345678" for n in self.reading.names.values())
+    def knows_open_looks(self) -> bool:
+        """Whether the latest reading names an empty cell and a number (1 to 8): what every game on shows."""
+        if self.reading is None:
+            return False
+        named = {n.char for n in self.reading.names.values()}
+        return "." in named and bool(named & set("12345678"))
 
     def board_now(self, frame: np.ndarray) -> Board | None:
         """The frame as a board from the names known so far, or None."""

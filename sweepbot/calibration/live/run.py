@@ -67,7 +67,7 @@ def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.
     return len(seen) > 1
 
 
-#: How many times the games asked for may be played while they prove no number.
+#: How many times the games asked for may be played while they prove no number or no empty cell.
 MORE_GAMES = 2
 
 
@@ -96,9 +96,9 @@ class LiveCalibration:
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)
         new_game = NewGame(board, tiles, session.play, self.given_keys)
-        # more games, up to MORE_GAMES times as many, while no number is proved (games lost at once, on a dense
-        # board, may show too few numbers beside the mines)
-        while session.games < self.games or (session.games < MORE_GAMES * self.games and not chooser.knows_numbers):
+        # more games, up to MORE_GAMES times as many, while no number or no empty cell is proved (games lost at
+        # once, on a dense board, may show too few numbers beside the mines, and no opening)
+        while session.games < self.games or (session.games < MORE_GAMES * self.games and not chooser.knows_open_looks):
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
             if game.play():
                 session.wins += 1
