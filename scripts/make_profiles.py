@@ -58,6 +58,7 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import Profile, make_profile, save_profile
 from sweepbot.vision.read import ReadError, read_screenshot
+from sweepbot.vision.rules import PlayRules
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Clients drawn at fractional positions (gnome-mines) antialias tile edges differently from cell to cell:
@@ -173,7 +174,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             failed += 1
             continue
         # a built-in profile carries its client's rules for play from the client's module
-        play = get_spec(client).play
+        play = PlayRules.from_json(get_spec(client).play)
         profiles = [make_profile(c.profile.name, c.profile.client, c.profile.pitch, c.profile.crop,
                                  [(ch, c.profile.template(i)) for i, ch in enumerate(c.profile.labels)],
                                  c.profile.sizes, c.profile.counter, play=play) for c in cals]

@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 
 from sweepbot.errors import SweepbotError
 
+#: How a game treats the first click: ``opening`` (it and its neighbours are never mines), ``safe`` (it is
+#: never a mine, as in the classic Windows game), ``none``.
+FIRST_CLICK_RULES = ("opening", "safe", "none")
+
 COVERED = "#"
 FLAG = "F"
 QUESTION = "?"

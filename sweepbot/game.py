@@ -12,10 +12,10 @@ import re
 from collections import deque
 from dataclasses import dataclass
 
-from sweepbot.board import COVERED, EXPLODED, FLAG, MINE, WRONG_FLAG, Board, Cell, neighbours
+from sweepbot.board import COVERED, EXPLODED, FIRST_CLICK_RULES, FLAG, MINE, WRONG_FLAG, Board, Cell, neighbours
 from sweepbot.errors import SweepbotError
 
-FIRST_CLICK_RULES = ("opening", "safe", "none")
+__all__ = ["FIRST_CLICK_RULES", "LEVELS", "Game", "Level", "parse_level", "three_bv", "won_board_three_bv"]
 
 
 @dataclass(frozen=True)

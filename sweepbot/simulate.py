@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from sweepbot.board import Cell
@@ -83,8 +84,21 @@ def play_many(settings: BenchSettings, games: int, workers: int | None = None) -
     if workers == 1:
         yield from map(_play_indexed, jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_play_indexed, jobs, chunksize=max(1, min(50, games // (workers * 8) or 1)))
+    pool = multiprocessing.Pool(workers, initializer=_worker_signals)
+    try:
+        yield from pool.imap(_play_indexed, jobs, chunksize=max(1, min(50, games // (workers * 8) or 1)))
+        pool.close()
+    except BaseException:
+        pool.terminate()  # stopped early (Ctrl-C): the workers end at once, their games unfinished
+        raise
+    finally:
+        pool.join()
+
+
+def _worker_signals() -> None:
+    """In a worker: Ctrl-C is the parent's to handle, and the parent ends its workers with SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:

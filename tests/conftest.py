@@ -1,4 +1,7 @@
-"""Tests never read or write the user's own calibrated profiles; every test in tests/e2e/ is marked e2e."""
+"""Tests never read or write the user's own calibrated profiles; every test in tests/e2e/ is marked e2e.
+
+A bare ``pytest`` runs the quick set: no real client, nothing marked slow. ``pytest --full`` (what
+``./scripts/test`` runs) runs every test; a test that names tests or a marker runs what it names."""
 
 from __future__ import annotations
 
@@ -6,14 +9,25 @@ from pathlib import Path
 
 import pytest
 
+E2E = Path(__file__).parent / "e2e"
+QUICK = "not e2e and not slow"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--full", action="store_true",
+                     help="every test, real clients included; a real client that cannot start fails the test")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    named = config.args_source != pytest.Config.ArgsSource.TESTPATHS
+    if not config.getoption("full") and not config.option.markexpr and not named:
+        config.option.markexpr = QUICK
+
 
 @pytest.fixture(autouse=True)
 def _private_profiles(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     folder: Path = tmp_path_factory.mktemp("user-profiles")
     monkeypatch.setenv("SWEEPBOT_PROFILES", str(folder))
-
-
-E2E = Path(__file__).parent / "e2e"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -6,22 +6,37 @@ canvas with a margin, so the loop's capture, read, click and settle steps all ru
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from sweepbot.board import Board
+from sweepbot.clock import Clock, FakeClock
+from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.game import Game
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
+from sweepbot.watch import Watcher
 
 CELL = 8
 MARGIN_X, MARGIN_Y = 40, 24
 
 
+def watcher(screen: Any, mouse: BoardInput | None = None, clock: Clock | None = None) -> Watcher:
+    """A watcher of a drawn screen on a fake clock: the screen's own (``screen.clock``, when its looks change
+    with time), else ``clock``, else a new one. The mouse waits on the same clock."""
+    chosen = getattr(screen, "clock", None) or clock or FakeClock()
+    if mouse is not None:
+        mouse.clock = chosen
+    return Watcher(screen, mouse, chosen)
+
+
 class SimScreen:
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, clock: FakeClock | None = None) -> None:
         self.game = game
         self.grabs = 0
+        self.clock = clock or FakeClock()  # the time a screen that changes by itself goes by
 
     def frame(self) -> np.ndarray:
         view = self.game.view()

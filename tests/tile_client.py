@@ -4,11 +4,10 @@ input interface as a real client. F2 starts a new game. No display needed."""
 
 from __future__ import annotations
 
-import time
-
 import cv2
 import numpy as np
 
+from sweepbot.clock import Clock, FakeClock
 from sweepbot.game import Game, parse_level
 from sweepbot.rect import Rect
 
@@ -128,7 +127,10 @@ class TileClient:
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
                  shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
-                 ends_at_game: int = 0, ends_at_win: bool = False) -> None:
+                 ends_at_game: int = 0, ends_at_win: bool = False, clock: Clock | None = None) -> None:
+        #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
+        self.clock: Clock = clock or FakeClock()
+        self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
         #: asked to start this game (counted from 1), the program ends instead: its window is gone, the screen
         #: black (0: never)
         self.ends_at_game = ends_at_game
@@ -235,9 +237,9 @@ class TileClient:
 
     def toast_shown(self) -> bool:
         if self.ended_at is None and self.game.state != "playing":
-            self.ended_at = time.monotonic()
+            self.ended_at = self.clock.now()
             self.dialog_open = self.dialog if self.game.state == "lost" else self.win_dialog
-        return self.ended_at is not None and time.monotonic() - self.ended_at < self.toast
+        return self.ended_at is not None and self.clock.now() - self.ended_at < self.toast
 
     def shown(self) -> list[str]:
         """The board as drawn: marks, and the whole board at a loss with ``reveal_all``."""
@@ -292,12 +294,26 @@ class TileClient:
         if self.ended:
             black = np.zeros((SCREEN[1], SCREEN[0], 3), np.uint8)
             return black if region is None else black[region.y : region.y + region.h, region.x : region.x + region.w]
-        canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
-        if self.late is not None and time.monotonic() >= self.late[0]:
+        if self.late is not None and self.clock.now() >= self.late[0]:
             self.late = None
         shown = self.late[1] if self.late is not None else self.shown()
         lit = self.lit_cell(shown)
         xs, ys = self.column_edges(shown), self.row_edges(shown)
+        toast = self.toast_shown()
+        note = bool(self.note) and self.ended_at is not None and self.clock.now() - self.ended_at < self.note
+        seen = (tuple(shown), lit, tuple(xs), tuple(ys), self.focus, toast, note, self.dialog_open, self.menu_at,
+                self.button_label)
+        if self._drawn is None or self._drawn[0] != seen:
+            self._drawn = (seen, self.draw(shown, lit, xs, ys, toast, note))
+        canvas = self._drawn[1].copy() if region is None else self._drawn[1]
+        if region is None:
+            return canvas
+        return canvas[region.y : region.y + region.h, region.x : region.x + region.w].copy()
+
+    def draw(self, shown: list[str], lit: tuple[int, int] | None, xs: list[int], ys: list[int], toast: bool,
+             note: bool) -> np.ndarray:
+        """The screen showing ``shown``, with what lies over the board."""
+        canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
         x0, y0 = ORIGIN
         for r, row in enumerate(shown):
             for c, ch in enumerate(row):
@@ -328,10 +344,10 @@ class TileClient:
             for i in range(0, TILE - 2, 2):
                 for px, py in ((x + i, y), (x + i, y + TILE - 3), (x, y + i), (x + TILE - 3, y + i)):
                     canvas[py, px] = 0
-        if self.toast_shown():
+        if toast:
             box = toast_box(self.game.rows)
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), TOAST_BGR, -1)
-        if self.note and self.ended_at is not None and time.monotonic() - self.ended_at < self.note:
+        if note:
             box = inner_box(self.game.rows, self.game.cols)
             cv2.rectangle(canvas, (box.x, box.y + 4), (box.right - 1, box.bottom + 4), NOTE_BGR, -1)
         if self.dialog_open:
@@ -343,9 +359,7 @@ class TileClient:
         if self.button:
             draw_button(canvas, MENU_BUTTON, "Menu")
             draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
-        if region is None:
-            return canvas
-        return canvas[region.y : region.y + region.h, region.x : region.x + region.w]
+        return canvas
 
     # input device
     def position(self) -> tuple[int, int]:
@@ -390,7 +404,7 @@ class TileClient:
                     self.winning_openings.append(len(opened))
                     self.ended = self.ends_at_win
                     if self.slow_win:
-                        self.late = (time.monotonic() + self.slow_win, before, (r, c))
+                        self.late = (self.clock.now() + self.slow_win, before, (r, c))
                 if self.game.state == "won" and not self.all_flagged():
                     self.game.state = "playing"
                 while self.spread_past_flags and opened and self.game.state == "playing":

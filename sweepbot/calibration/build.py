@@ -152,5 +152,6 @@ def build_profile(
     if any(abs(p - round(p)) > FRACTIONAL for p in pitch):
         templates = subpixel_variants(templates)
     extra = extra or {}
-    profile = make_profile(name, client, pitch, crop, templates, sizes, extra.get("counter"), play=extra.get("play"))
+    profile = make_profile(name, client, pitch, crop, templates, sizes, extra.get("counter"),
+                           play=extra.get("play"))
     return profile, geometries

@@ -26,6 +26,7 @@ from sweepbot.vision.counter import learn_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import UNNAMED, Profile
+from sweepbot.vision.rules import PlayRules
 
 #: Window insets tried, as a fraction of the cell: a thin bevel tells covered from open on some clients,
 #: tile gaps drawn at fractional positions spoil the edge on others.
@@ -185,7 +186,7 @@ def calibrate_frames(
     images: Sequence[np.ndarray],
     client: str,
     facts: Sequence[Fact] = (),
-    play: dict[str, Any] | None = None,
+    play: PlayRules | None = None,
     min_cells: int = 3,
     geometries: Sequence[Geometry | None] = (),
     fixed_sizes: bool = False,
@@ -225,10 +226,10 @@ def calibrate_frames(
                    for i, (f, total) in enumerate(zip(hinted, mine_totals(hinted, won), strict=True))
                    if total is not None and i not in won]  # a won board's counter may show 0 or the total
         counter = learn_counter(samples, client) if samples else {}
-        rules = dict(play or {})
-        if not counter and "mines" not in rules:
+        rules = play or PlayRules()
+        if not counter and not rules.mines and (totals := known_totals(frames, won)):
             # no counter on screen: the totals the games proved (a won board's covered cells), for play
-            rules.update({"mines": totals} if (totals := known_totals(frames, won)) else {})
+            rules = rules.learnt(mines=totals)
         sizes = sorted({(g.rows, g.cols) for g in geos}) if fixed_sizes else []
         profile, aligned = build_profile(f"{client}-{size.pitch}px", client, frames, size.inset, sizes,
                                          extra={"counter": counter, "play": rules})

@@ -14,6 +14,7 @@ from sweepbot.board import Board
 from sweepbot.calibration.counts import touching_covered
 from sweepbot.calibration.facts import Name, Naming
 from sweepbot.solver.analysis import analyse
+from sweepbot.solver.budget import Budget
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.vision.learn import neighbour_count
 
@@ -22,6 +23,9 @@ MAX_TESTED_FRAMES = 24
 #: The most joint number assignments tried for the opened looks not named yet.
 MAX_TRIALS = 400
 
+
+#: The work spent on telling whether a board can be (see sweepbot.solver.budget); a larger one is taken to be
+POSSIBLE_WORK = 200_000
 
 def frame_board(grid: np.ndarray, chars: np.ndarray, complete: bool) -> Board:
     """A frame as a board the solver takes: shown mines become flags; unnamed looks, wrong flags and the
@@ -43,7 +47,7 @@ def frames_with(grids: Sequence[np.ndarray], look: int, most: int = MAX_TESTED_F
 
 def possible_game(board: Board) -> bool:
     try:
-        analyse(board, time_limit=0.2)
+        analyse(board, budget=Budget(POSSIBLE_WORK))
     except ContradictionError:
         return False
     return True

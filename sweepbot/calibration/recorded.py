@@ -18,7 +18,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -29,6 +28,7 @@ from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.rules import PlayRules
 
 #: Clients that play only a few board sizes at each cell size (ace-minesweeper's four levels): their
 #: profiles fit only the sizes recorded, so that another client's board of that cell size is not read with them.
@@ -43,7 +43,7 @@ class Recorded:
     sources: list[str] = field(default_factory=list)  # a screenshot's path, or "<session folder>/frame-NNNN"
     facts: list[Fact] = field(default_factory=list)
     geometries: list[Geometry | None] = field(default_factory=list)
-    play: dict[str, Any] = field(default_factory=dict)
+    play: PlayRules = field(default_factory=PlayRules)
 
     def add_screenshot(self, image: np.ndarray, source: str) -> None:
         self.images.append(image)
@@ -63,7 +63,7 @@ class Recorded:
         self.images += session.frames
         self.sources += [f"{source}/frame-{i:04d}" for i in range(len(session.frames))]
         self.geometries += [geometry] * len(session.frames)
-        self.play.update({k: v for k, v in session.play.items() if not k.startswith("_")})
+        self.play = self.play.merged(session.play)
 
 
 def session_folders(root: Path, client: str) -> list[Path]:

@@ -17,6 +17,7 @@ from sweepbot.calibration.looks import window_crop
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.locate import locate
+from sweepbot.vision.rules import PlayRules, RulesError
 
 
 def compact(session: LiveSession) -> LiveSession:
@@ -47,7 +48,7 @@ def compact(session: LiveSession) -> LiveSession:
             keep.append(i)
     index = {old: new for new, old in enumerate(keep)}
     facts = [replace(f, frame=index[f.frame]) for f in session.facts if f.frame in index]
-    return LiveSession([session.frames[i] for i in keep], facts, dict(session.play), session.games, session.wins)
+    return LiveSession([session.frames[i] for i in keep], facts, session.play, session.games, session.wins)
 
 
 def save_session(session: LiveSession, folder: Path) -> Path:
@@ -57,8 +58,7 @@ def save_session(session: LiveSession, folder: Path) -> Path:
     with open(folder / "facts.jsonl", "w", encoding="utf-8") as out:
         for f in session.facts:
             out.write(json.dumps({"frame": f.frame, "cell": [f.row, f.col], "char": f.char}) + "\n")
-    (folder / "play.json").write_text(json.dumps(
-        {k: v for k, v in session.play.items() if not k.startswith("_")}) + "\n", encoding="utf-8")
+    (folder / "play.json").write_text(json.dumps(session.play.to_json()) + "\n", encoding="utf-8")
     return folder
 
 
@@ -72,8 +72,9 @@ def load_session(folder: Path) -> LiveSession:
             if line.strip():
                 item = json.loads(line)
                 facts.append(Fact(int(item["frame"]), int(item["cell"][0]), int(item["cell"][1]), str(item["char"])))
-        play = json.loads((folder / "play.json").read_text(encoding="utf-8")) if (folder / "play.json").exists() else {}
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as err:
+        spec = json.loads((folder / "play.json").read_text(encoding="utf-8")) if (folder / "play.json").exists() else {}
+        play = PlayRules.from_json(spec, version=1)  # a recording keeps its rules as they were learnt
+    except (OSError, ValueError, KeyError, TypeError, IndexError, RulesError) as err:
         raise CalibrationError(f"{folder}: malformed recording: {err}") from None
     if any(not 0 <= f.frame < len(frames) for f in facts):
         raise CalibrationError(f"{folder}: a fact names a frame that is not there")

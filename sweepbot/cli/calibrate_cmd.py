@@ -23,6 +23,7 @@ from typing import Any
 import cv2
 
 from sweepbot.errors import SweepbotError
+from sweepbot.vision.rules import PlayRules
 
 #: The whole screen when a live calibration stopped on an error, kept with its record.
 STOPPED_SCREEN = "stopped.png"
@@ -82,24 +83,24 @@ def run(args: argparse.Namespace) -> int:
     images = [load_image(p) for p in args.images]
     geometries: list[Any] = [None] * len(images)
     facts = []
-    play: dict[str, Any] = {}
+    play = PlayRules()
     for folder in args.recording:
         session = load_session(Path(folder))
         facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
         images += session.frames
         geometries += [session_geometry(session)] * len(session.frames)
-        play.update(session.play)
+        play = play.merged(session.play)
     if args.live:
         session = live_session(args)
         facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
         images += session.frames
         geometries += [session_geometry(session)] * len(session.frames)
-        play.update(session.play)
+        play = play.merged(session.play)
     out = Path(args.out) if args.out else user_profiles_dir()
     results: list[dict[str, Any]] = []
-    play = {k: v for k, v in play.items() if not k.startswith("_")}
     if args.mines is not None:
-        play["mines"] = [[g.rows, g.cols, args.mines] for g in {(g.rows, g.cols): g for g in geometries if g}.values()]
+        sizes = sorted({(g.rows, g.cols) for g in geometries if g})
+        play = play.learnt(mines=[(rows, cols, args.mines) for rows, cols in sizes])
     for cal in calibrate_frames(images, args.client, facts, play, min_cells=1 if facts else 3, geometries=geometries):
         proved = "".join(sorted({n.char for n in cal.names.values() if n.proved}))
         if not set(proved) & set(OPEN_CHARS):
@@ -142,10 +143,7 @@ def session_geometry(session: Any) -> Any:
 def live_session(args: argparse.Namespace) -> Any:
     from sweepbot.calibration.live.run import LiveCalibration
     from sweepbot.calibration.recording import compact, save_session
-    from sweepbot.cli.play_cmd import ScreenGrabber, check_session
-    from sweepbot.control.device import open_device
-    from sweepbot.control.mapping import mapping_for
-    from sweepbot.control.mouse import BoardInput
+    from sweepbot.watch.live import ScreenGrabber, check_session, live_watcher
 
     check_session()
     if not args.yes and sys.stdin.isatty() and not args.json:
@@ -154,11 +152,8 @@ def live_session(args: argparse.Namespace) -> Any:
         if answer.strip().lower() not in ("", "y", "yes"):
             raise SweepbotError("calibration not started")
     screen = ScreenGrabber()
-    frame = screen.grab()
-    device = open_device()
-    mouse = BoardInput(device, mapping_for((frame.shape[1], frame.shape[0]), screen.origin, device.size()))
     keys = [args.new_game_keys.split("+")] if args.new_game_keys else []
-    calibration = LiveCalibration(screen, mouse, games=args.games, log=lambda m: print(m, file=sys.stderr),
+    calibration = LiveCalibration(live_watcher(screen), games=args.games, log=lambda m: print(m, file=sys.stderr),
                                   new_game_keys=keys)
     try:
         session = calibration.run()

@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
-from sweepbot.control.mapping import mapping_for
 from sweepbot.errors import SweepbotError
 from sweepbot.game import FIRST_CLICK_RULES
-from sweepbot.play.clients import rules_for
 from sweepbot.play.loop import Player
-from sweepbot.play.newgame import start_new_game
 from sweepbot.play.record import Recorder
-from sweepbot.play.session import play_session
-from sweepbot.play.settings import GameReport, PlaySettings
+from sweepbot.play.session import play_games
+from sweepbot.play.settings import GameReport, PlaySettings, settings_for
 from sweepbot.play.vision_reader import VisionReader
-from sweepbot.rect import Rect
 from sweepbot.solver.strategy import parse_strategy
+from sweepbot.vision.rules import PlayRules
+from sweepbot.watch.live import ScreenGrabber, check_session, live_watcher
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -46,31 +42,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return parser
 
 
-class ScreenGrabber:
-    """The live screen as the loop wants it: whole frames and board regions, in frame pixels."""
-
-    def __init__(self) -> None:
-        from sweepbot.vision import ScreenSource
-
-        self.source = ScreenSource()
-        whole = self.source.monitors()[0].region
-        self.origin = (whole.x, whole.y)
-
-    def grab(self, region: Rect | None = None) -> np.ndarray:
-        if region is None:
-            return self.source.grab()
-        return self.source.grab(Rect(region.x + self.origin[0], region.y + self.origin[1], region.w, region.h))
-
-
-def check_session() -> None:
-    """Refuse at once where no input can be sent: no display, or a Wayland session."""
-    if sys.platform.startswith("linux"):
-        if os.environ.get("XDG_SESSION_TYPE") == "wayland" and not os.environ.get("DISPLAY"):
-            raise SweepbotError("this is a Wayland session without X11: sweepbot cannot see or click other windows")
-        if not os.environ.get("DISPLAY"):
-            raise SweepbotError("no display: DISPLAY is not set (start the game on an X11 screen first)")
-
-
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise SweepbotError("--games must be at least 1")
@@ -83,35 +54,19 @@ def run(args: argparse.Namespace) -> int:
     reader = VisionReader(args.profile)
     frame = screen.grab()
     reader.read(frame)  # refuses clearly when no board is on screen
-    rules = rules_for(reader.profile.play if reader.profile else None)
-    settings = PlaySettings(first_click=args.first_click or rules.first_click, mines=args.mines,
-                            dismiss_keys=rules.closes_dialogs, known_mines=dict(rules.mines),
-                            strategy=parse_strategy(args.strategy), max_seconds=args.max_seconds, dry_run=args.dry_run,
-                            max_clicks=args.max_clicks)
-    recorder = Recorder(Path(args.record), args.strategy, settings.first_click) if args.record else None
+    rules = reader.profile.play if reader.profile else PlayRules()
+    settings = settings_for(rules, args.first_click, mines=args.mines, strategy=parse_strategy(args.strategy),
+                            max_seconds=args.max_seconds, dry_run=args.dry_run, max_clicks=args.max_clicks)
+    recorder = Recorder(Path(args.record), args.strategy, settings.first_click,
+                        lambda: reader.profile) if args.record else None
     if args.dry_run:
         return dry_run(screen, reader, settings, recorder, args)
-
-    from sweepbot.control.device import open_device
-    from sweepbot.control.mouse import BoardInput
-
-    device = open_device()
-    mapping = mapping_for((frame.shape[1], frame.shape[0]), screen.origin, device.size())
-    mouse = BoardInput(device, mapping)
-    player = Player(screen, reader, mouse, settings, recorder)
-
-    def new_game(report: GameReport) -> None:
-        if recorder:
-            recorder.new_game()
-        if report.final_view is None:
-            raise SweepbotError("the last game did not end on a readable board")
-        start_new_game(screen, reader, mouse, rules, report.final_view, repaint=player.pace.repaint())
 
     def progress(number: int, report: GameReport) -> None:
         print(f"game {number}/{args.games}: {report.result} in {report.seconds:.1f} s, {report.clicks} clicks"
               + (f" ({report.error})" if report.error else ""), file=sys.stderr, flush=True)
 
-    summary = play_session(player, args.games, new_game, progress)
+    summary = play_games(live_watcher(screen), reader, settings, args.games, rules, recorder, progress)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
@@ -126,7 +81,7 @@ def dry_run(screen: ScreenGrabber, reader: VisionReader, settings: PlaySettings,
             args: argparse.Namespace) -> int:
     from sweepbot.vision.annotate import annotate
 
-    player = Player(screen, reader, None, settings, recorder)
+    player = Player(live_watcher(screen, inputs=False), reader, settings, recorder)
     frame = screen.grab()
     report = player.play_game()
     reading = reader.read_vision(frame)

@@ -27,7 +27,9 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
     if not folder.is_dir():
         raise SweepbotError(f"{folder}: no such folder")
-    report = replay(folder, None if args.moves_only else VisionReader(args.profile))
+    # each step is read with the profile it was read with in play, kept in the recording, unless one is named
+    report = replay(folder, None if args.moves_only else VisionReader(args.profile),
+                    None if args.profile else lambda kept: VisionReader(str(kept)))
     if args.json:
         print(json.dumps(report.to_json()))
     else:

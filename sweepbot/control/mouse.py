@@ -13,8 +13,7 @@ position on that trail is input still on its way, waited for; any other position
 
 from __future__ import annotations
 
-import time
-
+from sweepbot.clock import SYSTEM_CLOCK, Clock
 from sweepbot.control.device import InputDevice
 from sweepbot.control.errors import InputHeld, LimitReached, OutsideBoardError, UserTookOver
 from sweepbot.control.mapping import ScreenMapping
@@ -30,8 +29,10 @@ CATCH_UP_POLL = 0.0005
 class BoardInput:
     """Clicks inside one board only, in screenshot pixels, with limits and the user's hand watched."""
 
-    def __init__(self, device: InputDevice, mapping: ScreenMapping, max_clicks: int = 100_000) -> None:
+    def __init__(self, device: InputDevice, mapping: ScreenMapping, max_clicks: int = 100_000,
+                 clock: Clock = SYSTEM_CLOCK) -> None:
         self.device = device
+        self.clock = clock
         self.mapping = mapping
         self.max_clicks = max_clicks
         self.clicks = 0
@@ -126,13 +127,13 @@ class BoardInput:
             self._trail = self._trail[seen[0]:]  # the pointer has gone past the positions before it
             if not wait:
                 return
-            now = time.monotonic()
+            now = self.clock.now()
             if waited_since is None:
                 waited_since = now
             elif now - waited_since > CATCH_UP_TIMEOUT:
                 raise InputHeld(f"the pointer stayed at ({x}, {y}) for {CATCH_UP_TIMEOUT:.0f} s after the bot "
                                 f"moved it to {last}: another program holds the mouse")
-            time.sleep(CATCH_UP_POLL)
+            self.clock.sleep(CATCH_UP_POLL)
 
     def corners(self) -> set[tuple[int, int]]:
         """The screen's corners: a pointer pushed into one stops the bot (the bot never sends it there)."""

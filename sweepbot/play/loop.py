@@ -7,14 +7,12 @@ fresh captures), and waits for the game to answer by watching the board region: 
 from __future__ import annotations
 
 import itertools
-import time
 from dataclasses import replace
 
 import numpy as np
 
 from sweepbot.board import Board, game_over
 from sweepbot.control.errors import ControlError
-from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import (
     changes_that_cannot_happen,
@@ -25,24 +23,23 @@ from sweepbot.play.consistency import (
 )
 from sweepbot.play.record import Recorder
 from sweepbot.play.settings import GameReport, PlaySettings
-from sweepbot.play.timing import ClientPace
 from sweepbot.play.view import AreaReader, BoardView, Reader, Relocating
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
-from sweepbot.vision.settle import Grabber, same_frame, settle
-from sweepbot.vision.surround import OVERLAY_WAIT, band, laid_over
+from sweepbot.vision.frames import same_frame
+from sweepbot.watch import OVERLAY_WAIT, Watcher
 
+#: The longest pause (s) between two reads of a screen that made no sense (a board that flashes at the end of a
+#: game, sgt-mines, is read again after pauses that double up to this)
 MAX_RETRY_PAUSE = 0.4
 #: moves in a row called off because the board changed between its read and the clicks
 MAX_STALE_READS = 20
 #: moves in a row of which the client took no click: it no longer plays (a game over that the board does not
 #: show, such as a win on a client that leaves the mines covered and shows no mine counter)
 MAX_UNTAKEN_MOVES = 4
+#: Seconds a window over the board is given to close after the dismiss keys
 DISMISS_WAIT = 0.5
-#: A board found more than this many pixels from where it was last read whole, or at another size (a column
-#: widened in play), has moved; one closer at the same size is where it was (a toast can move the grid found)
-MOVED = 8
 
 
 class ScreenStoppedMakingSense(SweepbotError):
@@ -50,26 +47,21 @@ class ScreenStoppedMakingSense(SweepbotError):
 
 
 class Player:
-    """Plays one game at a time on ``screen`` through ``reader`` and ``mouse``."""
+    """Plays one game at a time on the screen ``watcher`` looks at, through ``reader``."""
 
-    def __init__(self, screen: Grabber, reader: Reader, mouse: BoardInput | None, settings: PlaySettings,
+    def __init__(self, watcher: Watcher, reader: Reader, settings: PlaySettings,
                  recorder: Recorder | None = None) -> None:
-        if mouse is None and not settings.dry_run:
+        if watcher.mouse is None and not settings.dry_run:
             raise ControlError("no input device: only a dry run can go without one")
-        self.screen = screen
+        self.watcher = watcher
+        self.clock = watcher.clock
+        self.mouse = watcher.mouse
         self.reader = reader
-        self.mouse = mouse
         self.settings = settings
         self.recorder = recorder
         self._dismissed = False
         self._stale = 0
-        self._clicked_at = 0.0
         self._whole: np.ndarray | None = None  # the last frame of the whole screen, kept current where read
-        #: the band of screen around the board when it was last read whole (see sweepbot.vision.surround)
-        self._surround: tuple[Rect, np.ndarray] | None = None
-        #: whether what the client lays over its board goes by itself (a toast) or stays (a dialog); None: unknown
-        self._overlays_go: bool | None = None
-        self.pace = ClientPace()
 
     # -- the steps ---------------------------------------------------------------------------------
     def play_game(self) -> GameReport:
@@ -77,14 +69,14 @@ class Player:
         self._dismissed = False
         if self.mouse is not None:
             self.mouse.allow(self.settings.max_clicks)
-        start = time.monotonic()
+        start = self.clock.now()
         previous: BoardView | None = None
         expected_win: Board | None = None
         sure_win = False  # the last clicks were all certain to be safe, and they open every safe cell
         cells: list[tuple[int, int]] = []
         untaken_moves = 0
         while True:
-            if time.monotonic() - start > self.settings.max_seconds:
+            if self.clock.now() - start > self.settings.max_seconds:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
                 break
             try:
@@ -138,7 +130,7 @@ class Player:
         if report.result == "won" and final is not None and final.mines is None and final.count("!*X") == 0:
             # a client that shows no counter: the won board's covered cells and flags are the mines
             self.settings.known_mines[(final.rows, final.cols)] = final.count("#?F")
-        report.seconds = time.monotonic() - start
+        report.seconds = self.clock.now() - start
         if self.mouse:
             report.clicks = self.mouse.clicks - report.missed
         return report
@@ -163,24 +155,24 @@ class Player:
         held: BoardView | None = None  # a read that contradicts the last move's, seen once
         frame = np.zeros((1, 1, 3), np.uint8)
         part = True
+        overlays = self.watcher.overlays
         overlaid_at: float | None = None
         for attempt in itertools.count():
-            if attempt and won_if_laid_over and not part and self._laid_over(frame):
+            if attempt and won_if_laid_over and not part and overlays.laid_over(frame):
                 break
             if attempt >= self.settings.tries:
                 # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
-                if not self._laid_over(frame):
+                if not overlays.laid_over(frame):
                     if overlaid_at is not None:
-                        self._overlays_go = True
+                        overlays.went()
                     break
-                overlaid_at = overlaid_at or time.monotonic()
-                if time.monotonic() - overlaid_at > OVERLAY_WAIT:
-                    # it stays (a dialog): not waited for again, unless one was seen to go before
-                    self._overlays_go = self._overlays_go or False
+                overlaid_at = overlaid_at or self.clock.now()
+                if self.clock.now() - overlaid_at > OVERLAY_WAIT:
+                    overlays.stayed()
                     break
             if attempt:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
-                time.sleep(min(MAX_RETRY_PAUSE, self.settings.settle_quiet * 2 ** attempt))
+                self.watcher.pause(min(MAX_RETRY_PAUSE, self.settings.waits.quiet * 2 ** attempt))
             with report.time.measure("capture"):
                 # whole at a game's first look: the band around the board is kept from it (see _laid_over)
                 frame, part = self.capture(whole=attempt > 0 or previous is None)
@@ -191,7 +183,7 @@ class Player:
                 problems.append(problem)
                 crops = unread or crops
                 continue
-            if not part and not game_over(view.board) and self._laid_over(frame, view.bbox):
+            if not part and not game_over(view.board) and overlays.laid_over(frame, view.bbox):
                 # a toast or pop-up over part of the board: the cells under it may read as something else
                 problems.append("something lies over part of the board")
                 continue
@@ -202,13 +194,11 @@ class Player:
                 self._relocate(attempt)
                 continue
             if overlaid_at is not None:
-                self._overlays_go = True  # it went by itself
+                overlays.went()
             if game_over(view.board):
                 return frame, view, None
-            if not part and (self._surround is None or self._surround[0] == view.bbox or self._moved(view.bbox)):
-                # kept where the board was found before, when it is found a few pixels off (a toast over its
-                # edge moved the grid found): a band cut there runs over the board's own edge cells
-                self._surround = (view.bbox, band(frame, view.bbox.as_tuple()))
+            if not part:
+                overlays.keep_unless_nearby(frame, view.bbox)
             try:
                 with report.time.measure("solve"):
                     analysis = solve(view.board, first_click=self.settings.first_click,
@@ -234,21 +224,6 @@ class Player:
         if attempt >= 1 and isinstance(self.reader, Relocating):
             self.reader.relocate()
 
-    def _laid_over(self, frame: np.ndarray, where: Rect | None = None) -> bool:
-        """Something lies over part of the board's edge on ``frame`` (a whole grab) that was not there when the
-        board was last read whole (at ``where``, when given); never once one was seen to stay (a dialog)."""
-        if self._surround is None or self._overlays_go is False:
-            return False
-        bbox, reference = self._surround
-        return (where is None or not self._moved(where)) and laid_over(reference, frame, bbox.as_tuple())
-
-    def _moved(self, where: Rect) -> bool:
-        """The board found at ``where`` is not where it was last read whole (see MOVED)."""
-        assert self._surround is not None
-        was = self._surround[0]
-        return (abs(where.x - was.x) > MOVED or abs(where.y - was.y) > MOVED
-                or abs(where.w - was.w) > 1 or abs(where.h - was.h) > 1)
-
     def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:
         """A frame of the screen, and whether only the reader's area of it is current. Once the whole screen
         was grabbed, a reader that says where it looks (the board found, and its counter) has only that part
@@ -259,9 +234,9 @@ class Player:
         if area is not None and self._whole is not None:
             inside = area.intersect(Rect(0, 0, self._whole.shape[1], self._whole.shape[0]))
         if inside is None or self._whole is None:
-            self._whole = self.screen.grab()
+            self._whole = self.watcher.grab()
             return self._whole, False
-        self._whole[inside.y:inside.bottom, inside.x:inside.right] = self.screen.grab(inside)
+        self._whole[inside.y:inside.bottom, inside.x:inside.right] = self.watcher.grab(inside)
         return self._whole, True
 
     def _read(self, frame: np.ndarray, part: bool = False) -> tuple[BoardView | None, str,
@@ -287,9 +262,8 @@ class Player:
         if not self.settings.dismiss_keys or self.mouse is None or self._dismissed:
             return False
         self._dismissed = True
-        for keys in self.settings.dismiss_keys:
-            self.mouse.press(list(keys))
-        time.sleep(DISMISS_WAIT)
+        self.watcher.press(self.settings.dismiss_keys)
+        self.watcher.pause(DISMISS_WAIT)
         return True
 
     def act(self, frame: np.ndarray, view: BoardView, analysis: Analysis, report: GameReport) -> list[tuple[int, int]]:
@@ -315,63 +289,30 @@ class Player:
         report.moves += 1
         if self.settings.dry_run or self.mouse is None:
             return cells
-        self.mouse.set_board(view.bbox)
         with report.time.measure("click"):
-            self.mouse.click_cells([view.centre(cell) for cell in cells], button)
-            self._clicked_at = time.monotonic()
-            self._park(view.bbox)
+            self.watcher.click([view.centre(cell) for cell in cells], button, view.bbox)
         return cells
 
     def settle(self, view: BoardView, before: np.ndarray, clicked: list[tuple[int, int]]) -> None:
         """Wait until the client has answered the clicks: the board region differs from ``before`` and holds
-        still, or the time runs out.
-
-        When every clicked cell has changed, the answer is complete once the board holds still for one repaint
-        of the client (learnt from how long it takes to answer); otherwise, for the longer stillness of
-        ``settle_quiet`` (a click the client did not take, or a client that repaints in pieces). The waits
-        follow the client: the time allowed grows with the slowest answer seen lately, the stillness with the
-        pauses seen inside one answer."""
+        still, or the time runs out (see :meth:`Watcher.answer`: an answer that changed every clicked cell, its
+        bevel included, is complete after one repaint of the client; otherwise it needs the longer quiet)."""
         region = view.bbox
-        x, y, w, h = region.x, region.y, region.w, region.h
-        old = before[y:y + h, x:x + w]
-        spots = [_inside(view, cell, region) for cell in clicked]
-        start = time.monotonic()
-        sent, self._clicked_at = self._clicked_at, 0.0  # when the last click went (0: no click this move)
-        timeout, quiet = self.pace.waits(self.settings.settle_timeout, self.settings.settle_quiet)
-        repaint = self.pace.repaint()
-
-        def stillness(now: np.ndarray) -> float:
-            complete = all(not same_frame(now[sy:sy + sh, sx:sx + sw], old[sy:sy + sh, sx:sx + sw])
-                           for sx, sy, sw, sh in spots)
-            return repaint if complete and repaint is not None else quiet
-
-        answer = settle(self.screen, region, old, quiet=quiet, timeout=timeout, poll=self.settings.poll,
-                        stillness=stillness)
-        if answer.changed_at is not None and sent:
-            # at most this long after the last click, the client had drawn its answer
-            self.pace.latency(answer.changed_at - sent)
-        if answer.still:
-            assert answer.changed_at is not None
-            self.pace.answered(answer.changed_at - start, answer.longest_pause)
+        old = before[region.y:region.bottom, region.x:region.right]
+        self.watcher.answer(region, old, self.settings.waits, [_cell_rect(view, cell) for cell in clicked])
 
     # -- helpers -----------------------------------------------------------------------------------
     def _unchanged(self, frame: np.ndarray, bbox: Rect, report: GameReport) -> bool:
         """Whether the board region on screen is still what ``frame`` showed when it was read."""
         x, y, w, h = bbox.x, bbox.y, bbox.w, bbox.h
         with report.time.measure("capture"):
-            now = self.screen.grab(bbox)
+            now = self.watcher.grab(bbox)
         return same_frame(now, frame[y:y + h, x:x + w])
 
-    def _park(self, bbox: Rect) -> None:
-        """Leave the pointer just below the board's left end: off every tile, never in a corner."""
-        if self.mouse is not None:
-            self.mouse.park(bbox.x + 2, bbox.y + bbox.h + 6)
 
-
-def _inside(view: BoardView, cell: tuple[int, int], region: Rect) -> tuple[int, int, int, int]:
-    """A cell with its edges (the 3D bevel that tells a covered tile from an open empty one), as x, y, w, h
-    relative to ``region``."""
+def _cell_rect(view: BoardView, cell: tuple[int, int]) -> Rect:
+    """A cell with its edges (the 3D bevel that tells a covered tile from an open empty one) on screen."""
     r, c = cell
-    left, top = round(view.x_edges[c]) - region.x, round(view.y_edges[r]) - region.y
-    right, bottom = round(view.x_edges[c + 1]) - region.x, round(view.y_edges[r + 1]) - region.y
-    return left, top, max(1, right - left), max(1, bottom - top)
+    left, top = round(view.x_edges[c]), round(view.y_edges[r])
+    right, bottom = round(view.x_edges[c + 1]), round(view.y_edges[r + 1])
+    return Rect(left, top, max(1, right - left), max(1, bottom - top))

@@ -2,31 +2,33 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from sweepbot.board import game_over
-from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
-from sweepbot.play.clients import ClientRules, face_rect
+from sweepbot.play.clients import face_rect
 from sweepbot.play.view import BoardView, Reader
 from sweepbot.vision.controls import around_board, decode_look, find_known_control
 from sweepbot.vision.face import looks_like_a_face
-from sweepbot.vision.settle import Grabber, same_frame, wait_still
+from sweepbot.vision.frames import same_frame
+from sweepbot.vision.rules import PlayRules
+from sweepbot.watch import PLAY, Waits, Watcher
 
-STILL_FOR = 0.05  # seconds between the two reads that must agree on the new board, for a client of unknown pace
-#: how long the screen must hold still before the new game is asked for, in repaints of the client (a dialog
-#: that a client opens a moment after a game ends shows first); 0.5 s for a client of unknown pace
+#: How long the screen must hold still before the new game is asked for, in repaints of the client (a dialog
+#: that a client opens a moment after a game ends shows first); SETTLED_UNKNOWN s for a client of unknown pace
 SETTLED_REPAINTS = 15
 SETTLED_UNKNOWN = 0.5
+#: Seconds between the two reads that must agree on the new board, for a client of unknown pace (else one
+#: repaint of the client)
+STILL_FOR = 0.05
 POLL = 0.005  # seconds between frames while waiting for the new game
 CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
 DIALOG_ESCAPES = 2  # times Escape is pressed to close a dialog that hides the new-game control
+NEW_GAME_TIMEOUT = 10.0  # seconds a new game may take to show
 
 
-def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: ClientRules, last: BoardView,
-                   timeout: float = 10.0, repaint: float | None = None) -> BoardView:
+def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: BoardView,
+                   timeout: float = NEW_GAME_TIMEOUT, waits: Waits = PLAY) -> BoardView:
     """Press the client's new-game keys or click its face or new-game control, and wait for a board that is not
     over.
 
@@ -36,29 +38,29 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
     take longer than CONFIRM_AFTER; keys pressed again over a fresh board can leave the game (gnome-mines
     goes back to its level chooser on Escape, or on Return with the focus on "Change Difficulty").
 
-    ``repaint`` is how long the client takes to draw an answer (``ClientPace.repaint``); the waits here are
-    counted in it when it is known."""
+    The waits here are counted in the client's repaint time (``waits``) once it is known."""
+    repaint = watcher.pace.repaint(waits)
     quiet = SETTLED_UNKNOWN if repaint is None else SETTLED_REPAINTS * repaint
     still_for = STILL_FOR if repaint is None else repaint
-    before = wait_still(screen, quiet=quiet)  # a dialog a client opens a moment after a game ends shows first
+    before = watcher.hold_still(quiet=quiet)  # a dialog a client opens a moment after a game ends shows first
     if rules.new_game_keys:
-        press_keys(mouse, rules.new_game_keys, rules.key_gap)
-    elif rules.control_offset is not None:
-        looks = [decode_look(t) for t in rules.control_looks]
+        watcher.press(rules.new_game_keys, rules.key_gap)
+    elif rules.new_game_control is not None:
+        control = rules.new_game_control
+        looks = [decode_look(t) for t in control.looks]
         near = around_board(last.bbox, (before.shape[1], before.shape[0]))
-        box = find_known_control(before, last.bbox, rules.control_offset, looks, near)
+        box = find_known_control(before, last.bbox, control.offset, looks, near)
         for _ in range(DIALOG_ESCAPES):
             if box is not None:
                 break
             # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
-            mouse.press(["escape"])
-            before = wait_still(screen, quiet=quiet)
-            box = find_known_control(before, last.bbox, rules.control_offset, looks, near)
+            watcher.press([["escape"]])
+            before = watcher.hold_still(quiet=quiet)
+            box = find_known_control(before, last.bbox, control.offset, looks, near)
         if box is None:
             raise SweepbotError("the new-game control is not beside the board where calibration found it: "
                                 "not clicking")
-        mouse.click_new_game(*box.center, allowed=box)
-        mouse.park(last.bbox.x + 2, last.bbox.bottom + 6)
+        watcher.click_control(*box.center, allowed=box, board=last.bbox)
     else:
         allowed = face_rect(last.bbox, rules)
         if allowed is None:
@@ -66,30 +68,36 @@ def start_new_game(screen: Grabber, reader: Reader, mouse: BoardInput, rules: Cl
         centre = (allowed.x + allowed.w // 2, allowed.y + allowed.h // 2)
         if not looks_like_a_face(before, centre):
             raise SweepbotError(f"no new-game face where it should be ({centre}): not clicking")
-        mouse.click_new_game(*centre, allowed=allowed)
+        watcher.input().click_new_game(*centre, allowed=allowed)
     closing = tuple(k for k in rules.closes_dialogs if k not in rules.confirm_keys + rules.new_game_keys[:1])
     again = rules.confirm_keys + closing + rules.new_game_keys
-    start = asked = time.monotonic()
+    clock = watcher.clock
+    asked = clock.now()
     candidate: BoardView | None = None
     seen = "nothing: no frame was taken"
-    while time.monotonic() - start < timeout:
-        taken = time.monotonic()
-        frame = screen.grab()
-        view, seen = look_for_new_game(reader, frame, before, last)
+
+    def fresh_board() -> BoardView | None:
+        nonlocal asked, candidate, seen
+        taken = clock.now()
+        view, seen = look_for_new_game(reader, watcher.grab(), before, last)
         if view is not None:
             if candidate is not None and candidate.board.grid == view.board.grid:
                 return view  # the same new board twice in a row: the client has finished repainting
             candidate = view
-            time.sleep(still_for)
-            continue
+            watcher.pause(still_for)
+            return None
         candidate = None
         if rules.new_game_keys and taken - asked > CONFIRM_AFTER:
             # a dialog held the new game back (a confirmation, or a scores dialog that opened late and
             # took the keys): answer or close it, then ask for the new game again
-            press_keys(mouse, again, rules.key_gap)
-            asked = time.monotonic()
-        time.sleep(POLL)
-    raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")
+            watcher.press(again, rules.key_gap)
+            asked = clock.now()
+        return None
+
+    found = watcher.wait_until(fresh_board, timeout, POLL)
+    if found is None:
+        raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")
+    return found
 
 
 def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
@@ -107,10 +115,3 @@ def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
     if view.board.grid == last.board.grid:
         return None, "the board of the game that ended"
     return view, "a new board"
-
-
-def press_keys(mouse: BoardInput, combos: tuple[tuple[str, ...], ...], gap: float) -> None:
-    for i, combo in enumerate(combos):
-        if i and gap:
-            time.sleep(gap)
-        mouse.press(list(combo))

@@ -1,12 +1,16 @@
 """Recording a session (every frame acted on, what was read, the move made) and replaying it offline.
 
-Layout of a recording folder: ``session.jsonl`` (one JSON object per step) and ``frames/NNNNN.png``.
+Layout of a recording folder: ``session.jsonl`` (one JSON object per step), ``frames/NNNNN.png``, and
+``profiles/N/``: the profile each step was read with, as it was then (a calibrated profile learns looks in
+play: a new copy is kept each time it changes), so that a replay reads every frame with what play knew.
 Diagnostics (frames the bot could not make sense of) go to ``diagnostics/`` with a text file beside each.
+docs/formats.md describes every file.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,18 +24,26 @@ from sweepbot.play.view import BoardView, Reader
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.strategy import Strategy, parse_strategy
 from sweepbot.vision.capture import save_crops
+from sweepbot.vision.profile import Profile, save_profile
 
 SESSION = "session.jsonl"
+PROFILES = "profiles"
 
 
 class Recorder:
-    def __init__(self, folder: Path, strategy: str = "full", first_click: str = "none") -> None:
+    """Keeps every step of a session in ``folder``; ``profile_of`` tells the profile the board is read with
+    now (None: not known)."""
+
+    def __init__(self, folder: Path, strategy: str = "full", first_click: str = "none",
+                 profile_of: Callable[[], Profile | None] = lambda: None) -> None:
         self.folder = folder
         (folder / "frames").mkdir(parents=True, exist_ok=True)
         self.count = len(list((folder / "frames").glob("*.png")))
         self.game = 0
         self.game_start = self.count  # the first frame of the game being recorded
         self.settings = {"strategy": strategy, "first_click": first_click}
+        self.profile_of = profile_of
+        self._kept: tuple[Profile, str] | None = None  # the profile kept last, and its folder in the recording
 
     def new_game(self) -> None:
         """The next moves are another game's (unless none of this game's was recorded)."""
@@ -54,9 +66,22 @@ class Recorder:
             "clicks": [list(cell) for cell in cells],
             "button": button,
             **self.settings,
+            **({"profile": kept} if (kept := self.keep_profile()) else {}),
         }
         with (self.folder / SESSION).open("a", encoding="utf-8") as out:
             out.write(json.dumps(entry) + "\n")
+
+    def keep_profile(self) -> str | None:
+        """The folder (in the recording) of the profile in use now, kept there first if it changed."""
+        profile = self.profile_of()
+        if profile is None:
+            return None
+        if self._kept is None or self._kept[0] is not profile:
+            root = self.folder / PROFILES
+            name = f"{PROFILES}/{len(list(root.iterdir())) if root.is_dir() else 0}"
+            save_profile(profile, self.folder / name)
+            self._kept = (profile, name)
+        return self._kept[1]
 
     def diagnostic(self, frame: np.ndarray, problems: list[str],
                    crops: dict[tuple[int, int], np.ndarray] | None = None) -> Path:
@@ -101,11 +126,15 @@ def load_session(folder: Path) -> list[dict[str, Any]]:
     return entries
 
 
-def replay(folder: Path, reader: Reader | None) -> ReplayReport:
+def replay(folder: Path, reader: Reader | None, reader_for: Callable[[Path], Reader] | None = None) -> ReplayReport:
     """Read every recorded frame again (when a reader is given) and solve every recorded board again;
-    report where the read or the move differs from what was recorded."""
+    report where the read or the move differs from what was recorded. A step that names the profile it was
+    read with (kept in the recording) is read with that profile, through ``reader_for(its folder)``."""
     report = ReplayReport()
+    readers: dict[str, Reader] = {}
     for entry in load_session(folder):
+        if reader is not None and reader_for is not None and entry.get("profile"):
+            reader = readers.setdefault(entry["profile"], reader_for(folder / entry["profile"]))
         report.steps += 1
         where = f"{entry['frame']}"
         board = Board(tuple(entry["board"]), entry.get("mines"), entry.get("state"))

@@ -1,17 +1,24 @@
-"""Several games in a row: play one, notice its end, start the next the client's way, sum it all up."""
+"""Several games in a row: play one, notice its end, start the next the client's way, sum it all up; and a whole
+session on the board a watcher sees, as ``sweepbot play`` runs it."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sweepbot.control.errors import ControlError
 from sweepbot.errors import Interrupted, SweepbotError
 from sweepbot.game import won_board_three_bv
 from sweepbot.play.loop import Player
-from sweepbot.play.settings import GameReport
+from sweepbot.play.newgame import start_new_game
+from sweepbot.play.record import Recorder
+from sweepbot.play.settings import GameReport, PlaySettings, settings_for
 from sweepbot.play.timing import TimeSplit
+from sweepbot.play.view import Reader
+from sweepbot.vision.rules import PlayRules
+from sweepbot.watch import Watcher
 
 
 @dataclass
@@ -59,6 +66,44 @@ class SessionSummary:
             "messages": self.messages, "ms": self.time.to_json(), "per_game": self.per_game,
             **({"error": self.messages[0]} if self.messages else {}),
         }
+
+
+def play(games: int = 1, profile: str | None = None, settings: PlaySettings | None = None,
+         record: str | None = None, progress: Callable[[int, GameReport], None] | None = None) -> SessionSummary:
+    """Play ``games`` games of the Minesweeper board on the screen (an X11 desktop), read with ``profile`` (a
+    profile's or a client's name; None: whichever fits), each next one started the client's way, keeping a
+    recording in the folder ``record``. ``settings`` default to the client's rules. Raises SweepbotError
+    when no board can be read on screen; a control error when a person takes the mouse."""
+    from sweepbot.play.vision_reader import VisionReader
+    from sweepbot.watch.live import ScreenGrabber, check_session, live_watcher
+
+    check_session()
+    screen = ScreenGrabber()
+    reader = VisionReader(profile)
+    reader.read(screen.grab())  # refuses clearly when no board is on screen
+    rules = reader.profile.play if reader.profile else PlayRules()
+    settings = settings or settings_for(rules)
+    recorder = Recorder(Path(record), settings.strategy.name, settings.first_click,
+                        profile_of=lambda: reader.profile) if record else None
+    return play_games(live_watcher(screen), reader, settings, games, rules, recorder, progress)
+
+
+def play_games(watcher: Watcher, reader: Reader, settings: PlaySettings, games: int = 1, rules: PlayRules | None = None,
+               recorder: Recorder | None = None,
+               progress: Callable[[int, GameReport], None] | None = None) -> SessionSummary:
+    """Play ``games`` games on the board ``watcher`` sees, read by ``reader``, each next one started by the
+    client's ``rules``."""
+    player = Player(watcher, reader, settings, recorder)
+    known = rules or PlayRules()
+
+    def new_game(report: GameReport) -> None:
+        if recorder:
+            recorder.new_game()
+        if report.final_view is None:
+            raise SweepbotError("the last game did not end on a readable board")
+        start_new_game(watcher, reader, known, report.final_view, waits=settings.waits)
+
+    return play_session(player, games, new_game, progress)
 
 
 def play_session(player: Player, games: int, new_game: Callable[[GameReport], None],

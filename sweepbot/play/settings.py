@@ -4,11 +4,14 @@ report)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sweepbot.board import Board
 from sweepbot.play.timing import TimeSplit
 from sweepbot.play.view import BoardView
 from sweepbot.solver.strategy import FULL, Strategy
+from sweepbot.vision.rules import PlayRules
+from sweepbot.watch import PLAY, Waits
 
 
 @dataclass
@@ -17,9 +20,7 @@ class PlaySettings:
     mines: int | None = None  # the total when the screen does not show it
     strategy: Strategy = FULL
     tries: int = 6  # captures per step before giving up on a read that makes no sense (about 1.2 s)
-    settle_timeout: float = 2.0  # seconds to wait for the board to answer a click
-    settle_quiet: float = 0.03  # seconds without change that count as "answered"
-    poll: float = 0.001
+    waits: Waits = PLAY  # how the client's answers are waited for (see sweepbot.watch.pace)
     max_seconds: float = 600.0  # per game
     max_clicks: int = 20_000  # per game
     dry_run: bool = False
@@ -29,6 +30,13 @@ class PlaySettings:
     #: the mine total of each board size (rows, columns) when the screen shows none: from the profile, and
     #: from the games won (their covered cells and flags)
     known_mines: dict[tuple[int, int], int] = field(default_factory=dict)
+
+
+def settings_for(rules: PlayRules, first_click: str | None = None, **given: Any) -> PlaySettings:
+    """How to play a client with ``rules`` (its first-click rule, what closes its dialogs, its mine totals);
+    ``first_click`` and ``given`` settings win over them."""
+    return PlaySettings(first_click=first_click or rules.first_click, dismiss_keys=rules.closes_dialogs,
+                        known_mines={(r, c): n for r, c, n in rules.mines}, **given)
 
 
 @dataclass

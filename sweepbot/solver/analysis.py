@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sweepbot.board import FLAG, Board, Cell
+from sweepbot.solver.budget import ANALYSIS, Budget
 from sweepbot.solver.deduce import deduce
 from sweepbot.solver.move import Move
 from sweepbot.solver.probability import mine_probabilities
@@ -59,22 +60,30 @@ class Analysis:
         }
 
 
-def analyse(board: Board, mines: int | None = None, time_limit: float = 0.5) -> Analysis:
-    """Certain safe cells and mines (deductions, then exact counting) and every unknown cell's probability.
+#: The work one board's exact count may take (about half a second of the reference machine; see
+#: sweepbot.solver.budget): a frontier too large for it is estimated.
+ANALYSIS_WORK = 500_000
+
+
+def analyse(board: Board, mines: int | None = None, budget: Budget | None = None) -> Analysis:
+    """Certain safe cells and mines (deductions, then exact counting) and every unknown cell's probability;
+    the count within ``budget`` (else ANALYSIS_WORK).
 
     Raises ContradictionError when no mine layout fits the board."""
-    return analyse_problem(board, build_problem(board, mines), time_limit)
+    return analyse_problem(board, build_problem(board, mines), budget)
 
 
-def analyse_problem(board: Board, problem: Problem, time_limit: float = 0.5) -> Analysis:
+def analyse_problem(board: Board, problem: Problem, budget: Budget | None = None) -> Analysis:
     """:func:`analyse` with the board's problem already built."""
+    budget = Budget(ANALYSIS_WORK) if budget is None else budget
+    budget.tally(ANALYSIS)
     if not problem.unknown:
         return Analysis(board, [], [], {}, problem=problem, weight=1)
     known_safe, known_mines = deduce(problem.constraints)
     reduced = reduce_constraints(problem.constraints, known_safe, known_mines)
     rest = [cell for cell in problem.unknown if cell not in known_safe and cell not in known_mines]
     left = None if problem.mines_left is None else problem.mines_left - len(known_mines)
-    probs = mine_probabilities(rest, reduced, left, time_limit)
+    probs = mine_probabilities(rest, reduced, left, budget)
     probabilities = dict(probs.cells)
     probabilities.update(dict.fromkeys(known_safe, 0.0))
     probabilities.update(dict.fromkeys(known_mines, 1.0))

@@ -16,28 +16,27 @@ The search works on sets of layouts held as bit masks (Python integers, one bit 
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from sweepbot.board import FLAG, Cell, neighbours
 from sweepbot.solver.analysis import Analysis
+from sweepbot.solver.budget import LAYOUT_STEP, SEARCH_NODE_CELL, SPLIT_LAYOUT, Budget, BudgetExceeded
 from sweepbot.solver.frontier import split_frontier
 
 MAX_LAYOUTS = 400
 MAX_CELLS = 64
-TIME_LIMIT = 0.15  # seconds for the whole search; past it the search gives up and other strategies decide
+#: Units of work for the whole search (see sweepbot.solver.budget); past it the search gives up and other
+#: strategies decide
+WORK = 150_000
 WIDE_LAYOUTS = 1000  # with the ``wide`` part: the search is tried again up to this many layouts ...
-WIDE_TIME_LIMIT = 1.0  # ... with this much time (such boards come about once in 15 expert games)
+WIDE_WORK = 1_000_000  # ... with this much work (such boards come about once in 15 expert games)
+#: Steps counted between two charges to the budget.
+CHARGE_EVERY = 1024
 
 
-class _OutOfTime(Exception):
-    pass
-
-
-def list_layouts(analysis: Analysis, limit: int, deadline: float | None = None) -> list[frozenset[Cell]] | None:
+def list_layouts(analysis: Analysis, limit: int, budget: Budget | None = None) -> list[frozenset[Cell]] | None:
     """Every placement of the remaining mines on the open cells (certain mines aside), or None if more
-    than ``limit``, the mine total is unknown or ``deadline`` passes."""
+    than ``limit``, the mine total is unknown or ``budget`` is spent."""
     problem = analysis.problem
     if problem is None or problem.mines_left is None:
         return None
@@ -46,13 +45,13 @@ def list_layouts(analysis: Analysis, limit: int, deadline: float | None = None) 
     cells = [cell for cell in problem.unknown if cell not in settled]
     left = problem.mines_left - len(certain)
     groups = [(con.cells - settled, con.mines - len(con.cells & certain)) for con in analysis.constraints]
-    return enumerate_layouts(cells, [*groups, (frozenset(cells), left)], limit, deadline)
+    return enumerate_layouts(cells, [*groups, (frozenset(cells), left)], limit, budget)
 
 
 def enumerate_layouts(cells: list[Cell], groups: list[tuple[frozenset[Cell], int]],
-                      limit: int, deadline: float | None = None) -> list[frozenset[Cell]] | None:
+                      limit: int, budget: Budget | None = None) -> list[frozenset[Cell]] | None:
     """Every set of mines among ``cells`` that puts exactly ``need`` mines in each group's cells, or None
-    if there are more than ``limit`` or ``deadline`` (monotonic) passes first."""
+    if there are more than ``limit`` or ``budget`` is spent first."""
     index = {cell: i for i, cell in enumerate(cells)}
     var_groups: list[list[int]] = [[] for _ in cells]
     for g, (members, _) in enumerate(groups):
@@ -66,8 +65,11 @@ def enumerate_layouts(cells: list[Cell], groups: list[tuple[frozenset[Cell], int
 
     def place(v: int) -> bool:
         steps[0] += 1
-        if deadline is not None and not steps[0] & 1023 and time.monotonic() > deadline:
-            return False
+        if budget is not None and not steps[0] % CHARGE_EVERY:
+            try:
+                budget.spend(CHARGE_EVERY * LAYOUT_STEP)
+            except BudgetExceeded:
+                return False
         if v == len(cells):
             found.append(frozenset(cells[i] for i in chosen))
             return len(found) <= limit
@@ -89,40 +91,41 @@ def enumerate_layouts(cells: list[Cell], groups: list[tuple[frozenset[Cell], int
                 return False
         return True
 
-    if not place(0) or len(found) > limit:
+    finished = place(0)
+    if budget is not None:
+        budget.tally(steps[0] % CHARGE_EVERY * LAYOUT_STEP)
+    if not finished or len(found) > limit:
         return None
     return found
 
 
-def endgame_move(analysis: Analysis, time_limit: float = TIME_LIMIT,
+def endgame_move(analysis: Analysis, budget: Budget | None = None,
                  max_layouts: int = MAX_LAYOUTS) -> tuple[Cell, float] | None:
     """The cell that wins the most layouts, with its win chance; None when too many layouts remain or the
-    search does not finish within ``time_limit`` seconds."""
-    deadline = time.monotonic() + time_limit
+    search does not finish within ``budget`` (else WORK)."""
+    budget = Budget(WORK) if budget is None else budget
     if not analysis.weight or analysis.weight > max_layouts or analysis.weight < 2:
         return None
-    layouts = list_layouts(analysis, max_layouts, deadline)
+    layouts = list_layouts(analysis, max_layouts, budget)
     if not layouts or len(layouts) < 2:
         return None
     certain = set(analysis.mines)
     cells = sorted(cell for cell in analysis.probabilities if cell not in certain)
     if len(cells) > MAX_CELLS:
         return None
-    splits = cell_splits(analysis, cells, layouts)
-    search = LayoutSearch(splits, deadline)
     try:
-        return search.best_move(cells, len(layouts))
-    except _OutOfTime:
+        return LayoutSearch(cell_splits(analysis, cells, layouts, budget), budget).best_move(cells, len(layouts))
+    except BudgetExceeded:
         return None
 
 
-def isolated_move(analysis: Analysis, time_limit: float = TIME_LIMIT,
+def isolated_move(analysis: Analysis, budget: Budget | None = None,
                   max_layouts: int = MAX_LAYOUTS) -> tuple[Cell, float] | None:
     """The best cell of a region that must be solved on its own: frontier cells that touch no other
     covered cell, whose layouts all hold the same number of mines (so all are equally likely, whatever
     the rest of the board holds). Its chance does not depend on when it is played: play it first, with
-    the game-tree search. None when there is no such region small enough."""
-    deadline = time.monotonic() + time_limit
+    the game-tree search. None when there is no such region small enough, or ``budget`` (else WORK) is spent."""
+    budget = Budget(WORK) if budget is None else budget
     board = analysis.board
     certain = set(analysis.mines)
     open_cells = {cell for cell, p in analysis.probabilities.items() if p not in (0.0, 1.0)}
@@ -135,21 +138,23 @@ def isolated_move(analysis: Analysis, time_limit: float = TIME_LIMIT,
             continue
         groups = [(con.cells & inside, con.mines - len(con.cells & certain)) for con in analysis.constraints
                   if con.cells & inside]
-        layouts = enumerate_layouts(cells, groups, max_layouts, deadline)
+        layouts = enumerate_layouts(cells, groups, max_layouts, budget)
         if not layouts or len(layouts) < 2 or len({len(layout) for layout in layouts}) > 1:
             continue
-        search = LayoutSearch(cell_splits(analysis, cells, layouts), deadline)
         try:
-            found = search.best_move(cells, len(layouts))
-        except _OutOfTime:
+            found = LayoutSearch(cell_splits(analysis, cells, layouts, budget), budget).best_move(cells, len(layouts))
+        except BudgetExceeded:
             return None
         if found:
             return found
     return None
 
 
-def cell_splits(analysis: Analysis, cells: list[Cell], layouts: list[frozenset[Cell]]) -> list[list[int]]:
+def cell_splits(analysis: Analysis, cells: list[Cell], layouts: list[frozenset[Cell]],
+                budget: Budget | None = None) -> list[list[int]]:
     """For each cell, the layouts where it is safe, grouped by the number it shows there (bit masks)."""
+    if budget is not None:
+        budget.spend(SPLIT_LAYOUT * len(layouts) * len(cells))
     board = analysis.board
     index = {cell: i for i, cell in enumerate(cells)}
     fixed = set(analysis.mines) | {
@@ -184,10 +189,11 @@ def cell_splits(analysis: Analysis, cells: list[Cell], layouts: list[frozenset[C
 class LayoutSearch:
     """The game tree over sets of layouts, memoised; ``splits[i]`` are cell i's safe layouts by number."""
 
-    def __init__(self, splits: list[list[int]], deadline: float) -> None:
+    def __init__(self, splits: list[list[int]], budget: Budget) -> None:
         self.splits = splits
         self.safe = [sum(parts) for parts in splits]  # the parts are disjoint: their sum is their union
-        self.deadline = deadline
+        self.budget = budget
+        self.weighed = 0  # candidate cells weighed at the nodes since the last charge
         self.memo: dict[int, int] = {}
         self.nodes = 0
 
@@ -201,6 +207,8 @@ class LayoutSearch:
             won = self.open_wins(i, state, living, best_won)
             if won > best_won:
                 best_i, best_won = i, won
+        self.budget.tally(self.weighed * SEARCH_NODE_CELL)
+        self.weighed = 0
         return cells[best_i], best_won / count
 
     def living(self, state: int, candidates: range | list[int]) -> list[int]:
@@ -239,8 +247,10 @@ class LayoutSearch:
         if known is not None:
             return known
         self.nodes += 1
-        if not self.nodes & 63 and time.monotonic() > self.deadline:
-            raise _OutOfTime
+        self.weighed += len(candidates)
+        if not self.nodes % 64:
+            self.budget.spend(self.weighed * SEARCH_NODE_CELL)
+            self.weighed = 0
         living = self.living(state, candidates)
         best = 0
         for i in living:

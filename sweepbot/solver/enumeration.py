@@ -8,15 +8,14 @@ forces that class's count.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from math import comb
 
+from sweepbot.solver.budget import ENUMERATION_NODE, Budget
 from sweepbot.solver.frontier import Component
 
-
-class BudgetExceeded(Exception):
-    """The component has too many solutions to enumerate within the time allowed."""
+#: Nodes counted between two charges to the budget.
+CHARGE_EVERY = 1024
 
 
 @dataclass(frozen=True)
@@ -55,8 +54,8 @@ def search_order(component: Component) -> list[int]:
     return order
 
 
-def enumerate_component(component: Component, deadline: float | None = None) -> ComponentCounts:
-    """Count every solution of the component. Raises BudgetExceeded once ``deadline`` (monotonic) passes."""
+def enumerate_component(component: Component, budget: Budget | None = None) -> ComponentCounts:
+    """Count every solution of the component. Raises BudgetExceeded once ``budget`` is spent."""
     sizes = component.sizes
     n = len(sizes)
     targets = [mines for _, mines in component.constraints]
@@ -79,8 +78,8 @@ def enumerate_component(component: Component, deadline: float | None = None) -> 
     def place(i: int, mines: int, weight: int) -> None:
         nonlocal nodes
         nodes += 1
-        if deadline is not None and not nodes & 1023 and time.monotonic() > deadline:
-            raise BudgetExceeded
+        if budget is not None and not nodes % CHARGE_EVERY:
+            budget.spend(CHARGE_EVERY * ENUMERATION_NODE)
         if i == n:
             weights[mines] += weight
             for j in range(n):
@@ -114,6 +113,8 @@ def enumerate_component(component: Component, deadline: float | None = None) -> 
             rem_cap[c] += size
 
     place(0, 0, 1)
+    if budget is not None:
+        budget.spend(nodes % CHARGE_EVERY * ENUMERATION_NODE)
     mine_sums = [[0] * (max_mines + 1) for _ in range(n)]
     for i, v in enumerate(order):
         mine_sums[v] = sums[i]

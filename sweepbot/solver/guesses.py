@@ -10,12 +10,11 @@
 
 from __future__ import annotations
 
-import time
 from itertools import product
 
 from sweepbot.board import FLAG, Cell, neighbours
 from sweepbot.solver.analysis import Analysis
-from sweepbot.solver.enumeration import BudgetExceeded
+from sweepbot.solver.budget import Budget, BudgetExceeded
 from sweepbot.solver.frontier import split_frontier
 from sweepbot.solver.lookahead import Outcome, outcomes
 
@@ -24,7 +23,7 @@ SECONDARY_MARGIN = 0.1  # candidates at most this much riskier than the safest c
 SECONDARY_CANDIDATES = 12
 OFF_FRONTIER_CANDIDATES = 3
 BLEND_WEIGHTS = (0.6, 0.2, 0.2)  # weights of the best, second and third best living cells' safeties
-SECONDARY_TIME_LIMIT = 0.3  # seconds; past it the best candidate so far is taken
+SECONDARY_WORK = 300_000  # units of work (see sweepbot.solver.budget); past it the best candidate so far is taken
 DEAD_CHECKS = 20  # cells looked at, safest first, for one that is not dead
 
 OutcomeCache = dict[Cell, list[Outcome]]
@@ -76,10 +75,11 @@ def shortlist(analysis: Analysis) -> list[Cell]:
 
 
 def cached_outcomes(analysis: Analysis, cell: Cell, cache: OutcomeCache,
-                    deadline: float | None = None) -> list[Outcome]:
-    """:func:`outcomes`, kept per cell for the move; BudgetExceeded past ``deadline`` (nothing kept then)."""
+                    budget: Budget | None = None) -> list[Outcome]:
+    """:func:`outcomes`, kept per cell for the move; BudgetExceeded once ``budget`` is spent (nothing kept
+    then)."""
     if cell not in cache:
-        cache[cell] = outcomes(analysis, cell, deadline=deadline)
+        cache[cell] = outcomes(analysis, cell, budget)
     return cache[cell]
 
 
@@ -126,11 +126,12 @@ def forced_fifty(analysis: Analysis) -> Cell | None:
 
 
 def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool = False,
-                     blend: bool = False, time_limit: float = SECONDARY_TIME_LIMIT) -> Cell | None:
+                     blend: bool = False, budget: Budget | None = None) -> Cell | None:
     """The candidate with the best chance to survive this guess and then have a safe move. With
     ``avoid_dead``, dead candidates are passed over unless all are dead; with ``blend`` the board after the
-    guess is valued by :func:`blended_safety` rather than :func:`next_safety`. Past ``time_limit`` seconds
-    (checked inside a candidate's outcomes too) the best candidate scored so far is taken."""
+    guess is valued by :func:`blended_safety` rather than :func:`next_safety`. Once ``budget`` (else
+    SECONDARY_WORK) is spent (checked inside a candidate's outcomes too) the best candidate scored so far is
+    taken."""
     if not analysis.weight:
         return None
     cells = shortlist(analysis)
@@ -138,17 +139,17 @@ def secondary_safety(analysis: Analysis, cache: OutcomeCache, avoid_dead: bool =
     best_cell: Cell | None = None
     dead_cell: Cell | None = None
     best_score = -1.0
-    deadline = time.monotonic() + time_limit
+    budget = Budget(SECONDARY_WORK) if budget is None else budget
     value = blended_safety if blend else next_safety
     for cell in sorted(cells, key=lambda cell: -bound[cell]):
         if bound[cell] <= best_score:
             break  # candidates come best bound first: no later one can score more
-        if best_cell is not None and time.monotonic() > deadline:
-            break  # out of time: the best so far
+        if best_cell is not None and budget.exhausted:
+            break  # out of work: the best so far
         try:
-            found = cached_outcomes(analysis, cell, cache, deadline)
+            found = cached_outcomes(analysis, cell, cache, budget)
         except BudgetExceeded:
-            break  # out of time inside this candidate: the best so far (or the next step's choice)
+            break  # out of work inside this candidate: the best so far (or the next step's choice)
         if avoid_dead and is_dead(analysis, cell, cache):
             dead_cell = dead_cell or cell
             continue

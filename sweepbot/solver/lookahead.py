@@ -7,13 +7,16 @@ that hypothetical board over the current weight is the chance of seeing v.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from sweepbot.board import FLAG, Board, Cell, neighbours
 from sweepbot.solver.analysis import Analysis, analyse, analyse_problem
-from sweepbot.solver.enumeration import BudgetExceeded
+from sweepbot.solver.budget import Budget, BudgetExceeded
 from sweepbot.solver.problem import ContradictionError, reveal_problem
+
+#: The work one board after a guess may take to count (see sweepbot.solver.budget): a larger one is estimated,
+#: and the outcome left out.
+OUTCOME_WORK = 50_000
 
 
 @dataclass(frozen=True)
@@ -27,10 +30,10 @@ def reveal(board: Board, cell: Cell, value: int) -> Board:
     return board.replace({cell: "." if value == 0 else str(value)})
 
 
-def outcomes(analysis: Analysis, cell: Cell, time_limit: float = 0.05, deadline: float | None = None) -> list[Outcome]:
-    """Every value ``cell`` can show, with its chance and the analysis of the board that follows.
-    Needs an exact analysis with a known mine total (``analysis.weight`` > 0). Raises BudgetExceeded once
-    ``deadline`` (monotonic) has passed, at the start of a value's analysis or at its end."""
+def outcomes(analysis: Analysis, cell: Cell, budget: Budget | None = None) -> list[Outcome]:
+    """Every value ``cell`` can show, with its chance and the analysis of the board that follows (each counted
+    within OUTCOME_WORK). Needs an exact analysis with a known mine total (``analysis.weight`` > 0). Raises
+    BudgetExceeded once ``budget`` is spent, at the start of a value's analysis or at its end."""
     board = analysis.board
     if not analysis.weight:
         raise ValueError("outcomes need an exact analysis with a known mine total")
@@ -41,20 +44,19 @@ def outcomes(analysis: Analysis, cell: Cell, time_limit: float = 0.05, deadline:
     problem = analysis.problem
     result: list[Outcome] = []
     for value in range(low, high + 1):
-        if deadline is not None:
-            time_limit = min(time_limit, deadline - time.monotonic())
-            if time_limit <= 0:
-                raise BudgetExceeded
+        if budget is not None and budget.exhausted:
+            raise BudgetExceeded
+        work = Budget(OUTCOME_WORK) if budget is None else budget.part(OUTCOME_WORK)
         try:
             revealed = reveal(board, cell, value)
             if problem is not None and problem.total_mines == board.mines:
-                after = analyse_problem(revealed, reveal_problem(problem, board, cell, value), time_limit)
+                after = analyse_problem(revealed, reveal_problem(problem, board, cell, value), work)
             else:
-                after = analyse(revealed, board.mines, time_limit)
+                after = analyse(revealed, board.mines, work)
         except ContradictionError:
             continue
         if after.weight:
             result.append(Outcome(value, after.weight / analysis.weight, after))
-    if deadline is not None and time.monotonic() > deadline:
+    if budget is not None and budget.exhausted:
         raise BudgetExceeded  # the last analysis may have been cut short: estimated, not exact
     return result

@@ -9,17 +9,12 @@ standard levels'), and off-frontier cells get that density.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from math import comb
 
 from sweepbot.board import Cell
-from sweepbot.solver.enumeration import (
-    BudgetExceeded,
-    ComponentCounts,
-    enumerate_component,
-    estimate_component,
-)
+from sweepbot.solver.budget import Budget, BudgetExceeded
+from sweepbot.solver.enumeration import ComponentCounts, enumerate_component, estimate_component
 from sweepbot.solver.frontier import Component, split_frontier
 from sweepbot.solver.problem import Constraint, ContradictionError
 
@@ -53,14 +48,13 @@ def mine_probabilities(
     unknown: list[Cell],
     constraints: list[Constraint],
     mines_left: int | None,
-    time_limit: float = 0.5,
+    budget: Budget | None = None,
 ) -> Probabilities:
     """Probabilities for ``unknown`` cells under ``constraints`` with ``mines_left`` among them.
 
-    Components that cannot be enumerated within ``time_limit`` seconds get an estimate (then
-    ``exact`` is False). Raises ContradictionError when no placement fits.
+    Components that cannot be enumerated within ``budget`` get an estimate (then ``exact`` is False).
+    Raises ContradictionError when no placement fits.
     """
-    deadline = time.monotonic() + time_limit
     components = split_frontier(constraints)
     frontier = {cell for comp in components for cls in comp.classes for cell in cls}
     off = [cell for cell in unknown if cell not in frontier]
@@ -69,7 +63,7 @@ def mine_probabilities(
     counts: list[ComponentCounts] = []
     for comp in components:
         try:
-            counts.append(enumerate_component(comp, deadline))
+            counts.append(enumerate_component(comp, budget))
         except BudgetExceeded:
             counts.append(estimate_component(comp))
         if not any(counts[-1].weights):

@@ -14,37 +14,33 @@
 
 A strategy names which of these parts are on, so that variants can be compared on the same games
 (``sweepbot bench --strategy full,full-blend``). It is written ``basic`` or ``full``, then ``+part`` or
-``-part``; ``+endgame=N`` sets how many layouts the endgame search takes on, ``+budget=MS`` the time a move
-may take (searches that would run past it give way to the next step; 0: no budget). ``full`` has every
+``-part``; ``+endgame=N`` sets how many layouts the endgame search takes on, ``+budget=K`` the work a move
+may take, in thousands of units (about milliseconds of the reference machine, see ``solver/budget.py``;
+searches that would run past it give way to the next step; 0: no budget). ``full`` has every
 part; ``basic`` none of them (exact probabilities and the least likely mine).
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from sweepbot.board import Cell
 from sweepbot.errors import SweepbotError
+from sweepbot.solver import endgame as search
 from sweepbot.solver import guesses
 from sweepbot.solver.analysis import Analysis
-from sweepbot.solver.endgame import (
-    MAX_LAYOUTS,
-    TIME_LIMIT,
-    WIDE_LAYOUTS,
-    WIDE_TIME_LIMIT,
-    endgame_move,
-    isolated_move,
-)
+from sweepbot.solver.budget import Budget
+from sweepbot.solver.endgame import MAX_LAYOUTS, WIDE_LAYOUTS, endgame_move, isolated_move
 from sweepbot.solver.guesses import OutcomeCache, forced_fifty, lowest_risk, secondary_safety
 from sweepbot.solver.move import Move, first_move
 
 PARTS = ("dead", "fifty", "secondary", "endgame", "blend", "isolated", "wide")
-#: the time a move may take, in seconds, from the start of the solve: the searches share what is left
-MOVE_BUDGET = 0.045
-#: of the time left, the share a search may take (the steps after it still get the rest)
+#: the work a move may take, its analysis included, in units (see sweepbot.solver.budget): the searches share
+#: what the analysis left
+MOVE_BUDGET = 45_000
+#: of the work left, the share a search may take (the steps after it still get the rest)
 SEARCH_SHARE = 0.6
 
 
@@ -57,9 +53,9 @@ class Strategy:
     endgame: bool = True  # the whole game tree searched when few layouts are left
     blend: bool = True  # secondary safety values the board after a guess by its three best living cells
     isolated: bool = True  # a region no other covered cell touches is searched on its own
-    wide: bool = True  # the endgame search again, up to WIDE_LAYOUTS layouts and WIDE_TIME_LIMIT seconds
+    wide: bool = True  # the endgame search again, up to WIDE_LAYOUTS layouts and WIDE_WORK units
     endgame_layouts: int = MAX_LAYOUTS
-    budget: float | None = MOVE_BUDGET  # seconds a move may take; None: the searches' own limits only
+    budget: int | None = MOVE_BUDGET  # units of work a move may take; None: the searches' own limits only
 
 
 FULL = Strategy()
@@ -73,10 +69,10 @@ def parse_strategy(text: str) -> Strategy:
     parts = dict.fromkeys(PARTS, False) if match.group(1) == "basic" else {
         part: getattr(FULL, part) for part in PARTS}
     layouts = MAX_LAYOUTS
-    budget: float | None = MOVE_BUDGET
+    budget: int | None = MOVE_BUDGET
     for sign, part, number in re.findall(r"([+-])([a-z]+)(?:=(\d+))?", match.group(2)):
         if part == "budget" and number and sign == "+":
-            budget = int(number) / 1000 or None
+            budget = int(number) * 1000 or None
             continue
         if part not in PARTS:
             raise SweepbotError(f"unknown strategy part {part!r}: use {', '.join(PARTS)} (or +budget=MS)")
@@ -87,23 +83,16 @@ def parse_strategy(text: str) -> Strategy:
     return Strategy(text.strip(), **parts, endgame_layouts=layouts, budget=budget)
 
 
-def search_time(deadline: float | None, limit: float) -> float:
-    """The time a search may take: its own limit, or less when the move's budget runs out sooner."""
-    if deadline is None:
-        return limit
-    return min(limit, max(0.0, (deadline - time.monotonic()) * SEARCH_SHARE))
-
-
-Step = Callable[[Analysis, Strategy, str, OutcomeCache, float | None], Cell | None]
+Step = Callable[[Analysis, Strategy, str, OutcomeCache, Budget], Cell | None]
 
 
 def certain_safe(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache,
-                 deadline: float | None) -> Cell | None:
+                 budget: Budget) -> Cell | None:
     return analysis.safe[0] if analysis.safe else None
 
 
 def opening_move(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache,
-                 deadline: float | None) -> Cell | None:
+                 budget: Budget) -> Cell | None:
     """The first move of an untouched board (nothing known, nothing flagged)."""
     problem = analysis.problem
     board = analysis.board
@@ -113,39 +102,39 @@ def opening_move(analysis: Analysis, strategy: Strategy, first_click: str, cache
 
 
 def endgame(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache,
-                 deadline: float | None) -> Cell | None:
+                 budget: Budget) -> Cell | None:
     if not strategy.endgame:
         return None
-    found = endgame_move(analysis, time_limit=search_time(deadline, TIME_LIMIT), max_layouts=strategy.endgame_layouts)
-    if found is None and strategy.wide:  # too many layouts, or out of time: once more, wider and longer
-        found = endgame_move(analysis, time_limit=search_time(deadline, WIDE_TIME_LIMIT),
+    found = endgame_move(analysis, budget.part(search.WORK, SEARCH_SHARE), max_layouts=strategy.endgame_layouts)
+    if found is None and strategy.wide:  # too many layouts, or out of work: once more, wider and longer
+        found = endgame_move(analysis, budget.part(search.WIDE_WORK, SEARCH_SHARE),
                              max_layouts=max(WIDE_LAYOUTS, strategy.endgame_layouts))
     return found[0] if found else None
 
 
 def isolated_region(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache,
-                 deadline: float | None) -> Cell | None:
+                 budget: Budget) -> Cell | None:
     if not strategy.isolated:
         return None
-    found = isolated_move(analysis, time_limit=search_time(deadline, TIME_LIMIT), max_layouts=strategy.endgame_layouts)
+    found = isolated_move(analysis, budget.part(search.WORK, SEARCH_SHARE), max_layouts=strategy.endgame_layouts)
     return found[0] if found else None
 
 
 def fifty_fifty(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache,
-                 deadline: float | None) -> Cell | None:
+                 budget: Budget) -> Cell | None:
     return forced_fifty(analysis) if strategy.fifty else None
 
 
 def secondary(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache,
-                 deadline: float | None) -> Cell | None:
+                 budget: Budget) -> Cell | None:
     if not strategy.secondary:
         return None
     return secondary_safety(analysis, cache, avoid_dead=strategy.dead, blend=strategy.blend,
-                            time_limit=search_time(deadline, guesses.SECONDARY_TIME_LIMIT))
+                            budget=budget.part(guesses.SECONDARY_WORK, SEARCH_SHARE))
 
 
 def least_risk(analysis: Analysis, strategy: Strategy, first_click: str, cache: OutcomeCache,
-                 deadline: float | None) -> Cell | None:
+                 budget: Budget) -> Cell | None:
     return lowest_risk(analysis, cache, avoid_dead=strategy.dead)
 
 
@@ -153,17 +142,16 @@ def least_risk(analysis: Analysis, strategy: Strategy, first_click: str, cache: 
 STEPS: tuple[Step, ...] = (certain_safe, opening_move, endgame, isolated_region, fifty_fifty, secondary, least_risk)
 
 
-def choose_move(analysis: Analysis, strategy: Strategy, first_click: str, started: float | None = None) -> Move | None:
+def choose_move(analysis: Analysis, strategy: Strategy, first_click: str, budget: Budget | None = None) -> Move | None:
     """The first cell that one of the STEPS gives, to open; a certain mine to flag when only mines are
-    left covered; None when nothing is covered. ``started`` (monotonic) is when the move's time began (its
-    analysis included); the strategy's budget counts from there."""
+    left covered; None when nothing is covered. ``budget`` is the move's work (its analysis already charged
+    to it; else the strategy's whole budget)."""
     if not analysis.safe and not [cell for cell in analysis.probabilities if cell not in set(analysis.mines)]:
         return Move("flag", analysis.mines[0]) if analysis.mines else None
     cache: OutcomeCache = {}
-    begin = time.monotonic() if started is None else started
-    deadline = None if strategy.budget is None else begin + strategy.budget
+    budget = Budget(strategy.budget) if budget is None else budget
     for step in STEPS:
-        cell = step(analysis, strategy, first_click, cache, deadline)
+        cell = step(analysis, strategy, first_click, cache, budget)
         if cell is not None:
             return Move("open", cell)
     return None

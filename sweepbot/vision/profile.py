@@ -1,18 +1,18 @@
 """Profiles: how one client looks at one cell size. A folder with ``profile.json`` and PNG templates.
 
-``profile.json``::
+``profile.json`` (format 2; docs/formats.md has it whole)::
 
     {
+      "format": 2,                       absent in profiles saved before the format was numbered (format 1)
       "name": "xdemineur-21px",          the folder's name
       "client": "xdemineur",
       "pitch": [21.0, 21.0],             cell step in x and y, pixels (may be fractional)
       "crop": [3, 3, 15, 15],            template window inside a cell: x, y from the cell's top-left edge, w, h
       "sizes": [[8, 8], [16, 16]],       optional: the only (rows, cols) this client offers at this pitch
       "templates": {"#": ["covered.png"], "1": ["1.png"], ...},
-      "counter": {...}                   optional: where the mines-left counter is, see sweepbot.vision.counter
-    }
-
-      "play": {...}                      optional: how the client starts a new game (see sweepbot.play.clients)
+      "counter": {...},                  optional: where the mines-left counter is, see sweepbot.vision.counter
+      "max_rms": 14.2,                   optional: how far a cell may be from its template and still be read
+      "play": {...}                      optional: the client's rules for play (see sweepbot.vision.rules)
     }
 
 A template named ``~`` is a look calibration could not name yet: a cell that matches it is refused.
@@ -39,8 +39,11 @@ from platformdirs import user_data_dir
 
 from sweepbot.board import CELL_CHARS
 from sweepbot.errors import SweepbotError
+from sweepbot.vision.rules import PlayRules, RulesError
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "profiles"
+#: The format of profile.json written now; a file without ``format`` is format 1.
+FORMAT = 2
 
 #: Template file names for each cell character (readable in a folder listing).
 FILE_NAMES = {
@@ -71,7 +74,7 @@ class Profile:
     sizes: tuple[tuple[int, int], ...] = ()
     counter: dict[str, Any] = field(default_factory=dict)
     folder: Path | None = None
-    play: dict[str, Any] = field(default_factory=dict)
+    play: PlayRules = field(default_factory=PlayRules)
     #: the largest RMS at which a cell matches a template (None: the reader's own): a calibrated profile
     #: of a client that draws its tiles pixel for pixel keeps it low, so that a look it has not learnt (a
     #: digit never seen) is refused rather than taken for the nearest one
@@ -122,7 +125,7 @@ def make_profile(
     sizes: Iterable[tuple[int, int]] = (),
     counter: dict[str, Any] | None = None,
     folder: Path | None = None,
-    play: dict[str, Any] | None = None,
+    play: PlayRules | None = None,
     max_rms: float | None = None,
 ) -> Profile:
     """A profile from (character, BGR template) pairs, every template ``crop``'s size."""
@@ -140,7 +143,7 @@ def make_profile(
         raise ProfileError(f"{name}: no templates")
     return Profile(name, client, (float(pitch[0]), float(pitch[1])), tuple(crop),  # type: ignore[arg-type]
                    tuple(labels), np.stack(rows), tuple(tuple(s) for s in sizes),  # type: ignore[misc]
-                   dict(counter or {}), folder, dict(play or {}), max_rms)
+                   dict(counter or {}), folder, play or PlayRules(), max_rms)
 
 
 def load_profile(folder: str | Path) -> Profile:
@@ -150,6 +153,10 @@ def load_profile(folder: str | Path) -> Profile:
     except (OSError, ValueError) as err:
         raise ProfileError(f"{folder}: cannot read profile.json: {err}") from None
     try:
+        version = int(spec.get("format", 1))
+        if version > FORMAT:
+            raise ProfileError(f"{folder}: profile.json is of format {version}, newer than this sweepbot reads "
+                               f"({FORMAT}): update sweepbot")
         templates: list[tuple[str, np.ndarray]] = []
         for ch, files in spec["templates"].items():
             for file in [files] if isinstance(files, str) else files:
@@ -159,9 +166,12 @@ def load_profile(folder: str | Path) -> Profile:
                 templates.append((ch, img))
         return make_profile(
             spec.get("name", folder.name), spec["client"], tuple(spec["pitch"]), tuple(spec["crop"]),
-            templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder, spec.get("play"),
+            templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder,
+            PlayRules.from_json(spec.get("play"), version),
             None if spec.get("max_rms") is None else float(spec["max_rms"]),
         )
+    except RulesError as err:
+        raise ProfileError(f"{folder}: {err}") from None
     except (KeyError, TypeError, ValueError) as err:
         raise ProfileError(f"{folder}: malformed profile.json: {err!r}") from None
 
@@ -179,6 +189,7 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
         cv2.imwrite(str(folder / f"{base}.png"), profile.template(i))
         names.append(f"{base}.png")
     spec: dict[str, Any] = {
+        "format": FORMAT,
         "name": profile.name,
         "client": profile.client,
         "pitch": [round(p, 3) for p in profile.pitch],
@@ -191,8 +202,9 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
         spec["max_rms"] = round(profile.max_rms, 1)
     if profile.counter:
         spec["counter"] = profile.counter
-    if profile.play:
-        spec["play"] = profile.play
+    play = profile.play.to_json()
+    if play:
+        spec["play"] = play
     (folder / "profile.json").write_text(format_json(spec) + "\n", encoding="utf-8")
     return folder
 

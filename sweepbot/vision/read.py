@@ -181,7 +181,7 @@ OPENED_SHARE = 8
 def resizes(profile: Profile) -> bool:
     """Whether the profile's client draws its cells at other sizes in play (calibration saw them grow): its
     boards are read with each cell drawn at the profile's size (see ``vision.redraw``)."""
-    return bool(profile.play.get("cells_resize"))
+    return profile.play.cells_resize
 
 
 def learning(profile: Profile) -> bool:

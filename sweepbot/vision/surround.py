@@ -23,9 +23,6 @@ MIN_PIXELS = 12
 #: game), not something laid over the board.
 WHOLE_SHARE = 0.5
 
-#: The longest wait (s) for a toast or pop-up over part of the board to go ("You lost!" toasts stay 5 s).
-OVERLAY_WAIT = 8.0
-
 #: A board's rectangle on screen: x, y, width, height.
 Box = tuple[int, int, int, int]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sweepbot.desktop.clients import screen_for
-from tests.e2e.test_play_clients import installed
+from tests.e2e.conftest import Needs
 
 pytestmark = pytest.mark.e2e
 
@@ -25,9 +25,8 @@ CLIENTS = ["pygame-minesweeper", "mfranceschi-minesweeper", "nicegui-minesweeper
 
 
 @pytest.mark.parametrize("client", CLIENTS)
-def test_a_client_never_seen_is_calibrated_live_then_played(client: str, tmp_path: Path) -> None:
-    if not installed(client):
-        pytest.fail(f"{client} or Xvfb is not installed: run scripts/install-clients")
+def test_a_client_never_seen_is_calibrated_live_then_played(client: str, tmp_path: Path, needs: Needs) -> None:
+    needs(client)
     from sweepbot.desktop.clients import launch_client
     from sweepbot.desktop.display import VirtualDisplay
 

@@ -7,7 +7,6 @@ started again (a few attempts)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -16,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from sweepbot.desktop.clients import LaunchedClient, get_spec, launch_client
+from sweepbot.desktop.clients import LaunchedClient, launch_client
 from sweepbot.desktop.display import VirtualDisplay
+from tests.e2e.conftest import need
 
 pytestmark = pytest.mark.e2e
 
@@ -26,9 +26,9 @@ ATTEMPTS = 6
 
 
 
-def require_clients() -> None:
-    if shutil.which("Xvfb") is None or not get_spec("xdemineur").executable.exists():
-        pytest.fail("Xvfb or xdemineur is not installed: run scripts/install-clients")
+@pytest.fixture(autouse=True)
+def _xdemineur(request: pytest.FixtureRequest) -> None:
+    need(request, "xdemineur")
 
 
 def steps(record: Path) -> list[dict[str, object]]:
@@ -42,7 +42,6 @@ def play_with_fault(tmp_path: Path, fault: Callable[[VirtualDisplay, LaunchedCli
                     ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, object]]] | None:
     """Start the bot on a fresh xdemineur game, apply ``fault`` mid-game, return what the bot said and
     recorded; None when every attempt's game ended before the fault could be applied."""
-    require_clients()
     for attempt in range(ATTEMPTS):
         record = tmp_path / f"attempt{attempt}"
         with VirtualDisplay() as display, launch_client(display, "xdemineur", LEVEL) as client:
@@ -146,7 +145,6 @@ def test_the_user_moving_the_mouse_stops_the_bot_at_once(tmp_path: Path) -> None
 
 
 def test_play_with_no_game_on_screen_answers_and_leaves_nothing_behind(tmp_path: Path) -> None:
-    require_clients()
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
     with VirtualDisplay() as display:

@@ -18,14 +18,14 @@ import pytest
 
 from sweepbot.desktop import VirtualDisplay, launch_client
 from sweepbot.desktop.display import display_in_use
+from tests.e2e.conftest import need
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(autouse=True)
-def _xvfb_installed() -> None:
-    if shutil.which("Xvfb") is None:
-        pytest.fail("Xvfb is not installed: run scripts/install-clients")
+def _xvfb_installed(request: pytest.FixtureRequest) -> None:
+    need(request)
 
 
 def _group_members(pgid: int) -> list[int]:

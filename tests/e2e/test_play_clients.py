@@ -8,14 +8,13 @@ sent outside the board, no read failed, and at least one game was won.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from sweepbot.desktop.clients import get_spec
+from tests.e2e.conftest import Needs
 
 pytestmark = pytest.mark.e2e
 
@@ -28,15 +27,11 @@ CASES = [
 ]
 
 
-def installed(client: str) -> bool:
-    return shutil.which("Xvfb") is not None and get_spec(client).executable.exists()
-
-
 @pytest.mark.parametrize(("client", "level", "window_manager"), CASES,
                          ids=[c + ("" if wm else "-no-window-manager") for c, _, wm in CASES])
-def test_plays_real_client_games_to_the_end(client: str, level: str, window_manager: bool, tmp_path: Path) -> None:
-    if not installed(client):
-        pytest.fail(f"{client} or Xvfb is not installed: run scripts/install-clients")
+def test_plays_real_client_games_to_the_end(client: str, level: str, window_manager: bool, tmp_path: Path,
+                                            needs: Needs) -> None:
+    needs(client)
     from sweepbot.desktop.clients import launch_client
     from sweepbot.desktop.display import VirtualDisplay
 

@@ -376,6 +376,7 @@ def _fixture_boards(client: str) -> tuple[list[Path], list[np.ndarray]]:
     return pngs, [load_image(p) for p in pngs]
 
 
+@pytest.mark.slow
 def test_xdemineur_calibrated_from_scratch_reads_every_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
     pngs, images = _fixture_boards("xdemineur")
@@ -598,6 +599,7 @@ def test_a_counter_is_learnt_despite_a_client_counting_flags_its_own_way() -> No
     assert not counter_fits([], [])
 
 
+@pytest.mark.slow
 def test_a_calibrated_profile_refuses_a_digit_it_never_learnt(monkeypatch: pytest.MonkeyPatch) -> None:
     """xdemineur draws its tiles pixel for pixel, so its calibrated profile reads only near-exact matches:
     a digit its screenshots never proved (kept out of the profile) is refused where it shows, not read as

@@ -190,17 +190,17 @@ def test_free_displays_skip_used_numbers() -> None:
 
 
 def test_built_in_profiles_carry_their_clients_rules_for_play() -> None:
-    from sweepbot.play.clients import ClientRules, rules_for
     from sweepbot.vision.profile import BUILTIN_DIR, load_profile
+    from sweepbot.vision.rules import PlayRules
 
     profiles = [load_profile(folder) for folder in sorted(BUILTIN_DIR.iterdir()) if folder.is_dir()]
     assert profiles
     for profile in profiles:
-        assert profile.play == get_spec(profile.client).play, profile.name
-    rules = {p.client: rules_for(p.play) for p in profiles}
-    assert rules["xdemineur"] == ClientRules("none", face_above_board=41)
-    assert rules["sgt-mines"] == ClientRules("opening", new_game_keys=(("n",),))
-    assert rules["gnome-mines"] == ClientRules("opening", (("escape",), ("ctrl", "r")), key_gap=0.4)
-    assert rules_for(None) == rules_for({}) == ClientRules("none")
+        assert profile.play == PlayRules.from_json(get_spec(profile.client).play), profile.name
+    rules = {p.client: p.play for p in profiles}
+    assert rules["xdemineur"] == PlayRules("none", face_above_board=41)
+    assert rules["sgt-mines"] == PlayRules("opening", new_game_keys=(("n",),))
+    assert rules["gnome-mines"] == PlayRules("opening", (("escape",), ("ctrl", "r")), key_gap=0.4)
+    assert PlayRules.from_json(None) == PlayRules.from_json({}) == PlayRules("none")
     # the clients met as a user meets them have no built-in rules: calibration learns them
     assert all(not spec.play for spec in PYPI_CLIENTS.values())

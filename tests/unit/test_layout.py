@@ -13,17 +13,19 @@ PACKAGE = Path(__file__).parents[2] / "sweepbot"
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "rect": set(),
+    "clock": set(),
     "board": {"errors"},
     "game": {"board", "errors"},
     "solver": {"board", "errors"},
     "simulate": {"board", "game", "solver", "errors"},
     "vision": {"board", "errors", "rect"},
-    "control": {"errors", "rect"},
+    "control": {"clock", "errors", "rect"},
+    "watch": {"board", "clock", "errors", "rect", "vision", "control"},
     "desktop": {"errors", "rect"},
-    "play": {"board", "game", "errors", "rect", "solver", "vision", "control"},
-    "calibration": {"board", "errors", "rect", "solver", "vision", "control"},
-    "cli": {"board", "game", "errors", "rect", "solver", "simulate", "vision", "control", "desktop", "play",
-            "calibration"},
+    "play": {"board", "clock", "game", "errors", "rect", "solver", "vision", "control", "watch"},
+    "calibration": {"board", "clock", "errors", "rect", "solver", "vision", "control", "watch"},
+    "cli": {"board", "clock", "game", "errors", "rect", "solver", "simulate", "vision", "control", "watch",
+            "desktop", "play", "calibration"},
 }
 
 

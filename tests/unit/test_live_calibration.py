@@ -10,7 +10,6 @@ import pytest
 
 from sweepbot.calibration.calibrate import Calibration, calibrate_frames, mine_totals
 from sweepbot.calibration.facts import WON_COVERED
-from sweepbot.calibration.live import driver, newgame
 from sweepbot.calibration.live.run import LiveCalibration
 from sweepbot.calibration.live.session import LiveSession, Recorder
 from sweepbot.calibration.recording import compact, load_session, save_session
@@ -19,22 +18,13 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.rect import Rect
 from sweepbot.vision.locate import locate
 from sweepbot.vision.read import ReadError, read_screenshot
+from tests.fakes import watcher
 from tests.tile_client import SCREEN, TileClient
-
-
-@pytest.fixture(autouse=True)
-def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the drawn client answers at once: no need to wait as for a real one
-    monkeypatch.setattr(driver, "SETTLE_QUIET", 0.01)
-    monkeypatch.setattr(driver, "SETTLE_TIMEOUT", 0.05)
-    monkeypatch.setattr(newgame, "KEY_GAP", 0.0)
-    monkeypatch.setattr(newgame, "DIALOG_QUIET", 0.05)
-    monkeypatch.setattr(newgame, "wait_still", lambda screen, quiet=0.0, timeout=0.0: None)
 
 
 def calibrate(client: TileClient, games: int = 5) -> LiveSession:
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
-    return LiveCalibration(client, mouse, games=games, seed=3).run()
+    return LiveCalibration(watcher(client, mouse), games=games, seed=3).run()
 
 
 def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calibration:
@@ -63,7 +53,7 @@ def assert_plays_through(client: TileClient, cal: Calibration, games: int) -> No
             return to_view(read_screenshot(frame, profiles=[cal.profile]))
 
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
-    player = Player(client, Reader(), mouse, PlaySettings(first_click="none", mines=10,
+    player = Player(watcher(client, mouse), Reader(), PlaySettings(first_click="none", mines=10,
                                                          dismiss_keys=(("escape",),)))
     results = []
     for _ in range(games):
@@ -98,7 +88,7 @@ def test_facts_match_the_game() -> None:
     client = TileClient(seed=11)
     session = calibrate(client, games=4)
     assert session.games == 4 and len(client.games) == 5  # and a new game left on screen
-    assert session.play["new_game_keys"] == [["f2"]]
+    assert session.play.new_game_keys == (("f2",),)
     chars = {f.char for f in session.facts}
     assert {"#", "F", "?", "=", "!"} <= chars
     # every exploded fact is a cell that was the exploded mine of a game
@@ -144,7 +134,6 @@ def test_a_tile_lit_under_the_pointer_is_no_answer_to_a_click() -> None:
 
 @pytest.mark.slow
 def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() -> None:
-    from sweepbot.play.clients import rules_for
     from sweepbot.play.newgame import start_new_game
     from sweepbot.play.vision_reader import to_view
     from tests.tile_client import MENU_BUTTON, NEW_GAME_BUTTON, ORIGIN
@@ -152,9 +141,10 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     client = TileClient(seed=7, button=True)
     session = calibrate(client, games=3)
     assert session.games == 3 and len(client.games) == 4  # each game ended, then the button gave a new one
-    assert "new_game_keys" not in session.play
-    control = session.play["new_game_control"]
-    dx, dy = control["offset"]  # the button's face, inside its border
+    assert not session.play.new_game_keys
+    control = session.play.new_game_control
+    assert control is not None
+    dx, dy = control.offset  # the button's face, inside its border
     assert abs(dx - (NEW_GAME_BUTTON.x - ORIGIN[0])) <= 3 and abs(dy - (NEW_GAME_BUTTON.y - ORIGIN[1])) <= 3
     # the menu button above it was tried once, started nothing, and was left alone from then on
     assert sum(MENU_BUTTON.contains(*p) for p in client.clicked) == 1
@@ -174,7 +164,7 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     games, clicks = len(client.games), len(client.clicked)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     last = Reader().read(client.grab())
-    fresh = start_new_game(client, Reader(), mouse, rules_for(cal.profile.play), last, timeout=2.0)
+    fresh = start_new_game(watcher(client, mouse), Reader(), cal.profile.play, last, timeout=2.0)
     assert len(client.games) == games + 1 and fresh.board.count("#") == 81
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
     # drawn another way now, the button is still the control at that place, and play clicks it
@@ -184,7 +174,7 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     client.button_label = "Again?"
     games, clicks = len(client.games), len(client.clicked)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))  # the test's own clicks moved the pointer
-    fresh = start_new_game(client, Reader(), mouse, rules_for(cal.profile.play), Reader().read(client.grab()),
+    fresh = start_new_game(watcher(client, mouse), Reader(), cal.profile.play, Reader().read(client.grab()),
                            timeout=2.0)
     assert len(client.games) == games + 1 and fresh.board.count("#") == 81
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
@@ -208,7 +198,7 @@ def test_a_win_that_leaves_the_mines_covered_is_known_by_the_click_it_no_longer_
     totals = mine_totals(cal.frames, won)
     assert [totals[i] for i in sorted(won)] == [10] * len(won)
     # the drawn client shows no counter: the profile keeps the total for play
-    assert cal.profile.play["mines"] == [[9, 9, 10]]
+    assert cal.profile.play.mines == ((9, 9, 10),)
 
 
 @pytest.mark.slow
@@ -220,7 +210,7 @@ def test_a_click_the_client_missed_is_sent_again_not_taken_for_a_won_game() -> N
     session = calibrate(client, games=6)
     assert client.dropped >= 3
     cal = profile_true_to_the_games(client, session)
-    assert cal.profile.play.get("mines", [[9, 9, 10]]) == [[9, 9, 10]]
+    assert cal.profile.play.mines in ((), ((9, 9, 10),))
 
 
 @pytest.mark.slow
@@ -233,7 +223,7 @@ def test_a_long_game_is_ended_by_a_click_on_a_likely_mine(monkeypatch: pytest.Mo
     client = TileClient(level="16x16/40", seed=4)
     said: list[str] = []
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
-    session = LiveCalibration(client, mouse, games=4, seed=3, log=said.append).run()
+    session = LiveCalibration(watcher(client, mouse), games=4, seed=3, log=said.append).run()
     lengths = [int(line.split(" after ")[1].split()[0]) for line in said if line.startswith("game ")]
     assert len(lengths) == 4 and all(g.state == "lost" for g in client.games[:-1])
     assert max(lengths[1:]) <= 12 + 3, said  # named looks from the first game on: a mine found at once
@@ -261,7 +251,7 @@ def test_a_client_whose_program_ends_at_a_winning_click_is_said_to_have_closed_i
 
     client = TileClient(seed=3, ends_at_win=True)
     logged: list[str] = []
-    run = LiveCalibration(client, BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN)), games=6, seed=3,
+    run = LiveCalibration(watcher(client, BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))), games=6, seed=3,
                           log=logged.append)
     with pytest.raises(CalibrationError, match="window closed"):
         run.run()
@@ -334,7 +324,7 @@ def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> No
             return self.read(frame)
 
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
-    player = Player(client, Reader(), mouse, PlaySettings(first_click="none", mines=10))
+    player = Player(watcher(client, mouse), Reader(), PlaySettings(first_click="none", mines=10))
     assert player.finished_on_screen() is None  # as a session starts: the screen grabbed whole once
     for _ in range(3):
         report = player.play_game()
@@ -353,7 +343,7 @@ def test_a_dialog_over_the_board_at_a_loss_is_closed_with_escape_by_calibration_
     client = TileClient(seed=9, dialog=True)
     session = calibrate(client, games=4)
     assert session.games == 4
-    assert session.play["dismiss_keys"] == [["escape"]]
+    assert session.play.dismiss_keys == (("escape",),)
     assert not any((frame == DIALOG_BGR).all(axis=2).any() for frame in session.frames)
     cal = profile_true_to_the_games(client, session)
     assert_plays_through(client, cal, 4)
@@ -438,7 +428,7 @@ def test_a_win_whose_last_click_shows_a_number_never_opened_before_is_a_win() ->
 
     client = TileClient(seed=1, flags_at_win=True)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
-    board, tiles, frame = find_board(client, mouse)
+    board, tiles, frame = find_board(watcher(client, mouse))
     session = LiveSession()
     recorder = Recorder(session, tiles, lambda _m: None, window_over=board.window_over)
     question_marks = learn_marks(board, tiles, recorder, frame, lambda _m: None)
@@ -472,7 +462,7 @@ def test_a_win_whose_last_click_opens_an_area_while_the_mines_left_are_flagged_i
     client = TileClient(seed=3, flags_at_win=True, win_dialog=True)
     session = calibrate(client, games=6)
     assert any(n > 1 for n in client.winning_openings)
-    assert session.play["dismiss_keys"] == [["escape"]]
+    assert session.play.dismiss_keys == (("escape",),)
     cal = profile_true_to_the_games(client, session)
     assert {"F", "!", "1"} <= {n.char for n in cal.names.values() if n.proved}
 
@@ -509,7 +499,7 @@ def test_a_client_whose_columns_widen_with_a_digit_is_followed_and_read() -> Non
     makes reads boards in play, whatever their columns' widths, or refuses a cell, but never misreads one."""
     client = TileClient(seed=19, widen=3)
     session = calibrate(client, games=6)
-    assert session.play.get("cells_resize") is True
+    assert session.play.cells_resize
     cal = profile_true_to_the_games(client, session)
     names = {n.char for n in cal.names.values() if n.proved}
     assert {"#", ".", "1", "2", "!"} <= names
@@ -600,7 +590,7 @@ def test_a_win_judged_under_a_note_is_judged_again_once_the_note_went() -> None:
 
     client = TileClient(seed=5, note=0.5, flags_at_win=True)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
-    board, tiles, frame = find_board(client, mouse)
+    board, tiles, frame = find_board(watcher(client, mouse))
     session, log = LiveSession(), []
     recorder = Recorder(session, tiles, log.append, window_over=board.window_over)
     board.window = mouse.window_at(*board.region.center)
@@ -637,7 +627,7 @@ def test_open_cells_shaded_across_the_board_spread_as_an_opening() -> None:
     client = TileClient(seed=5, shaded=True)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     log: list[str] = []
-    session = LiveCalibration(client, mouse, games=5, seed=3, log=log.append).run()
+    session = LiveCalibration(watcher(client, mouse), games=5, seed=3, log=log.append).run()
     assert not [line for line in log if "misjudged" in line], log
     cal = profile_true_to_the_games(client, session)
     assert {"#", ".", "1", "!"} <= {n.char for n in cal.names.values() if n.proved}
@@ -651,8 +641,8 @@ def test_a_live_calibration_that_stops_keeps_its_record_and_the_screen_it_stoppe
     import cv2
 
     from sweepbot.calibration.facts import CalibrationError
-    from sweepbot.cli import main, play_cmd
-    from sweepbot.control import device
+    from sweepbot.cli import main
+    from sweepbot.watch import live
 
     client = TileClient(seed=11)
 
@@ -669,9 +659,10 @@ def test_a_live_calibration_that_stops_keeps_its_record_and_the_screen_it_stoppe
         played(self)
         raise CalibrationError("the board does not answer")
 
-    monkeypatch.setattr(play_cmd, "ScreenGrabber", Grabber)
-    monkeypatch.setattr(play_cmd, "check_session", lambda: None)
-    monkeypatch.setattr(device, "open_device", lambda: client)
+    monkeypatch.setattr(live, "ScreenGrabber", Grabber)
+    monkeypatch.setattr(live, "check_session", lambda: None)
+    monkeypatch.setattr(live, "live_watcher",
+                        lambda screen: watcher(client, BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))))
     monkeypatch.setattr(LiveCalibration, "run", one_game_then_stuck)
     monkeypatch.setenv("SWEEPBOT_PROFILES", str(tmp_path / "profiles"))
     record = tmp_path / "record"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import numpy as np
 import pytest
 
 from sweepbot.board import Board, game_over
+from sweepbot.clock import FakeClock
 from sweepbot.control import mouse as mouse_module
 from sweepbot.control.errors import ControlError, InputHeld, OutsideBoardError, UserTookOver
 from sweepbot.control.mapping import ScreenMapping, mapping_for
@@ -24,7 +24,12 @@ from sweepbot.play.settings import GameReport, PlaySettings
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.vision.read import ReadError
-from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen
+from sweepbot.watch import PLAY
+from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen, watcher
+
+OPENING = PlaySettings(first_click="opening")
+#: play on a client that answers at once: a click not taken is given up on after 50 ms
+QUICK = PlaySettings(first_click="opening", waits=replace(PLAY, timeout=0.05))
 
 
 def setup(seed: int, level: str = "beginner") -> tuple[Game, SimScreen, SimReader, SimDevice, BoardInput]:
@@ -38,7 +43,7 @@ def test_plays_games_to_the_end_inside_the_board() -> None:
     results = []
     for seed in range(12):
         game, screen, reader, device, mouse = setup(seed)
-        report = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+        report = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game()
         assert report.result in ("won", "lost") and report.result == game.state
         assert device.outside == 0 and mouse.refused == 0 and report.clicks == len(device.clicks) > 0
         results.append(report.result)
@@ -78,7 +83,7 @@ def test_the_bot_stops_when_the_user_moves_the_mouse() -> None:
             return super().grab(region)
 
     with pytest.raises(UserTookOver):
-        Player(Meddler(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
+        Player(watcher(Meddler(game), mouse), reader, PlaySettings(first_click="opening")).play_game()
     clicks = len(device.clicks)
     assert clicks > 0 and device.outside == 0
 
@@ -94,7 +99,7 @@ def lagging(seed: int, lag: int, level: str = "expert") -> tuple[Game, SimScreen
 def test_a_pointer_that_shows_the_bots_moves_late_is_not_taken_for_a_hand(lag: int) -> None:
     for seed in range(3):
         game, screen, reader, device, mouse = lagging(seed, lag)
-        report = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+        report = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game()
         assert report.result == game.state in ("won", "lost")
         assert report.clicks == len(device.clicks) > 10 and device.outside == 0
 
@@ -117,7 +122,7 @@ def test_a_hand_on_a_lagging_pointer_stops_the_bot_within_one_move() -> None:
             return super().act(*args, **kwargs)
 
     with pytest.raises(UserTookOver):
-        Counting(Meddler(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
+        Counting(watcher(Meddler(game), mouse), reader, PlaySettings(first_click="opening")).play_game()
     assert moved and len(moves) <= moved[0] + 1  # the hand is seen, at the latest, at the end of the next move
 
 
@@ -125,7 +130,7 @@ def test_a_pointer_that_never_follows_the_bot_stops_it(monkeypatch: pytest.Monke
     monkeypatch.setattr(mouse_module, "CATCH_UP_TIMEOUT", 0.05)
     _game, screen, reader, device, mouse = lagging(1, 10**9)
     with pytest.raises(InputHeld, match="another program holds the mouse"):
-        Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+        Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game()
     assert len(device.clicks) == 1
 
 
@@ -147,7 +152,7 @@ def test_clicks_the_client_did_not_take_are_noticed_and_sent_again() -> None:
 
         device = Deaf(game)
         mouse = BoardInput(device, ScreenMapping())
-        report = Player(screen, reader, mouse, PlaySettings(first_click="opening", settle_timeout=0.05)).play_game()
+        report = Player(watcher(screen, mouse), reader, QUICK).play_game()
         assert report.result == game.state in ("won", "lost")
         # a lost click on a cell that another click's opening uncovered, or in the game's last move, is
         # never seen as lost; every other one is, and is sent again
@@ -172,12 +177,11 @@ def test_a_client_that_stops_taking_clicks_ends_the_game_with_an_error_soon() ->
     reader = SimReader(16, 16, 40)
     reader.mines = None  # type: ignore[assignment]  # a client with no mine counter
     mouse = BoardInput(device, ScreenMapping())
-    start = time.monotonic()
-    report = Player(screen, reader, mouse, PlaySettings(first_click="opening", settle_timeout=0.05)).play_game()
+    report = Player(watcher(screen, mouse), reader, QUICK).play_game()
     assert game.state == "playing" and report.result == "unfinished"
     assert report.error is not None and "took none of the clicks" in report.error and "--mines" in report.error
     # the first move and part of the second were taken, then four moves in a row were not
-    assert report.moves <= 2 + MAX_UNTAKEN_MOVES and time.monotonic() - start < 30
+    assert report.moves <= 2 + MAX_UNTAKEN_MOVES and report.seconds < 30
 
 
 def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
@@ -198,8 +202,7 @@ def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
 
     lv = LEVELS["expert"]
     with pytest.raises(ScreenStoppedMakingSense, match="changed between its read and the clicks"):
-        Player(Screen(game), CoverAfterRead(lv.rows, lv.cols, lv.mines), mouse,
-               PlaySettings(first_click="opening", settle_timeout=0.05)).play_game()
+        Player(watcher(Screen(game), mouse), CoverAfterRead(lv.rows, lv.cols, lv.mines), QUICK).play_game()
     assert covered and len(device.clicks) == covered[0]
 
 
@@ -213,7 +216,7 @@ def test_nonsense_reads_stop_the_bot_with_a_diagnostic_and_no_click(tmp_path: Pa
 
     recorder = Recorder(tmp_path)
     with pytest.raises(ScreenStoppedMakingSense, match="contradicts itself"):
-        Player(screen, Contradicting(), mouse, PlaySettings(tries=3), recorder).play_game()
+        Player(watcher(screen, mouse), Contradicting(), PlaySettings(tries=3), recorder).play_game()
     assert device.clicks == []
     assert list((tmp_path / "diagnostics").glob("*.png")) and list((tmp_path / "diagnostics").glob("*.txt"))
 
@@ -229,7 +232,7 @@ def test_cells_that_cannot_be_read_are_kept_only_in_the_recording(tmp_path: Path
 
     recorder = Recorder(tmp_path / "rec") if record else None
     with pytest.raises(ScreenStoppedMakingSense) as stop:
-        Player(screen, Unreadable(), mouse, PlaySettings(tries=2), recorder).play_game()
+        Player(watcher(screen, mouse), Unreadable(), PlaySettings(tries=2), recorder).play_game()
     assert device.clicks == []
     if record:
         saved = list((tmp_path / "rec" / "diagnostics").glob("*-cells/cell-r2-c3.png"))
@@ -252,7 +255,7 @@ def test_a_read_where_revealed_cells_changed_is_taken_again() -> None:
                 return BoardView(Board(grid, view.board.mines), view.x_edges, view.y_edges)
             return view
 
-    report = Player(screen, Glitchy(9, 9, 10), mouse, PlaySettings(first_click="opening")).play_game()
+    report = Player(watcher(screen, mouse), Glitchy(9, 9, 10), PlaySettings(first_click="opening")).play_game()
     assert report.result in ("won", "lost") and device.outside == 0
 
 
@@ -271,7 +274,7 @@ def test_a_number_drawn_after_its_tile_was_read_is_accepted_once_it_holds() -> N
         def read(self, frame: np.ndarray) -> BoardView:
             return BoardView(self.board, *edges)
 
-    player = Player(screen, Script(now), mouse, PlaySettings(first_click="opening", tries=3))
+    player = Player(watcher(screen, mouse), Script(now), PlaySettings(first_click="opening", tries=3))
     _frame, view, analysis = player.look(BoardView(earlier, *edges), GameReport())
     assert view.board == now and analysis is not None
     uncovered = Board(("....", ".1#1", ".1##", ".1##"), 1)  # an open cell covered again: never accepted
@@ -283,16 +286,16 @@ def test_a_number_drawn_after_its_tile_was_read_is_accepted_once_it_holds() -> N
 def test_dry_run_plans_without_clicking(tmp_path: Path) -> None:
     game, screen, reader, device, _ = setup(5)
     game.open((3, 3))
-    report = Player(screen, reader, None, PlaySettings(dry_run=True)).play_game()
+    report = Player(watcher(screen, None), reader, PlaySettings(dry_run=True)).play_game()
     assert report.planned and device.clicks == []
     with pytest.raises(ControlError):
-        Player(screen, reader, None, PlaySettings())
+        Player(watcher(screen, None), reader, PlaySettings())
 
 
 def test_recording_replays_clean_and_reports_a_changed_read(tmp_path: Path) -> None:
     _game, screen, reader, _device, mouse = setup(6)
     recorder = Recorder(tmp_path, first_click="opening")
-    Player(screen, reader, mouse, PlaySettings(first_click="opening"), recorder).play_game()
+    Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening"), recorder).play_game()
     clean = replay(tmp_path, reader)
     assert clean.ok and clean.steps == len(list((tmp_path / "frames").glob("*.png"))) > 0
     session = tmp_path / "session.jsonl"
@@ -338,7 +341,7 @@ def test_a_session_plays_several_games_and_sums_them_up() -> None:
 
     from sweepbot.play.session import play_session
 
-    summary = play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening")), 6, new_game)
+    summary = play_session(Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")), 6, new_game)
     assert summary.games == 6 and summary.wins + summary.losses == 6 and summary.errors == 0
     assert summary.clicks == len(device.clicks) and device.outside == 0
     assert summary.wins >= 3 and len(summary.three_bv_per_second) == summary.wins
@@ -357,12 +360,12 @@ def test_the_click_limit_is_a_games_not_the_sessions() -> None:
         fresh = Game(LEVELS["intermediate"], next(seeds), "opening")
         screen.game = device.game = fresh
 
-    summary = play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening", max_clicks=250)), 5,
+    summary = play_session(Player(watcher(screen, mouse), reader, replace(OPENING, max_clicks=250)), 5,
                            new_game)
     assert summary.games == 5 and summary.errors == 0 and summary.clicks > 250  # 256 cells: a game fits in 250
     new_game(None)
     with pytest.raises(LimitReached) as stop:
-        play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening", max_clicks=3)), 2, new_game)
+        play_session(Player(watcher(screen, mouse), reader, replace(OPENING, max_clicks=3)), 2, new_game)
     assert stop.value.partial is not None and stop.value.partial["games"] == 0
 
 
@@ -376,7 +379,7 @@ def test_a_win_hidden_by_a_congratulation_dialog_still_counts() -> None:
                 image[:, :, :] = 200  # a dialog over everything: no board to read
             return image
 
-    report = Player(DialogOnWin(game), reader, mouse, PlaySettings(first_click="opening", tries=2)).play_game()
+    report = Player(watcher(DialogOnWin(game), mouse), reader, PlaySettings(first_click="opening", tries=2)).play_game()
     assert game.state == "won" and report.result == "won"
     assert report.final is not None and report.final.count("#?F") == 10
 
@@ -408,8 +411,8 @@ def test_a_win_answered_late_then_hidden_by_a_dialog_still_counts() -> None:
             late["shown"] = game.state == "won"  # the answer comes right after this read
             return view
 
-    report = Player(LateWin(game), ReadsOnce(reader.rows, reader.cols, reader.mines), mouse,
-                    PlaySettings(first_click="opening", tries=2, settle_timeout=0.05)).play_game()
+    report = Player(watcher(LateWin(game), mouse), ReadsOnce(reader.rows, reader.cols, reader.mines),
+                    replace(QUICK, tries=2)).play_game()
     assert late["shown"] and game.state == "won" and report.result == "won"
 
 
@@ -433,7 +436,7 @@ class ToastScreen(SimScreen):
             rows, cols = self.game.rows, self.game.cols
             board = image[MARGIN_Y:MARGIN_Y + rows * CELL, MARGIN_X:MARGIN_X + cols * CELL]
             board[:, :, 2] = np.where(board[:, :, 0] == ord("#"), 0, 200)
-        if time.monotonic() < self.until:
+        if self.clock.now() < self.until:
             image[toast_area(self.game.rows)] = self.shade
         return image
 
@@ -457,9 +460,9 @@ def test_a_toast_left_from_the_last_game_that_moves_the_board_found_is_waited_ou
 
     game, _, _, device, mouse = setup(4)
     screen, reader = ToastScreen(game), ToastReader(rows, cols, LEVELS["beginner"].mines)
-    player = Player(screen, reader, mouse, PlaySettings(first_click="opening"))
+    player = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening"))
     assert player.play_game().result == game.state != "playing"
-    screen.until = time.monotonic() + 2.5
+    screen.until = screen.clock.now() + 2.5
     screen.game = device.game = Game(LEVELS["beginner"], 5, "opening")
     report = player.play_game()
     assert report.error is None and report.result == screen.game.state != "playing"
@@ -494,9 +497,9 @@ def test_a_board_found_a_few_pixels_off_leaves_the_band_around_it_kept_where_it_
     game, _, _, device, mouse = setup(seed)
     # the background is 30: a toast of 40 is too faint a change to count
     screen, reader = ToastScreen(game, shade=40, contrast=True), StickyReader(rows, cols, LEVELS["beginner"].mines)
-    player = Player(screen, reader, mouse, PlaySettings(first_click="opening"))
+    player = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening"))
     assert player.play_game().result == game.state != "playing"
-    screen.until = time.monotonic() + 0.3
+    screen.until = screen.clock.now() + 0.3
     screen.game = device.game = Game(LEVELS["beginner"], seed, "opening")
     report = player.play_game()
     assert report.error is None and report.result == screen.game.state != "playing"
@@ -528,7 +531,7 @@ def test_a_board_that_grows_by_a_few_pixels_in_play_is_no_overlay() -> None:
 
     for seed in range(3):
         game, _, _, _device, mouse = setup(seed)
-        report = Player(GrowingScreen(game), GrowingReader(), mouse, PlaySettings(first_click="opening")).play_game()
+        report = Player(watcher(GrowingScreen(game), mouse), GrowingReader(), OPENING).play_game()
         assert report.error is None and report.result == game.state != "playing"
 
 
@@ -551,8 +554,8 @@ def test_a_congratulation_over_the_board_after_clicks_certain_to_win_is_not_wait
         def frame(self) -> np.ndarray:
             image = super().frame()
             if self.game.state == "won":
-                self.until = self.until or time.monotonic() + 5.0
-                if time.monotonic() < self.until:
+                self.until = self.until or self.clock.now() + 5.0
+                if self.clock.now() < self.until:
                     image[toast] = 220
             return image
 
@@ -566,10 +569,9 @@ def test_a_congratulation_over_the_board_after_clicks_certain_to_win_is_not_wait
     for seed in SURE_WINS:
         game, _, _, _device, mouse = setup(seed)
         screen = WinToastScreen(game)
-        report = Player(screen, ToastReader(rows, cols, LEVELS["beginner"].mines), mouse,
-                        PlaySettings(first_click="opening")).play_game()
+        report = Player(watcher(screen, mouse), ToastReader(rows, cols, LEVELS["beginner"].mines), OPENING).play_game()
         assert report.error is None and report.result == game.state == "won"
-        assert screen.until is not None and time.monotonic() < screen.until, seed
+        assert screen.until is not None and screen.clock.now() < screen.until, seed
 
 
 def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
@@ -582,11 +584,11 @@ def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
 
 
 def test_new_game_by_key_waits_for_the_fresh_board() -> None:
-    from sweepbot.play.clients import ClientRules
     from sweepbot.play.newgame import start_new_game
+    from sweepbot.vision.rules import PlayRules
 
     _game, screen, reader, device, mouse = setup(9)
-    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    last = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game().final_view
     assert last is not None
 
     def press(keys: list[str]) -> None:
@@ -595,15 +597,19 @@ def test_new_game_by_key_waits_for_the_fresh_board() -> None:
             screen.game = device.game = fresh
 
     device.press = press  # type: ignore[method-assign]
-    view = start_new_game(screen, reader, mouse, ClientRules("opening", new_game_keys=(("n",),)), last)
+    view = start_new_game(watcher(screen, mouse), reader, PlayRules("opening", new_game_keys=(("n",),)), last)
     assert view.board.grid == ("#########",) * 9
 
 
 class SlowReader(SimReader):
     """Finding a board afresh takes longer than the new-game wait before the keys are pressed again."""
 
+    def __init__(self, rows: int, cols: int, mines: int, clock: FakeClock) -> None:
+        super().__init__(rows, cols, mines)
+        self.clock = clock
+
     def read(self, frame: np.ndarray) -> BoardView:
-        time.sleep(0.15)
+        self.clock.sleep(0.15)
         return super().read(frame)
 
 
@@ -611,7 +617,7 @@ def new_game_setup(swallow: int) -> tuple[SimScreen, SimReader, BoardInput, Boar
     """A finished game on screen; ``n`` starts a fresh one (the first ``swallow`` presses are lost, as to a
     dialog), shown from the frame after the one taken next."""
     _game, screen, reader, device, mouse = setup(9)
-    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    last = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game().final_view
     assert last is not None
     presses: list[list[str]] = []
 
@@ -625,7 +631,7 @@ def new_game_setup(swallow: int) -> tuple[SimScreen, SimReader, BoardInput, Boar
                 self.game = device.game = Game(LEVELS["beginner"], 99, "opening")
             return image
 
-    late = LateScreen(screen.game)
+    late = LateScreen(screen.game, screen.clock)
 
     def press(keys: list[str]) -> None:
         presses.append(keys)
@@ -633,7 +639,7 @@ def new_game_setup(swallow: int) -> tuple[SimScreen, SimReader, BoardInput, Boar
             late.pending = True
 
     device.press = press  # type: ignore[method-assign]
-    return late, SlowReader(9, 9, 10), mouse, last, presses
+    return late, SlowReader(9, 9, 10, late.clock), mouse, last, presses
 
 
 @pytest.mark.parametrize(("swallow", "expected"), [
@@ -643,12 +649,12 @@ def new_game_setup(swallow: int) -> tuple[SimScreen, SimReader, BoardInput, Boar
 def test_new_game_keys_are_pressed_again_only_while_no_fresh_board_shows(
         monkeypatch: pytest.MonkeyPatch, swallow: int, expected: list[list[str]]) -> None:
     from sweepbot.play import newgame
-    from sweepbot.play.clients import ClientRules
+    from sweepbot.vision.rules import PlayRules
 
     monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
     screen, reader, mouse, last, presses = new_game_setup(swallow)
-    rules = ClientRules("opening", new_game_keys=(("n",),), confirm_keys=(("enter",),))
-    view = newgame.start_new_game(screen, reader, mouse, rules, last)
+    rules = PlayRules("opening", new_game_keys=(("n",),), confirm_keys=(("enter",),))
+    view = newgame.start_new_game(watcher(screen, mouse), reader, rules, last)
     assert view.board.grid == ("#########",) * 9
     assert presses == expected
 
@@ -658,7 +664,7 @@ def test_a_scores_dialog_that_took_the_new_game_keys_is_closed_before_they_are_p
     """A dialog opened late over the ended game (gnome-mines's scores) takes the new-game keys until the
     keys that close the client's dialogs close it: those are pressed before the new-game keys again."""
     from sweepbot.play import newgame
-    from sweepbot.play.clients import ClientRules
+    from sweepbot.vision.rules import PlayRules
 
     monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
     screen, reader, mouse, last, presses = new_game_setup(swallow=0)
@@ -672,24 +678,25 @@ def test_a_scores_dialog_that_took_the_new_game_keys_is_closed_before_they_are_p
             screen.pending = True  # type: ignore[attr-defined]
 
     mouse.device.press = press  # type: ignore[attr-defined]
-    rules = ClientRules("opening", new_game_keys=(("n",),), dismiss_keys=(("escape",),))
-    view = newgame.start_new_game(screen, reader, mouse, rules, last)
+    rules = PlayRules("opening", new_game_keys=(("n",),), dismiss_keys=(("escape",),))
+    view = newgame.start_new_game(watcher(screen, mouse), reader, rules, last)
     assert view.board.grid == ("#########",) * 9
     assert presses == [["n"], ["escape"], ["n"]]
 
 
 def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
     from sweepbot.errors import SweepbotError
-    from sweepbot.play.clients import ClientRules, face_rect
+    from sweepbot.play.clients import face_rect
     from sweepbot.play.newgame import start_new_game
+    from sweepbot.vision.rules import PlayRules
 
     _game, screen, reader, device, mouse = setup(12)
-    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    last = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game().final_view
     assert last is not None
-    rules = ClientRules("none", face_above_board=12)
+    rules = PlayRules("none", face_above_board=12)
     clicks = len(device.clicks)
     with pytest.raises(SweepbotError, match="no new-game face"):  # nothing yellow there: no click
-        start_new_game(screen, reader, mouse, rules, last, timeout=0.2)
+        start_new_game(watcher(screen, mouse), reader, rules, last, timeout=0.2)
     assert len(device.clicks) == clicks
     allowed = face_rect(last.bbox, rules)
     assert allowed is not None
@@ -700,19 +707,18 @@ def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
 
 def test_a_new_game_that_never_comes_is_reported_with_what_the_screen_showed() -> None:
     from sweepbot.errors import SweepbotError
-    from sweepbot.play.clients import ClientRules
     from sweepbot.play.newgame import start_new_game
+    from sweepbot.vision.rules import PlayRules
 
     _game, screen, reader, _device, mouse = setup(12)
-    last = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game().final_view
+    last = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game().final_view
     assert last is not None
-    rules = ClientRules("opening", new_game_keys=(("n",),))  # the fake client ignores keys
+    rules = PlayRules("opening", new_game_keys=(("n",),))  # the fake client ignores keys
     with pytest.raises(SweepbotError, match="no new game appeared within 1 s; the last screen showed no change"):
-        start_new_game(screen, reader, mouse, rules, last, timeout=1.0)
+        start_new_game(watcher(screen, mouse), reader, rules, last, timeout=1.0)
 
 
 def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None:
-    from sweepbot.play import loop
 
     game, _, reader, device, mouse = setup(8)
 
@@ -732,44 +738,43 @@ def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None
             screen.shown = False
 
     device.press = press  # type: ignore[method-assign]
-    old_wait = loop.DISMISS_WAIT
-    loop.DISMISS_WAIT = 0.0
-    try:
-        settings = PlaySettings(first_click="opening", tries=2, dismiss_keys=(("escape",),))
-        report = Player(screen, reader, mouse, settings).play_game()
-    finally:
-        loop.DISMISS_WAIT = old_wait
+    settings = PlaySettings(first_click="opening", tries=2, dismiss_keys=(("escape",),))
+    report = Player(watcher(screen, mouse), reader, settings).play_game()
     assert report.result in ("won", "lost") and report.error is None
     # without the keys the same screen stops the game
     game2, _, reader2, _device2, mouse2 = setup(8)
     screen2 = LateDialog(game2)
     with pytest.raises(ScreenStoppedMakingSense):
-        Player(screen2, reader2, mouse2, PlaySettings(first_click="opening", tries=2)).play_game()
+        Player(watcher(screen2, mouse2), reader2, PlaySettings(first_click="opening", tries=2)).play_game()
 
 
 def test_waits_follow_a_slow_client_within_bounds() -> None:
-    from sweepbot.play.timing import ClientPace
+    from sweepbot.watch.pace import Pace
 
-    pace = ClientPace()
-    assert pace.waits(2.0, 0.03) == (2.0, 0.03)  # nothing seen yet: the settings
+    pace = Pace()
+
+    def waits() -> tuple[float, float]:
+        return pace.timeout(PLAY), pace.quiet(PLAY)
+
+    assert waits() == (PLAY.timeout, PLAY.quiet)  # nothing seen yet: the settings
     for _ in range(10):
         pace.answered(0.004, 0.0)
-    assert pace.waits(2.0, 0.03) == (2.0, 0.03)  # a fast client: the settings still
+    assert waits() == (PLAY.timeout, PLAY.quiet)  # a fast client: the settings still
     pace.answered(1.5, 0.2)  # a loaded machine: an answer after 1.5 s, repainted in pieces 0.2 s apart
-    timeout, quiet = pace.waits(2.0, 0.03)
-    assert timeout == 6.0 and quiet == 0.03  # one pause in eleven answers is not the pace yet
+    timeout, quiet = waits()
+    assert timeout == 6.0 and quiet == PLAY.quiet  # one pause in eleven answers is not the pace yet
     for _ in range(10):
         pace.answered(0.01, 0.2)
-    assert pace.waits(2.0, 0.03) == (6.0, pytest.approx(0.3))
+    assert waits() == (6.0, pytest.approx(0.3))
     pace.answered(30.0, 5.0)
-    assert pace.waits(2.0, 0.03) == (ClientPace.MAX_TIMEOUT, pytest.approx(0.3))
+    assert waits() == (PLAY.timeout_most, pytest.approx(0.3))
 
 
 def test_a_games_time_is_split_by_step() -> None:
     from sweepbot.play.session import SessionSummary
 
     _game, screen, reader, _device, mouse = setup(5, "expert")
-    report = Player(screen, reader, mouse, PlaySettings(first_click="opening")).play_game()
+    report = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game()
     split = report.time.to_json()
     assert set(split) == {"capture", "read", "solve", "click", "wait", "record"}
     assert all(split[step] > 0 for step in ("capture", "read", "solve", "click", "wait")) and split["record"] == 0
@@ -795,31 +800,34 @@ def test_the_wait_ends_once_every_clicked_cell_changed_and_the_board_held_still(
             image[y:y + CELL, x:x + CELL] = 255
         return image
 
+    clock = FakeClock()
+
     class Answering(SimScreen):
         def __init__(self) -> None:
-            super().__init__(game)
-            self.started = time.monotonic()
+            super().__init__(game, clock)
+            self.started = clock.now()
 
         def grab(self, region: Rect | None = None) -> np.ndarray:
-            elapsed = time.monotonic() - self.started
+            elapsed = clock.now() - self.started
             image = before if elapsed < 0.005 else painted(first) if elapsed < 0.02 else painted(first, second)
             assert region is not None
             return image[region.y:region.y + region.h, region.x:region.x + region.w]
 
-    settings = PlaySettings(settle_quiet=0.2, settle_timeout=2.0, poll=0.001)
-    player = Player(SimScreen(game), reader, mouse, settings)
+    settings = PlaySettings(waits=replace(PLAY, quiet=0.2, timeout=2.0, poll=0.001))
+    eye = watcher(SimScreen(game, clock), mouse)
+    player = Player(eye, reader, settings)
     for _ in range(3):  # the client's pace: it answers within about 20 ms, in one piece
-        player.pace.latency(0.02)
-        player.pace.answered(0.02, 0.0)
-    player.screen = screen_ = Answering()
-    player._clicked_at = screen_.started
+        eye.pace.latency(0.02)
+        eye.pace.answered(0.02, 0.0)
+    eye.screen = screen_ = Answering()
+    eye.clicked_at = screen_.started
     player.settle(view, before, [first, second])
-    waited = time.monotonic() - screen_.started
+    waited = clock.now() - screen_.started
     assert 0.02 <= waited < 0.2  # after the second cell changed; not the 0.2 s stillness
-    assert player.pace.repaint() == pytest.approx(0.03, abs=0.01)
-    player.screen = screen_ = Answering()
+    assert eye.pace.repaint(settings.waits) == pytest.approx(0.03, abs=0.01)
+    eye.screen = screen_ = Answering()
     player.settle(view, before, [first, (4, 4)])  # a click the client never answers: the long stillness
-    assert time.monotonic() - screen_.started >= 0.2
+    assert clock.now() - screen_.started >= 0.2
 
 
 def test_after_one_whole_frame_only_the_area_the_reader_looks_at_is_grabbed() -> None:
@@ -831,7 +839,7 @@ def test_after_one_whole_frame_only_the_area_the_reader_looks_at_is_grabbed() ->
             regions.append(region)
             return super().grab(region)
 
-    report = Player(Counting(game), reader, mouse, PlaySettings(first_click="opening")).play_game()
+    report = Player(watcher(Counting(game), mouse), reader, PlaySettings(first_click="opening")).play_game()
     assert report.result == game.state and report.moves > 5 and device.outside == 0
     assert regions.count(None) == 1 and regions[0] is None
     board = Rect(MARGIN_X, MARGIN_Y, game.cols * CELL, game.rows * CELL)
@@ -853,7 +861,7 @@ def test_a_board_no_longer_in_the_area_is_read_from_a_whole_frame() -> None:
                 raise ReadError("the board is not where it was")
             return self.read(frame)
 
-    report = Player(screen, Moving(lv.rows, lv.cols, lv.mines), mouse, PlaySettings(first_click="opening")).play_game()
+    report = Player(watcher(screen, mouse), Moving(lv.rows, lv.cols, lv.mines), OPENING).play_game()
     assert report.result == game.state and device.outside == 0
     assert report.reads >= 2 * report.moves - 2  # after two moves each look needed a whole frame too
 
@@ -873,7 +881,7 @@ def test_a_client_without_counter_is_played_with_the_total_the_profile_knows() -
     for seed in range(8):
         game, screen, _, _, mouse = setup(seed)
         settings = PlaySettings(first_click="opening", known_mines={(9, 9): 10})
-        report = Player(screen, NoCounter(9, 9, 10), mouse, settings).play_game()
+        report = Player(watcher(screen, mouse), NoCounter(9, 9, 10), settings).play_game()
         assert report.error is None and report.result == game.state
         results.append(report.result)
     assert "won" in results
@@ -883,7 +891,7 @@ def test_a_won_game_tells_the_total_of_a_client_without_counter() -> None:
     settings = PlaySettings(first_click="opening")
     for seed in range(8):
         _, screen, _, _, mouse = setup(seed)
-        report = Player(screen, SimReader(9, 9, None), mouse, settings).play_game()  # type: ignore[arg-type]
+        report = Player(watcher(screen, mouse), SimReader(9, 9, None), settings).play_game()  # type: ignore[arg-type]
         if report.result == "won":
             break
     assert report.result == "won"
@@ -907,7 +915,7 @@ def test_a_game_over_on_screen_at_the_start_is_not_counted_a_new_game_is_started
         device.game = fresh
 
     reports: list[GameReport] = []
-    summary = play_session(Player(screen, reader, mouse, PlaySettings(first_click="opening")), 3, new_game,
+    summary = play_session(Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")), 3, new_game,
                            lambda _n, report: reports.append(report))
     assert started[0] == game.state and len(started) == 3  # once before the first game, then between games
     assert summary.games == 3 and all(r.clicks > 0 for r in reports)
@@ -937,6 +945,6 @@ def test_a_reader_reads_the_board_afresh_when_its_reads_keep_making_no_sense() -
             reads["relocated"] += 1
             self.stale = False
 
-    report = Player(screen, Stale(9, 9, 10), mouse, PlaySettings(first_click="opening")).play_game()
+    report = Player(watcher(screen, mouse), Stale(9, 9, 10), PlaySettings(first_click="opening")).play_game()
     assert report.error is None and report.result in ("won", "lost") and device.outside == 0
     assert reads["relocated"] == 1

@@ -11,6 +11,7 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.read import read_located
 from sweepbot.vision.redraw import spans
+from sweepbot.vision.rules import PlayRules
 
 SIZE = 26
 LINE, BEVEL, FACE, DARK = 211, 255, 192, 123
@@ -82,7 +83,7 @@ def test_a_board_read_with_cells_a_pixel_or_two_off_matches_its_looks_exactly() 
     crop = (0, 0, SIZE, SIZE)
     windows = cell_windows(learnt, layout, crop)
     profile = Profile("drawn-26px", "drawn", (SIZE, SIZE), crop, ("#", "1"), windows[[0, 1]],
-                      play={"cells_resize": True})
+                      play=PlayRules(cells_resize=True))
     later, shown = board(LATER_WIDTHS, LATER)
     reading = read_located(later, shown, profile)
     assert reading.board.grid == ("###", "11#")
@@ -99,7 +100,7 @@ def test_cells_of_a_fractional_pitch_are_read_at_the_sizes_they_were_learnt() ->
     learnt, layout = board([27, 27, 26], cells)
     crop = (0, 0, 26, SIZE)
     profile = Profile("drawn-27px", "drawn", (80 / 3, SIZE), crop, tuple(ch for row in cells for ch in row),
-                      cell_windows(learnt, layout, crop), play={"cells_resize": True}, max_rms=2.0)
+                      cell_windows(learnt, layout, crop), play=PlayRules(cells_resize=True), max_rms=2.0)
     reading = read_located(learnt, layout, profile)
     assert reading.board.grid == ("#1#", "1#1")
     assert float(reading.scores.rms.max()) < 1.0

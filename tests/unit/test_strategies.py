@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import product
@@ -14,6 +13,7 @@ from sweepbot.board import FLAG, Board, Cell, neighbours
 from sweepbot.game import LEVELS, Game
 from sweepbot.solver import solve
 from sweepbot.solver.analysis import Analysis, analyse
+from sweepbot.solver.budget import Budget
 from sweepbot.solver.endgame import LayoutSearch, cell_splits, endgame_move, isolated_move, list_layouts
 from sweepbot.solver.guesses import (
     KnownNumbers,
@@ -119,7 +119,7 @@ def test_secondary_safety_picks_the_best_scoring_candidate() -> None:
                 for cell in analysis.safe:
                     game.open(cell)
                 continue
-            chosen = secondary_safety(analysis, {}, time_limit=60.0)  # a busy machine must not cut it short
+            chosen = secondary_safety(analysis, {}, budget=Budget())  # no limit: every candidate scored
             assert chosen is not None
 
             def score(cell: Cell, analysis: Analysis = analysis) -> float:
@@ -197,8 +197,8 @@ def test_strategy_names() -> None:
     assert parse_strategy("full").blend and not parse_strategy("full-blend").blend
     with pytest.raises(Exception, match="unknown strategy part 'deep'"):
         parse_strategy("full+deep")
-    assert parse_strategy("full").budget == 0.045 and parse_strategy("full+budget=0").budget is None
-    assert parse_strategy("basic+budget=200").budget == 0.2
+    assert parse_strategy("full").budget == 45_000 and parse_strategy("full+budget=0").budget is None
+    assert parse_strategy("basic+budget=200").budget == 200_000
     assert parse_strategy("full").wide and not parse_strategy("full-wide").wide
     assert not any(getattr(parse_strategy("basic"), part) for part in PARTS)
     with pytest.raises(Exception, match="only the endgame"):
@@ -287,8 +287,7 @@ def test_blended_safety_weighs_the_three_best_living_cells() -> None:
     assert blended_safety(after) == pytest.approx(0.6 * 1 + 0.2 * 1 + 0.2 * 2 / 3)
 
 
-def test_full_values_the_move_after_a_guess_by_its_best_living_cells(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)  # about 10 ms: never cut short
+def test_full_values_the_move_after_a_guess_by_its_best_living_cells() -> None:
     # From a simulated intermediate game (classic rules): two corners opened, both numbers. Valued by the
     # single safest cell after it, (0, 2) looks best: with (0, 0)'s 1 its number often leaves one cell
     # certainly safe. Valued by the three best living cells (``blend``, in ``full``), one safe cell with
@@ -425,9 +424,7 @@ WIDE = """mines: 99
 """
 
 
-def test_a_wider_endgame_search_plays_a_board_with_more_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sweepbot.solver.guesses.SECONDARY_TIME_LIMIT", 60.0)
-    monkeypatch.setattr("sweepbot.solver.strategy.WIDE_TIME_LIMIT", 60.0)
+def test_a_wider_endgame_search_plays_a_board_with_more_layouts() -> None:
     board = Board.parse(WIDE)
     analysis = analyse(board)
     assert 400 < analysis.weight <= 1000
@@ -439,7 +436,7 @@ def test_a_wider_endgame_search_plays_a_board_with_more_layouts(monkeypatch: pyt
     layouts = list_layouts(analysis, 1000)
     assert layouts is not None and len(layouts) == analysis.weight
     cells = sorted(c for c in analysis.probabilities if c not in set(analysis.mines))
-    search = LayoutSearch(cell_splits(analysis, cells, layouts), time.monotonic() + 60)
+    search = LayoutSearch(cell_splits(analysis, cells, layouts), Budget())
     state = (1 << len(layouts)) - 1
     living = search.living(state, range(len(cells)))
 

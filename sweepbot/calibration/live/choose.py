@@ -18,8 +18,12 @@ from sweepbot.calibration.live.tiles import Tiles
 from sweepbot.calibration.looks import Looks, window_crop
 from sweepbot.errors import SweepbotError
 from sweepbot.solver.analysis import Analysis, analyse
+from sweepbot.solver.budget import Budget
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
+
+#: The work spent on the board read so far to choose the next click (see sweepbot.solver.budget)
+CHOOSE_WORK = 300_000
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,7 @@ class Chooser:
         board = self.board_now(frame)
         if board is not None:
             try:
-                analysis = analyse(board, None, 0.3)
+                analysis = analyse(board, None, Budget(CHOOSE_WORK))
                 if end:
                     return self._likeliest_mine(analysis, covered)
                 safe = [c for c in analysis.safe if c in covered]

@@ -3,8 +3,6 @@ still; and the cells as windows of pixels, compared between two frames to tell w
 
 from __future__ import annotations
 
-import time
-from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -12,30 +10,23 @@ import numpy as np
 from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.follow import Follower
 from sweepbot.calibration.looks import window_crop
-from sweepbot.control.mouse import BoardInput
 from sweepbot.rect import Rect
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.settle import Grabber
-from sweepbot.vision.settle import settle as vision_settle
-from sweepbot.vision.surround import OVERLAY_WAIT, band, laid_over
+from sweepbot.watch import CALIBRATION, Watcher
 
 #: A cell: (row, column).
 Cell = tuple[int, int]
 
 #: A cell counts as changed when its window moved this much (RMS, 0-255).
 CHANGED_RMS = 10.0
+#: A changed cell's window holds its look while it moves less than this (RMS, 0-255) between two grabs.
+HELD_RMS = 2.0
 #: How many pixels off where it was a cell may be drawn and still be the same (see CellWindows.changed).
 SHIFT = 1
 #: How far inside a cell (share of the cell) its middle starts: a focus mark drawn around the cell clicked last
 #: (Tk's dotted ring) lies outside it.
 MIDDLE_INSET = 0.2
-#: The board has settled once it has held still this long (s).
-SETTLE_QUIET = 0.12
-#: ... or this long, when most of the board changed (a client that flashes its board at the end of a game).
-FLASH_QUIET = 0.6
-#: The longest wait (s) for the board to change after a click or a key.
-SETTLE_TIMEOUT = 1.5
 #: A covered tile the pointer lights (gnome-mines) is no answer to a click: the longest wait (s) for the answer
 #: while the clicked cell shows it lit (gnome-mines keeps its scores for a while at a win, the tile lit till then),
 #: and how long the pointer rests on a tile to see whether the client lights it.
@@ -43,11 +34,8 @@ LIT_TIMEOUT = 5.0
 LIT_WAIT = 0.4
 #: A window this close (RMS) to the lit tile is that tile: a lit tile may look much like an open empty cell.
 LIT_RMS = 4.0
-#: Once this many answers were seen, the stillness that ends a wait follows the client: 3 times the longest
-#: pause seen inside one of its answers (a client that draws a tile, then its number), at least MIN_QUIET.
-LEARN_AFTER = 8
-MIN_QUIET = 0.025
-PACE_MEMORY = 40
+#: Grabs of one cell (s apart, at most) while waiting for it to change.
+CELL_POLL = 0.01
 #: Where on the board (shares of its width and height) a window over it is looked for.
 WINDOW_PROBES = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
 #: How far right of and below the point clicked (px) a menu opened at the pointer is looked for.
@@ -106,45 +94,13 @@ def board_region(geometry: Geometry) -> Rect:
     return Rect(x, y, w, h)
 
 
-def park_below(mouse: BoardInput, geometry: Geometry) -> None:
-    """Move the pointer just below the board's bottom-left corner, off the cells."""
-    x, y, _, h = geometry.bbox
-    mouse.park(x + 2, y + h + 6)
-
-
-def settle(screen: Grabber, region: Rect, before: np.ndarray | None = None, quiet: float = SETTLE_QUIET,
-           timeout: float = SETTLE_TIMEOUT, pauses: deque[float] | None = None) -> np.ndarray:
-    """The screen once the board (``region``) has changed from ``before`` (if given; at most ``timeout`` s)
-    and then held still for ``quiet`` s. A client that flashes its board at the end of a game (sgt-mines)
-    holds still between flashes: a change over most of the board is waited out longer. The longest pause
-    inside the answer is added to ``pauses``."""
-    start = screen.grab(region) if before is None else before
-    answer = vision_settle(screen, region, before, quiet=quiet, timeout=timeout + quiet,
-                           poll=min(0.01, max(0.002, quiet / 8)))
-    frame = screen.grab()
-    if pauses is not None and answer.still and before is not None:
-        pauses.append(answer.longest_pause)
-    moved = (np.abs(answer.frame.astype(np.int16) - start.astype(np.int16)).max(axis=2) > 0).mean()
-    if quiet < FLASH_QUIET and moved > 0.5:
-        return settle(screen, region, None, FLASH_QUIET)
-    return frame
-
-
 @dataclass
 class BoardDriver:
-    """The board on screen: the screen it is read from, the mouse that clicks it, its cells, and the frame
-    the last click settled on."""
+    """The board on screen, as the ``watcher`` sees it: its cells, and the frame the last click settled on."""
 
-    screen: Grabber
-    mouse: BoardInput
+    watcher: Watcher
     cells: CellWindows
     last_frame: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 3), np.uint8))
-    #: the longest pause seen inside each of the client's latest answers
-    pauses: deque[float] = field(default_factory=lambda: deque(maxlen=PACE_MEMORY))
-    #: the band of screen around the board on a new game (see sweepbot.vision.surround); None: not known
-    surround: np.ndarray | None = None
-    #: whether what the client lays over its board goes by itself (a toast: True) or stays (a dialog: False)
-    overlays_go: bool | None = None
     #: whether a note the client draws inside its board at a loss ("You have lost.", kmines) goes by itself
     notes_go: bool | None = None
     #: the cell clicked last, and the one clicked before it
@@ -176,25 +132,19 @@ class BoardDriver:
 
     def keep_surround(self, frame: np.ndarray) -> None:
         """Remember the band around the board on ``frame``, a new game with nothing over it."""
-        self.surround = band(frame, self.geometry.bbox)
+        self.watcher.overlays.keep(frame, board_region(self.geometry))
 
     def unhidden(self, frame: np.ndarray) -> np.ndarray:
-        """``frame``, or, when a toast or pop-up lies over part of the board, the screen once it went (at most
-        OVERLAY_WAIT s). Once one stayed that long (a dialog, closed only by the new game), the client's are no
-        longer waited for, unless one was seen to go before."""
-        if (self.surround is None or self.overlays_go is False
-                or not laid_over(self.surround, frame, self.geometry.bbox)):
+        """``frame``, or, when a toast or pop-up lies over part of the board, the screen once it went and the
+        board settled (see :meth:`Watcher.overlay_gone`; one that stays is not waited for again)."""
+        clear = self.watcher.overlay_gone(frame)
+        if clear is frame:
             return frame
-        deadline = time.monotonic() + OVERLAY_WAIT
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            frame = self.screen.grab()
-            if not laid_over(self.surround, frame, self.geometry.bbox):
-                self.overlays_go = True
-                return self.settled()
-        if self.overlays_go is None:
-            self.overlays_go = False
-        return frame
+        return self.watcher.grab() if clear is None else self.settled()
+
+    def press(self, key: str) -> None:
+        """Press one key (Escape, to close a window over the board)."""
+        self.watcher.press([[key]])
 
     def window_over(self) -> bool:
         """Whether another window lies over the board (a dialog the client opened at the end of a game): the
@@ -208,7 +158,7 @@ class BoardDriver:
 
     def check_window(self) -> None:
         """Stop when no window holds the board any more: the client's program ended (or closed its window)."""
-        if self.window is not None and self.mouse.window_at(*self.region.center) is None:
+        if self.window is not None and self.watcher.input().window_at(*self.region.center) is None:
             raise CalibrationError("the game's window closed (its program may have ended): start the client again")
 
     def popup_at(self, cell: Cell) -> bool:
@@ -222,16 +172,13 @@ class BoardDriver:
     def _foreign_window_at(self, x: float, y: float) -> bool:
         """Whether the window at ``(x, y)`` is not the one that holds the whole board."""
         bx, by, w, h = self.region.as_tuple()
-        found = self.mouse.window_at(x, y)
+        found = self.watcher.input().window_at(x, y)
         return found is not None and not (found.contains(bx + 3, by + 3) and found.contains(bx + w - 4, by + h - 4))
 
     @property
     def quiet(self) -> float:
-        """The stillness that ends a wait: SETTLE_QUIET until the client's pace is known, then 3 times the
-        longest pause seen inside its answers (at least MIN_QUIET, at most SETTLE_QUIET)."""
-        if len(self.pauses) < LEARN_AFTER:
-            return SETTLE_QUIET
-        return min(SETTLE_QUIET, max(MIN_QUIET, 3 * max(self.pauses)))
+        """The stillness that ends a wait: the client's repaint time, as calibration waits for it."""
+        return self.watcher.pace.stillness(CALIBRATION)
 
     @property
     def geometry(self) -> Geometry:
@@ -249,12 +196,16 @@ class BoardDriver:
         return board_region(self.on_screen)
 
     def park(self) -> None:
-        """Move the pointer off the cells (see :func:`park_below`)."""
-        park_below(self.mouse, self.on_screen)
+        """Move the pointer off the cells, just below the board."""
+        self.watcher.park(self.region)
 
     def settled(self, before: np.ndarray | None = None) -> np.ndarray:
-        """The screen once the board has changed from ``before`` and held still (see :func:`settle`)."""
-        return settle(self.screen, self.region, before, quiet=self.quiet, pauses=self.pauses)
+        """The whole screen once the board has changed from ``before`` (its pixels; None: no change needed) and
+        held still, as calibration waits (see :data:`sweepbot.watch.CALIBRATION`). Settled against the board
+        before a click, a flash that turns the whole board red for a moment (sgt-mines at a death) is seen as
+        one, and waited out, even when it began before this wait."""
+        self.watcher.answer(self.region, before, CALIBRATION)
+        return self.watcher.grab()
 
     def cell_region(self, cell: Cell) -> Rect:
         """A cell's rectangle on screen, and 2 pixels around it."""
@@ -263,18 +214,14 @@ class BoardDriver:
 
     def click(self, cell: Cell, button: str) -> np.ndarray:
         """Click a cell and return the screen once the client has answered and the board settled."""
-        self.screen.grab()  # the board followed to where its cells are now
-        board_before = self.screen.grab(self.region)
+        self.watcher.grab()  # the board followed to where its cells are now
+        board_before = self.watcher.grab(self.region)
         old = self.cell_window(cell)
         self.previous, self.target = self.target, cell
-        self.mouse.set_board(self.region)
-        self.mouse.click_cell(*self.on_screen.center(*cell), button=button)
-        self.park()
+        self.watcher.click([self.on_screen.center(*cell)], button, self.region)
         # wait for the clicked cell itself: a client may light the tile under the pointer at once and
         # answer the click only later (gnome-mines: 0.3 s, seconds at a win)
-        self.held_change(cell, old, SETTLE_TIMEOUT)
-        # settled against the board before the click: a flash that turns the whole board red for a moment
-        # (sgt-mines at a death) is then seen as one, and waited out, even when it began before this wait
+        self.held_change(cell, old, CALIBRATION.timeout)
         self.last_frame = self.unhidden(self.settled(board_before))
         return self.last_frame
 
@@ -282,36 +229,42 @@ class BoardDriver:
         """Rest the pointer on covered ``cell`` and keep how its tile looks if the client lights it (``lit``),
         then park the pointer and wait for the tile to go back."""
         old = self.cell_window(cell)
-        self.mouse.park(*self.on_screen.center(*cell))
+        self.watcher.rest_on(*self.on_screen.center(*cell))
         now = self.held_change(cell, old, LIT_WAIT)
         self.park()
         if now is None:
             return
         self.lit = now
-        deadline = time.monotonic() + LIT_WAIT
-        while time.monotonic() < deadline and rms(self.cell_window(cell), old) >= CHANGED_RMS:
-            time.sleep(0.01)
+        self.watcher.wait_until(lambda: True if rms(self.cell_window(cell), old) < CHANGED_RMS else None,
+                                LIT_WAIT, CELL_POLL)
 
     def cell_window(self, cell: Cell) -> np.ndarray:
         """``cell``'s window on the screen now."""
         spot = self.cell_region(cell)
-        return self.cells.window(self.screen.grab(spot), cell, spot, self.on_screen)
+        return self.cells.window(self.watcher.grab(spot), cell, spot, self.on_screen)
 
     def held_change(self, cell: Cell, old: np.ndarray, timeout: float) -> np.ndarray | None:
         """``cell``'s window once it changed from ``old`` and held that look for ``quiet`` s (at most ``timeout``
         s; None if it did not). A tile lit under the pointer is no change: it is waited out for LIT_TIMEOUT s."""
-        start = time.monotonic()
+        clock = self.watcher.clock
+        start = clock.now()
+        quiet = self.quiet
         held: np.ndarray | None = None
         since = 0.0
-        while True:
+
+        def check() -> tuple[np.ndarray | None] | None:
+            nonlocal held, since
             now = self.cell_window(cell)
             lit = self.lit is not None and rms(now, self.lit) < LIT_RMS
-            if time.monotonic() - start >= (LIT_TIMEOUT if lit else timeout):
-                return None
+            if clock.now() - start >= (LIT_TIMEOUT if lit else timeout):
+                return (None,)
             if rms(now, old) < CHANGED_RMS or lit:
                 held = None  # unchanged, or a passing highlight that went away
-            elif held is None or rms(now, held) >= 2.0:
-                held, since = now, time.monotonic()
-            elif time.monotonic() - since >= self.quiet:
-                return held  # changed, and held that look
-            time.sleep(min(0.01, self.quiet / 8))
+            elif held is None or rms(now, held) >= HELD_RMS:
+                held, since = now, clock.now()
+            elif clock.now() - since >= quiet:
+                return (held,)  # changed, and held that look
+            return None
+
+        found = self.watcher.wait_until(check, max(LIT_TIMEOUT, timeout), min(CELL_POLL, quiet / 8))
+        return None if found is None else found[0]

@@ -25,10 +25,10 @@ from sweepbot.calibration.looks import window_crop
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision.cells import cell_windows
+from sweepbot.vision.frames import Grabber
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.redraw import WAYS, Spans, cell_map, redraw_likest, spans
-from sweepbot.vision.settle import Grabber
 
 #: How far (px) a located board's corner may lie from the layout's, and cells lined up from the layout's and
 #: still be its cells at its sizes (a grid located a pixel off).
@@ -121,6 +121,8 @@ class Follower:
         """Where the cells are, from the board ``found`` on ``frame``: lined up (see :meth:`line_up`), and
         kept at the layout's places while the cells have not been seen at other sizes and nothing proves
         they are."""
+        if not self.resized and _same_sizes(spans(found.xs), self.columns) and _same_sizes(spans(found.ys), self.rows):
+            return  # the layout's cells, located a pixel or two off (a won board): lining them up proves no more
         columns, rows = self.line_up(frame, found)
         if not self.resized:
             # cells of the new game's sizes, located a pixel or two off (a won board), or a board located near

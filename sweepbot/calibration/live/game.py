@@ -6,7 +6,6 @@ means the game is over."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -18,15 +17,20 @@ from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import BoardDriver, Cell
 from sweepbot.calibration.live.session import Recorder
 from sweepbot.calibration.live.tiles import Tiles, flood
-from sweepbot.vision.surround import OVERLAY_WAIT
+from sweepbot.watch import OVERLAY_WAIT
 
 #: A click that changes more than this share of the board ended the game.
 END_CHANGE = 0.5
 #: Clicks after which a game is ended by a click on a likely mine: its loss shows the mines, and a large
 #: board's calibration keeps to a few minutes.
 LONG_GAME = 150
-#: Seconds a window (a dialog) over the board is given to open after a loss.
+#: Seconds a window (a dialog) over the board is given to open after a loss, and between looks for one.
 WINDOW_WAIT = 1.0
+WINDOW_POLL = 0.05
+#: Seconds between looks at a note over the board, while it fades (see Game.without_note, Game.after_note);
+#: a board that changed is looked at again this much later to see whether it still fades.
+NOTE_POLL = 0.1
+FADE_CHECK = 0.2
 #: Question marks placed in each of the first games (when the client has them).
 QUESTION_GAMES = 3
 QUESTIONS = 3
@@ -68,7 +72,7 @@ class Game:
     def play(self) -> bool:
         """Place a few marks, then click until the game ends (or no cell is left to click); True if it was won."""
         geo = self.board.geometry
-        frame = self.board.screen.grab()
+        frame = self.board.watcher.grab()
         covered = self.tiles.covered(frame)
         if self.number == 0 and len(covered) > 10 and self.tiles.flag_look is not None:
             # two flags, somewhere (a client that flags cells): at the loss they show whether they were right or
@@ -201,17 +205,15 @@ class Game:
         game?" at a loss, in a dialog that takes the keyboard and the clicks) or opens within ``wait``
         seconds, the screen once Escape closed it: sent only then, Escape goes to that window. Play presses
         it too when a window hides the board."""
-        deadline = time.monotonic() + wait
-        while not self.board.window_over():
-            if time.monotonic() >= deadline:
-                return frame
-            time.sleep(0.05)
-        self.board.mouse.press(["escape"])
-        frame = self.board.settled()
-        if not self.board.window_over():
-            self.recorder.session.play["dismiss_keys"] = [["escape"]]
+        board = self.board
+        if not board.watcher.wait_until(lambda: True if board.window_over() else None, wait, WINDOW_POLL):
+            return frame
+        board.press("escape")
+        frame = board.settled()
+        if not board.window_over():
+            self.recorder.session.learn(dismiss_keys=(("escape",),))
             self.log(f"game {self.number + 1}: a window over the board closed with Escape")
-        self.board.last_frame = frame
+        board.last_frame = frame
         return frame
 
     def without_note(self, before: np.ndarray, frame: np.ndarray, cell: Cell) -> np.ndarray:
@@ -219,21 +221,25 @@ class Game:
         (kmines draws "You have lost." over its board for about 4 s), the screen once they look as before
         again, at most OVERLAY_WAIT s later. A client seen to keep such a change that long (one that dims its
         board when a game ends) is not waited for again."""
-        odd = self.board.changes(before, frame, cell) - self.tiles.covered(before) - self.flags - self.questions
-        if not odd or self.board.notes_go is False:
+        board = self.board
+        odd = board.changes(before, frame, cell) - self.tiles.covered(before) - self.flags - self.questions
+        if not odd or board.notes_go is False:
             return frame
-        deadline = time.monotonic() + OVERLAY_WAIT
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
+
+        def note_gone() -> bool | None:
+            board.watcher.pause(NOTE_POLL)
             self.close_window_over(frame)  # one may open late
-            if not self.board.cells.changed(before, self.board.screen.grab()) & odd:
-                self.board.notes_go = True
-                self.note_waited = True
-                self.log(f"game {self.number + 1}: a note over the board went")
-                frame = self.board.last_frame = self.board.settled()
-                return frame
-        self.board.notes_go = False
-        self.log(f"game {self.number + 1}: cells open before the click stayed changed: no note waited for again")
+            return None if board.cells.changed(before, board.watcher.grab()) & odd else True
+
+        if board.watcher.wait_until(note_gone, OVERLAY_WAIT, 0.0) is None:
+            board.notes_go = False
+            self.log(f"game {self.number + 1}: cells open before the click stayed changed: no note waited for "
+                     "again")
+            return frame
+        board.notes_go = True
+        self.note_waited = True
+        self.log(f"game {self.number + 1}: a note over the board went")
+        frame = board.last_frame = board.settled()
         return frame
 
     def settle_loss(self, now: np.ndarray | None = None) -> Click:
@@ -274,19 +280,26 @@ class Game:
         """The screen once the board changed from ``frame`` and held still with the whole board in sight (a
         note over it went), at most OVERLAY_WAIT s later; ``frame`` if it did not change; None once ``cells``
         look covered again (a new game)."""
-        deadline = time.monotonic() + OVERLAY_WAIT
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            now = self.close_window_over(self.board.settled())
+        board = self.board
+        new_game = np.zeros((0, 0, 3), np.uint8)  # what the check returns for a new game
+
+        def note_went() -> np.ndarray | None:
+            board.watcher.pause(NOTE_POLL)
+            now = self.close_window_over(board.settled())
             if set(cells) & self.tiles.covered(now):
-                return None
-            if self.board.cells.changed(frame, now) and self.recorder.in_sight(now):
-                time.sleep(0.2)
-                if self.board.cells.changed(now, self.board.screen.grab()):
-                    continue  # still fading
-                self.board.last_frame = now
+                return new_game
+            if board.cells.changed(frame, now) and self.recorder.in_sight(now):
+                board.watcher.pause(FADE_CHECK)
+                if board.cells.changed(now, board.watcher.grab()):
+                    return None  # still fading
+                board.last_frame = now
                 return now
-        return frame
+            return None
+
+        found = board.watcher.wait_until(note_went, OVERLAY_WAIT, 0.0)
+        if found is None:
+            return frame
+        return None if found is new_game else found
 
     def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
         """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that

@@ -2,19 +2,18 @@
 yellow button), the keys no program takes amiss (F2, N), the other controls beside the board from the top down
 (a "New game" or "Restart" button), then keys that some programs take for something else. A new game is judged
 by the screen: the whole board covered again, holding still, however long the client's toast or animation
-takes. What worked is kept in the session's ``play`` (the keys, or the control's place and looks) for play to
-do the same."""
+takes. What worked is learnt into the session's rules for play (the keys, or the control's place and looks) for
+play to do the same."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.driver import BoardDriver, Cell
+from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.live.tiles import NEW_BOARD_SHARE, Tiles
 from sweepbot.rect import Rect
 from sweepbot.vision.controls import (
@@ -27,10 +26,7 @@ from sweepbot.vision.controls import (
     find_control,
     find_known_control,
 )
-from sweepbot.vision.settle import wait_still
-
-#: Keys pressed one after the other: each a combination of keys held together.
-Keys = tuple[tuple[str, ...], ...]
+from sweepbot.vision.rules import CONFIRM_GAP, Keys, NewGameControl
 
 #: Keys clients commonly use for a new game that other programs leave alone, tried before the controls that
 #: are not yellow. Never Escape or Q: some clients quit on them (xdemineur, pygame-minesweeper on Escape).
@@ -41,8 +37,9 @@ OTHER_KEYS: tuple[Keys, ...] = ((("ctrl", "r"),), (("space",),), (("ctrl", "n"),
 #: Every key tried, in order (the keys of the controls come between the two groups).
 NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + OTHER_KEYS
 #: Seconds a new game may take to show whole, covered and still once the screen began to change (a toast
-#: over the board, an animation, a "get ready" pause).
+#: over the board, an animation, a "get ready" pause), and between looks for it.
 NEW_GAME_WAIT = 8.0
+NEW_GAME_POLL = 0.1
 #: Looks of the new-game control kept (as the game ended: lost, won; as a new game began).
 MAX_LOOKS = 4
 #: Answers to a "start a new game?" dialog, tried when a new-game key opened something.
@@ -80,13 +77,14 @@ class EndedGame:
 
 @dataclass
 class NewGame:
-    """Starts new games on the board, keeping what worked in ``play``; ``given_keys`` (the user's) are tried
+    """Starts new games on the board, learning what worked into the ``session``'s rules for play;
+    ``given_keys`` (the user's) are tried
     instead of looking for a way. The client's window on screen (``board.window``) is where its controls
     may be (None: not known, the screen near the board)."""
 
     board: BoardDriver
     tiles: Tiles
-    play: dict[str, Any]
+    session: LiveSession
     given_keys: Keys = ()
     escape_first: bool = False  # a dialog had to be closed with Escape: play presses it first too
 
@@ -95,11 +93,11 @@ class NewGame:
         the ended game (``end_screen``: a scores dialog, perhaps a moment late) is closed first, with Escape:
         only ever sent to such a window. Returns the new game's screen."""
         self.close_dialog(end_screen)
-        ended = EndedGame(self.board.screen.grab(), exploded)
-        known = self.play.get("new_game_keys")
-        if known is not None:
-            return self.again(known, ended)
-        if self.play.get("new_game_control") is not None:
+        ended = EndedGame(self.board.watcher.grab(), exploded)
+        rules = self.session.play
+        if rules.new_game_keys:
+            return self.again(rules.new_game_keys, ended)
+        if rules.new_game_control is not None:
             return self.click_known(ended)
         return self.discover(ended)
 
@@ -131,24 +129,22 @@ class NewGame:
         """Where the client's controls may be: its window, else the screen near the board."""
         return self.board.window or around_board(self.board.region, (frame.shape[1], frame.shape[0]))
 
-    def again(self, known: list[list[str]], ended: EndedGame) -> np.ndarray:
+    def again(self, combo: Keys, ended: EndedGame) -> np.ndarray:
         """Start a new game with the keys that worked before; if they do nothing at first, a window has the
         keyboard: Escape goes to it, and play presses Escape first too."""
-        combo = tuple(tuple(k) for k in known)
-        confirm = tuple(tuple(k) for k in self.play.get("confirm_keys", ()))
+        confirm = self.session.play.confirm_keys
         for attempt in range(NEW_GAME_TRIES):
             frame = self.try_keys(combo, confirm, ended)
             if frame is not None:
                 if attempt and ("escape",) not in combo:
                     # it took an Escape first: play will press it first too (harmless here, then)
-                    self.play["new_game_keys"] = [["escape"], *[list(k) for k in combo]]
-                    self.play["key_gap"] = KEY_GAP
+                    self.session.learn(new_game_keys=(("escape",), *combo), key_gap=KEY_GAP)
                 return frame
             if attempt == 0:
                 # the key that worked before does nothing: a window has the keyboard (gnome-mines's
                 # scores dialog after a win, not always in sight). Escape goes to that window.
-                self.board.mouse.press(["escape"])
-                wait_still(self.board.screen)
+                self.board.press("escape")
+                self.board.watcher.hold_still()
         self.board.check_window()
         raise CalibrationError(f"the new-game key {keys_text(combo)} worked before and no longer starts a new game "
                                f"(the screen showed {self.seen(ended)})")
@@ -156,20 +152,19 @@ class NewGame:
     def click_known(self, ended: EndedGame) -> np.ndarray:
         """Click the new-game control found before, found again by its looks (or, looking another way now, at
         its place); the new game's screen."""
-        spec = self.play["new_game_control"]
-        ox, oy = spec["offset"]
+        spec = self.session.play.new_game_control
+        assert spec is not None
         screen = ended.screen
         for attempt in range(DIALOG_ESCAPES + 1):
-            box = find_known_control(screen, self.board.region, (ox, oy), [decode_look(t) for t in spec["looks"]],
+            box = find_known_control(screen, self.board.region, spec.offset, [decode_look(t) for t in spec.looks],
                                      self.area(screen))
             if box is not None or attempt == DIALOG_ESCAPES:
                 break
             # a dialog over the window hides the control (a scores dialog after a win): Escape closes it, and
             # play presses it too when a window hides the board
-            self.board.mouse.press(["escape"])
-            self.play["dismiss_keys"] = [["escape"]]
-            wait_still(self.board.screen)
-            screen = self.board.screen.grab()
+            self.board.press("escape")
+            self.session.learn(dismiss_keys=(("escape",),))
+            screen = self.board.watcher.hold_still()
         if box is None:
             self.board.check_window()
             raise CalibrationError("the new-game control found before is no longer beside the board "
@@ -184,77 +179,81 @@ class NewGame:
 
     def keep_look(self, frame: np.ndarray, box: Rect) -> None:
         """Keep the control's look on ``frame`` if it is new (a smiley looks otherwise after a win)."""
-        spec = self.play["new_game_control"]
+        spec = self.session.play.new_game_control
+        assert spec is not None
         look = control_look(frame, box)
-        if len(spec["looks"]) < MAX_LOOKS and find_control(
-                frame, self.board.region, spec["offset"], [decode_look(t) for t in spec["looks"]], slack=2) != box:
-            spec["looks"].append(encode_look(look))
+        if len(spec.looks) < MAX_LOOKS and find_control(
+                frame, self.board.region, spec.offset, [decode_look(t) for t in spec.looks], slack=2) != box:
+            self.session.learn(new_game_control=replace(spec, looks=(*spec.looks, encode_look(look))))
 
     def try_control(self, control: Control, ended: EndedGame) -> np.ndarray | None:
         """Click a control beside the board; the screen if a new game started (the control kept in ``play``),
         else None (a menu or list it opened is closed with Escape)."""
-        before = self.board.screen.grab(self.board.region)
-        screen_before = self.board.screen.grab()
+        watcher = self.board.watcher
+        before = watcher.grab(self.board.region)
+        screen_before = watcher.grab()
         x, y = control.centre
-        self.board.mouse.click_new_game(x, y, control.box)
-        self.board.park()
+        watcher.click_control(x, y, control.box, self.board.region)
         frame = self.wait_new_game(before, ended)
         if frame is None:
-            if dialog_opened(screen_before, self.board.screen.grab()):
-                self.board.mouse.press(["escape"])
-                wait_still(self.board.screen)
+            if dialog_opened(screen_before, watcher.grab()):
+                self.board.press("escape")
+                watcher.hold_still()
             return None
-        if self.play.get("new_game_control") is None:
+        if self.session.play.new_game_control is None:
             region = self.board.region
-            self.play["new_game_control"] = {"offset": [control.box.x - region.x, control.box.y - region.y],
-                                             "looks": [encode_look(control_look(ended.screen, control.box))]}
+            self.session.learn(new_game_control=NewGameControl(
+                (control.box.x - region.x, control.box.y - region.y),
+                (encode_look(control_look(ended.screen, control.box)),)))
         self.keep_look(frame, control.box)
         return frame
 
     def wait_new_game(self, before: np.ndarray, ended: EndedGame) -> np.ndarray | None:
         """The screen once a new game shows whole and still, or None: nothing changed on the board, or no new
         game came within NEW_GAME_WAIT seconds of the change."""
-        start = time.monotonic()
-        frame = self.board.settled(before)
+        board = self.board
+        start = board.watcher.clock.now()
+        frame = board.settled(before)
         if self.started(frame, ended):
-            return self.board.unhidden(frame)
+            return board.unhidden(frame)
         if not self.tiles.cells.changed(ended.screen, frame):
             return None
-        while time.monotonic() - start < NEW_GAME_WAIT:
-            time.sleep(0.1)
-            frame = self.board.settled()
-            if self.started(frame, ended):
-                return self.board.unhidden(frame)
-        return None
+
+        def new_game() -> np.ndarray | None:
+            board.watcher.pause(NEW_GAME_POLL)
+            now = board.settled()
+            return board.unhidden(now) if self.started(now, ended) else None
+
+        left = NEW_GAME_WAIT - (board.watcher.clock.now() - start)
+        return board.watcher.wait_until(new_game, left, 0.0) if left > 0 else None
 
     def close_dialog(self, end_screen: np.ndarray) -> None:
         """Close, with Escape, a dialog that opened since the game ended."""
-        screen = self.board.screen
-        wait_still(screen, quiet=DIALOG_QUIET)
-        now = screen.grab()
+        watcher = self.board.watcher
+        now = watcher.hold_still(quiet=DIALOG_QUIET)
         if dialog_opened(end_screen, now):
-            self.board.mouse.press(["escape"])
-            wait_still(screen)
+            self.board.press("escape")
+            watcher.hold_still()
             self.escape_first = True  # play will close such a dialog the same way before a new game
 
     def try_keys(self, combo: Keys, confirm: Keys, ended: EndedGame) -> np.ndarray | None:
         """Press ``combo``; if a dialog opens, answer it (``confirm``, or the usual answers). The screen if a
         new game started (with what worked kept in ``play``), else None."""
-        screen_before = self.board.screen.grab()
+        screen_before = self.board.watcher.grab()
         frame = self.press(combo, ended)
-        if frame is None and not np.array_equal(self.board.screen.grab(), screen_before):
-            time.sleep(DIALOG_WAIT)
+        if frame is None and not np.array_equal(self.board.watcher.grab(), screen_before):
+            self.board.watcher.pause(DIALOG_WAIT)
             for answer in (confirm,) if confirm else CONFIRM_KEYS:
                 frame = self.press(answer, ended)
                 if frame is not None:
-                    self.play["confirm_keys"] = [list(k) for k in answer]
+                    self.session.learn(confirm_keys=answer, key_gap=self.session.play.key_gap or CONFIRM_GAP)
                     break
         if frame is None:
             return None
-        self.play["new_game_keys"] = [list(k) for k in combo]
         if self.escape_first and ("escape",) not in combo:
-            self.play["new_game_keys"] = [["escape"], *[list(k) for k in combo]]
-            self.play["key_gap"] = KEY_GAP
+            self.session.learn(new_game_keys=(("escape",), *combo), key_gap=KEY_GAP)
+        else:
+            self.session.learn(new_game_keys=combo)
         return frame
 
     def started(self, frame: np.ndarray, ended: EndedGame) -> bool:
@@ -266,7 +265,7 @@ class NewGame:
 
     def seen(self, ended: EndedGame) -> str:
         """What the board shows now, in words, for a message."""
-        frame = self.board.screen.grab()
+        frame = self.board.watcher.grab()
         geo = self.tiles.cells.geometry
         covered = len(self.tiles.covered(frame))
         changed = len(self.tiles.cells.changed(ended.screen, frame))
@@ -274,10 +273,9 @@ class NewGame:
 
     def press(self, combos: Keys, ended: EndedGame) -> np.ndarray | None:
         """Press keys one after the other; the screen once a new game shows (see :meth:`wait_new_game`)."""
-        before = self.board.screen.grab(self.board.region)
-        for k in combos:
-            self.board.mouse.press(list(k))
-            time.sleep(KEY_GAP)
+        before = self.board.watcher.grab(self.board.region)
+        self.board.watcher.press(combos, KEY_GAP)
+        self.board.watcher.pause(KEY_GAP)
         return self.wait_new_game(before, ended)
 
 

@@ -10,29 +10,30 @@ import numpy as np
 
 from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.choose import Chooser
-from sweepbot.calibration.live.driver import CHANGED_RMS, BoardDriver, board_region, park_below, rms, settle
+from sweepbot.calibration.live.driver import CHANGED_RMS, BoardDriver, board_region, rms
 from sweepbot.calibration.live.follow import Follower, FollowingScreen
 from sweepbot.calibration.live.game import Game
 from sweepbot.calibration.live.newgame import NewGame
 from sweepbot.calibration.live.session import LiveSession, Recorder
 from sweepbot.calibration.live.tiles import Tiles
-from sweepbot.control.mouse import BoardInput
 from sweepbot.vision.locate import locate
-from sweepbot.vision.settle import Grabber
+from sweepbot.watch import CALIBRATION, Watcher
 
 
-def find_board(screen: Grabber, mouse: BoardInput) -> tuple[BoardDriver, Tiles, np.ndarray]:
+def find_board(watcher: Watcher) -> tuple[BoardDriver, Tiles, np.ndarray]:
     """Locate the board, which must be a new game (one look everywhere), keep the mouse to it and learn whether
     the client lights the tile under the pointer. The board, its tiles, and the settled screen."""
-    geometry = locate(screen.grab())
-    mouse.set_board(board_region(geometry))
-    park_below(mouse, geometry)
-    frame = settle(screen, board_region(geometry))
+    geometry = locate(watcher.grab())
+    region = board_region(geometry)
+    watcher.input().set_board(region)
+    watcher.park(region)
+    watcher.answer(region, None, CALIBRATION)
+    frame = watcher.grab()
     tiles = Tiles.of_new_board(geometry, frame)
     if tiles is None:
         raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
     follower = Follower.of_new_game(geometry, frame)
-    board = BoardDriver(FollowingScreen(screen, follower), mouse, tiles.cells, follower=follower)
+    board = BoardDriver(watcher.seeing(FollowingScreen(watcher.screen, follower)), tiles.cells, follower=follower)
     board.keep_surround(frame)
     board.learn_lit((geometry.rows // 2, geometry.cols // 2))
     return board, tiles, frame
@@ -50,7 +51,7 @@ def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.
         frame = board.click(cell, "right")
         if board.popup_at(cell):
             # a menu at the pointer (a web page's context menu): the game has no marks, the menu is closed
-            board.mouse.press(["escape"])
+            board.press("escape")
             board.last_frame = board.settled()
             log("marks: none (a right-click opens a menu, closed with Escape)")
             return False
@@ -72,13 +73,12 @@ MORE_GAMES = 2
 
 
 class LiveCalibration:
-    """Plays ``games`` games on the client on ``screen`` with ``mouse`` and returns what they proved.
+    """Plays ``games`` games on the client the ``watcher`` sees and returns what they proved.
     ``new_game_keys``: the user's new-game key, tried instead of the usual ones."""
 
-    def __init__(self, screen: Grabber, mouse: BoardInput, games: int = 6, seed: int = 0,
+    def __init__(self, watcher: Watcher, games: int = 6, seed: int = 0,
                  log: Callable[[str], None] = lambda _m: None, new_game_keys: Sequence[Sequence[str]] = ()) -> None:
-        self.screen = screen
-        self.mouse = mouse
+        self.watcher = watcher
         self.games = games
         self.rng = random.Random(seed)
         self.log = log
@@ -88,26 +88,26 @@ class LiveCalibration:
     def run(self) -> LiveSession:
         """Find the board, learn the marks, play the games (each followed by a new game): what they proved."""
         session = self.session = LiveSession()  # kept for the caller also when a step fails
-        board, tiles, frame = find_board(self.screen, self.mouse)
+        board, tiles, frame = find_board(self.watcher)
         recorder = Recorder(session, tiles, self.log, window_over=board.window_over)
         if board.follower is not None:  # it located the board on each frame it drew
             recorder.found_whole = board.follower.whole
-        board.window = self.mouse.window_at(*board.region.center)
+        board.window = self.watcher.input().window_at(*board.region.center)
         question_marks = learn_marks(board, tiles, recorder, frame, self.log)
         chooser = Chooser(tiles, self.rng)
-        new_game = NewGame(board, tiles, session.play, self.given_keys)
+        new_game = NewGame(board, tiles, session, self.given_keys)
         # more games, up to MORE_GAMES times as many, while no number or no empty cell is proved (games lost at
         # once, on a dense board, may show too few numbers beside the mines, and no opening)
         while session.games < self.games or (session.games < MORE_GAMES * self.games and not chooser.knows_open_looks):
             game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
             if game.play():
                 session.wins += 1
-            end_screen = board.screen.grab()
+            end_screen = board.watcher.grab()
             session.games += 1
             chooser.rename(session)
             # the last one too: the client is left with a new game, ready to play
             frame = new_game.start(end_screen, game.exploded)
             recorder.record(frame, tiles.all_covered(frame))
             if board.follower is not None and board.follower.resized:
-                session.play["cells_resize"] = True  # play locates the board on every frame
+                session.learn(cells_resize=True)  # play locates the board on every frame
         return session

@@ -16,6 +16,7 @@ from sweepbot.calibration.live.tiles import Tiles
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
+from sweepbot.vision.rules import PlayRules
 
 #: Pixels kept around the board in the session's frames: left, top, right, bottom (a counter may be in a
 #: side panel, a face above).
@@ -24,13 +25,18 @@ KEEP_MARGIN = (80, 140, 340, 80)
 
 @dataclass
 class LiveSession:
-    """What a live calibration saw: the frames, the facts, and how the client starts a new game."""
+    """What a live calibration saw: the frames, the facts, and the client's rules for play it learnt (how it
+    starts a new game)."""
 
     frames: list[np.ndarray] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
-    play: dict[str, Any] = field(default_factory=dict)
+    play: PlayRules = field(default_factory=PlayRules)
     games: int = 0
     wins: int = 0
+
+    def learn(self, **rules: Any) -> None:
+        """Learn rules for play (see :meth:`PlayRules.learnt`)."""
+        self.play = self.play.learnt(**rules)
 
 
 def kept_origin(geometry: Geometry) -> tuple[int, int]:

@@ -1,13 +1,12 @@
-"""The one loop that waits for the screen to answer and hold still (vision/settle.py), on scripted screens."""
+"""The screen watcher's waits (sweepbot/watch/), on scripted screens and a fake clock."""
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from sweepbot.clock import FakeClock
 from sweepbot.rect import Rect
-from sweepbot.vision.settle import settle, wait_still
+from sweepbot.watch import Watcher
 
 BLANK = np.zeros((4, 4, 3), np.uint8)
 
@@ -21,12 +20,17 @@ class Scripted:
 
     def __init__(self, times: list[float], frames: list[np.ndarray]) -> None:
         self.times, self.frames = times, frames
-        self.start = time.monotonic()
+        self.clock = FakeClock()
+        self.start = self.clock.now()
         self.regions: list[Rect | None] = []
+        self.watcher = Watcher(self, clock=self.clock)
+
+    def elapsed(self) -> float:
+        return self.clock.now() - self.start
 
     def grab(self, region: Rect | None = None) -> np.ndarray:
         self.regions.append(region)
-        elapsed = time.monotonic() - self.start
+        elapsed = self.clock.now() - self.start
         shown = [frame for at, frame in zip(self.times, self.frames, strict=True) if at <= elapsed][-1]
         return shown.copy()
 
@@ -34,8 +38,8 @@ class Scripted:
 def test_waits_for_a_change_then_for_stillness() -> None:
     screen = Scripted([0.0, 0.03, 0.06], [BLANK, shade(1), shade(2)])
     region = Rect(1, 2, 4, 4)
-    result = settle(screen, region, BLANK, quiet=0.05, timeout=2.0, poll=0.001)
-    elapsed = time.monotonic() - screen.start
+    result = screen.watcher.settle(region, BLANK, quiet=0.05, timeout=2.0, poll=0.001)
+    elapsed = screen.elapsed()
     assert result.still and np.array_equal(result.frame, shade(2))
     assert result.changed_at is not None and 0.03 <= result.changed_at - screen.start < 0.05
     assert 0.025 <= result.longest_pause < 0.05  # the stillness between the two changes
@@ -45,17 +49,17 @@ def test_waits_for_a_change_then_for_stillness() -> None:
 
 def test_a_screen_that_never_changes_times_out() -> None:
     screen = Scripted([0.0], [BLANK])
-    result = settle(screen, None, BLANK, quiet=0.01, timeout=0.1, poll=0.001)
+    result = screen.watcher.settle(None, BLANK, quiet=0.01, timeout=0.1, poll=0.001)
     assert not result.still and result.changed_at is None
-    assert time.monotonic() - screen.start >= 0.1
+    assert screen.elapsed() >= 0.1
 
 
 def test_without_a_frame_to_compare_only_stillness_is_needed() -> None:
     screen = Scripted([0.0], [shade(3)])
-    result = settle(screen, quiet=0.03, timeout=1.0, poll=0.001)
+    result = screen.watcher.settle(quiet=0.03, timeout=1.0, poll=0.001)
     assert result.still and np.array_equal(result.frame, shade(3))
-    assert 0.03 <= time.monotonic() - screen.start < 0.3
-    assert np.array_equal(wait_still(screen, quiet=0.02), shade(3))
+    assert 0.03 <= screen.elapsed() < 0.3
+    assert np.array_equal(screen.watcher.hold_still(quiet=0.02), shade(3))
 
 
 def test_the_stillness_asked_for_follows_the_frame_seen() -> None:
@@ -64,8 +68,8 @@ def test_the_stillness_asked_for_follows_the_frame_seen() -> None:
         return 0.01 if frame[0, 0, 0] == 2 else 1.0
 
     complete = Scripted([0.0, 0.01], [BLANK, shade(2)])
-    assert settle(complete, None, BLANK, quiet=1.0, timeout=3.0, poll=0.001, stillness=stillness).still
-    assert time.monotonic() - complete.start < 0.5
+    assert complete.watcher.settle(None, BLANK, quiet=1.0, timeout=3.0, poll=0.001, stillness=stillness).still
+    assert complete.elapsed() < 0.5
     partial = Scripted([0.0, 0.01], [BLANK, shade(1)])
-    result = settle(partial, None, BLANK, quiet=0.01, timeout=0.3, poll=0.001, stillness=stillness)
+    result = partial.watcher.settle(None, BLANK, quiet=0.01, timeout=0.3, poll=0.001, stillness=stillness)
     assert not result.still and np.array_equal(result.frame, shade(1))

@@ -1,0 +1,7 @@
+"""The screen watcher below play and calibration: grabs, input, and every wait on the client's answer."""
+
+from sweepbot.watch.overlays import OVERLAY_WAIT, Overlays
+from sweepbot.watch.pace import CALIBRATION, PLAY, Pace, Waits
+from sweepbot.watch.watcher import Settled, Watcher
+
+__all__ = ["CALIBRATION", "OVERLAY_WAIT", "PLAY", "Overlays", "Pace", "Settled", "Waits", "Watcher"]
