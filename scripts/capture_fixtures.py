@@ -312,7 +312,7 @@ Screenshots of real Minesweeper clients, captured by `scripts/capture_fixtures.p
 harness (`sweepbot.desktop`): Xvfb 1280x1024x24 with openbox (Clearlooks theme, every window's frame placed
 at (16, 16)), one client at a time, the pointer parked off the window, the whole screen saved as PNG.
 
-`<name>.board` files beside the PNGs are written by hand after checking each image by eye (see DESIGN.md);
+`<name>.board` files beside the PNGs are written by hand after checking each image by eye (see docs/formats.md);
 the script never writes them.
 
 Re-run (needs the packages of `scripts/install-clients`):

@@ -1,6 +1,6 @@
 """The Board: a grid of cell states plus what is known of the game, and its text format.
 
-One character per cell, rows top to bottom (see DESIGN.md):
+One character per cell, rows top to bottom (see docs/formats.md):
 
     #  covered          F  flag            ?  question mark
     .  revealed 0       1-8 revealed number

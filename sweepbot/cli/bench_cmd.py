@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def bench_json(strategies: list[Strategy], summaries: list[BenchSummary]) -> dict[str, object]:
-    """One strategy: the figures of DESIGN.md (plus its name); several: each, and each one's difference
+    """One strategy: the figures of docs/formats.md (plus its name); several: each, and each one's difference
     from the first on the same games."""
     def figures(strategy: Strategy, summary: BenchSummary) -> dict[str, object]:
         out = summary.to_json()

@@ -1,4 +1,4 @@
-"""The command-line contract of `sweepbot solve` and `sweepbot bench` (DESIGN.md)."""
+"""The command-line contract of `sweepbot solve` and `sweepbot bench` (docs/formats.md)."""
 
 from __future__ import annotations
 

@@ -23,6 +23,8 @@ from sweepbot.play.record import Recorder, replay
 from sweepbot.play.settings import GameReport, PlaySettings
 from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
+from sweepbot.solver import solve
+from sweepbot.vision.profile import load_profile
 from sweepbot.vision.read import ReadError
 from sweepbot.watch import PLAY
 from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen, watcher
@@ -304,6 +306,43 @@ def test_recording_replays_clean_and_reports_a_changed_read(tmp_path: Path) -> N
     session.write_text("\n".join(lines) + "\n")
     changed = replay(tmp_path, reader)
     assert not changed.ok and changed.read_differences
+
+
+def test_each_step_is_replayed_with_the_profile_play_read_it_with(tmp_path: Path) -> None:
+    """A calibrated profile learns a look in play: the recording keeps a copy of the profile each time it
+    changes, each step names the copy it was read with, and a replay reads each step with that copy (here a
+    reader that reads a 1 only with the profile that learnt it)."""
+    import numpy as np
+
+    from sweepbot.vision.profile import make_profile
+
+    tile = np.full((4, 4, 3), 100, np.uint8)
+    before = make_profile("drawn-8px", "drawn", (8.0, 8.0), (2, 2, 4, 4), [("#", tile)])
+    after = make_profile("drawn-8px", "drawn", (8.0, 8.0), (2, 2, 4, 4), [("#", tile), ("1", tile + 50)])
+    _game, screen, reader, _device, _mouse = setup(6)
+    in_use = [before]
+    recorder = Recorder(tmp_path, first_click="opening", profile_of=lambda: in_use[0])
+    frame = screen.grab()
+    view = reader.read(frame)
+    analysis = solve(view.board, first_click="opening")
+    recorder.step(frame, view, analysis, [(0, 0)], "left")
+    in_use[0] = after  # a look learnt: the next step is read with the new profile
+    recorder.step(frame, replace(view, board=view.board.replace({(8, 8): "1"})), analysis, [(0, 0)], "left")
+    assert sorted(p.name for p in (tmp_path / "profiles").iterdir()) == ["0", "1"]
+
+    class ReadsWith(SimReader):
+        """Reads the frame as the simulated reader does, and a 1 at the last cell with a profile that has one."""
+
+        def __init__(self, folder: Path) -> None:
+            super().__init__(9, 9, 10)
+            self.knows_one = "1" in load_profile(folder).labels
+
+        def read(self, frame: np.ndarray) -> BoardView:
+            view = super().read(frame)
+            return replace(view, board=view.board.replace({(8, 8): "1"})) if self.knows_one else view
+
+    assert replay(tmp_path, reader, ReadsWith).read_differences == []
+    assert replay(tmp_path, reader).read_differences  # one reader for every step: the second reads differently
 
 
 def test_mapping_between_capture_and_input() -> None:
