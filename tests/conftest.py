@@ -5,6 +5,7 @@ A bare ``pytest`` runs the quick set: no real client, nothing marked slow. ``pyt
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,10 @@ def pytest_configure(config: pytest.Config) -> None:
     named = config.args_source != pytest.Config.ArgsSource.TESTPATHS
     if not config.getoption("full") and not config.option.markexpr and not named:
         config.option.markexpr = QUICK
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw"):
+        # tests run side by side (pytest -n): each worker's virtual screens take display numbers of their own
+        os.environ["SWEEPBOT_FIRST_DISPLAY"] = str(100 + 60 * int(worker[2:]))
 
 
 @pytest.fixture(autouse=True)

@@ -22,6 +22,9 @@ from sweepbot.desktop.errors import DesktopError
 #: Display numbers below this are left to people and other tools (the vision developer uses :98).
 FIRST_DISPLAY = 90
 LAST_DISPLAY = 599
+#: Where to start looking for a free display number instead (tests run side by side each start elsewhere, so
+#: that two never race for one number).
+FIRST_DISPLAY_VARIABLE = "SWEEPBOT_FIRST_DISPLAY"
 #: Seconds to let openbox settle after it has announced itself on the root window.
 WM_SETTLE = 0.3
 #: Variables a child must not inherit from whatever display or session the harness itself runs in.
@@ -56,14 +59,14 @@ class VirtualDisplay:
         *,
         window_manager: bool = True,
         dbus: bool = True,
-        first_display: int = FIRST_DISPLAY,
+        first_display: int | None = None,
         timeout: float = 10.0,
     ) -> None:
         self.width = width
         self.height = height
         self.window_manager = window_manager
         self.dbus = dbus
-        self.first_display = first_display
+        self.first_display = first_display or int(os.environ.get(FIRST_DISPLAY_VARIABLE, FIRST_DISPLAY))
         self.timeout = timeout
         self.number: int | None = None
         self.dbus_address: str | None = None

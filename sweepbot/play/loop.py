@@ -80,7 +80,7 @@ class Player:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
                 break
             try:
-                frame, view, analysis = self.look(previous, report, quiet=expected_win is not None,
+                frame, view, analysis = self.look(previous, report, win_expected=expected_win is not None,
                                                   won_if_laid_over=sure_win)
             except ScreenStoppedMakingSense:
                 if expected_win is None and self.dismiss():
@@ -124,7 +124,7 @@ class Player:
                 report.planned = cells
                 break
             with report.time.measure("wait"):
-                self.settle(view, frame, cells)
+                self.await_answer(view, frame, cells)
             previous = view
         final = report.final
         if report.result == "won" and final is not None and final.mines is None and final.count("!*X") == 0:
@@ -145,7 +145,7 @@ class Player:
             return None
         return GameReport(result=over, final=view.board, final_view=view)
 
-    def look(self, previous: BoardView | None, report: GameReport, quiet: bool = False,
+    def look(self, previous: BoardView | None, report: GameReport, win_expected: bool = False,
              won_if_laid_over: bool = False) -> tuple[np.ndarray, BoardView, Analysis | None]:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again.
         With ``won_if_laid_over`` (the last clicks were certain to win), something laid over the board is the
@@ -209,7 +209,7 @@ class Player:
                 continue
             return frame, view, analysis
         kept = ""
-        if self.recorder and not quiet:  # quiet: a win is expected, a covered board is no surprise
+        if self.recorder and not win_expected:  # a board covered by a congratulation is no surprise
             kept = f"; the frame{' and the unread cells' if crops else ''} are in " + str(
                 self.recorder.diagnostic(frame, problems, crops).parent)
         elif crops:
@@ -293,7 +293,7 @@ class Player:
             self.watcher.click([view.centre(cell) for cell in cells], button, view.bbox)
         return cells
 
-    def settle(self, view: BoardView, before: np.ndarray, clicked: list[tuple[int, int]]) -> None:
+    def await_answer(self, view: BoardView, before: np.ndarray, clicked: list[tuple[int, int]]) -> None:
         """Wait until the client has answered the clicks: the board region differs from ``before`` and holds
         still, or the time runs out (see :meth:`Watcher.answer`: an answer that changed every clicked cell, its
         bevel included, is complete after one repaint of the client; otherwise it needs the longer quiet)."""

@@ -13,15 +13,15 @@ import math
 
 #: Units charged per step of each search (about a microsecond each on the reference machine).
 #: A node of the exact count of one frontier component (enumeration.py)
-ENUMERATION_NODE = 0.5
+ENUMERATION_NODE = 2.6
 #: A step of listing every layout of the mines left (endgame.py)
-LAYOUT_STEP = 1.0
+LAYOUT_STEP = 1.2
 #: A node of the endgame's game-tree search, for each candidate cell it weighs there
-SEARCH_NODE_CELL = 0.4
+SEARCH_NODE_CELL = 0.55
 #: A cell's splits of the layouts, per layout (numpy, endgame.py)
-SPLIT_LAYOUT = 0.05
+SPLIT_LAYOUT = 0.1
 #: One board analysed afresh (the constraints built, the deductions made), on top of its count's nodes
-ANALYSIS = 150.0
+ANALYSIS = 700.0
 
 
 class BudgetExceeded(Exception):

@@ -11,7 +11,7 @@ import pytest
 from sweepbot.calibration.calibrate import Calibration, calibrate_frames, mine_totals
 from sweepbot.calibration.facts import WON_COVERED
 from sweepbot.calibration.live.run import LiveCalibration
-from sweepbot.calibration.live.session import LiveSession, Recorder
+from sweepbot.calibration.live.session import FactLog, LiveSession
 from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.control.mapping import mapping_for
 from sweepbot.control.mouse import BoardInput
@@ -269,21 +269,21 @@ def test_games_that_prove_no_number_or_no_empty_cell_are_followed_by_more_up_to_
     one, and no opening (ace-minesweeper at 32x32/200): calibration plays on, up to twice the games asked for,
     while no number or no empty cell is proved; once both are, it stops at the games asked for."""
     from sweepbot.calibration.facts import Name
-    from sweepbot.calibration.live.choose import Chooser, Reading
+    from sweepbot.calibration.live.choose import Chooser, SessionLooks
     from sweepbot.calibration.looks import Looks
 
     monkeypatch.setattr(Chooser, "knows_open_looks", property(lambda self: known))
     session = calibrate(TileClient(seed=5), games=2)
     assert session.games == (2 if known else 4)
-    reading = Reading(0.1, Looks(np.zeros((1, 2, 2, 3), np.uint8), (), np.zeros(1, int)), {})
+    reading = SessionLooks(0.1, Looks(np.zeros((1, 2, 2, 3), np.uint8), (), np.zeros(1, int)), {})
     monkeypatch.undo()
     chooser = Chooser(None, random.Random(0), reading)  # type: ignore[arg-type]  # no tiles needed to tell
     assert not chooser.knows_open_looks
-    chooser.reading = Reading(0.1, reading.looks, {0: Name(".", "counted")})
+    chooser.reading = SessionLooks(0.1, reading.looks, {0: Name(".", "counted")})
     assert not chooser.knows_open_looks
-    chooser.reading = Reading(0.1, reading.looks, {0: Name("3", "counted"), 1: Name("*", "counted")})
+    chooser.reading = SessionLooks(0.1, reading.looks, {0: Name("3", "counted"), 1: Name("*", "counted")})
     assert not chooser.knows_open_looks
-    chooser.reading = Reading(0.1, reading.looks, {0: Name(".", "counted"), 1: Name("3", "counted")})
+    chooser.reading = SessionLooks(0.1, reading.looks, {0: Name(".", "counted"), 1: Name("3", "counted")})
     assert chooser.knows_open_looks
 
 
@@ -423,15 +423,15 @@ def test_a_win_whose_last_click_shows_a_number_never_opened_before_is_a_win() ->
     no cell opened to before in the session. With no mark placed in that game and no cell left covered, the
     click won: it is no mine that went off, and the flags are no mines shown at a loss."""
     from sweepbot.calibration.live.choose import Chooser
-    from sweepbot.calibration.live.game import QUESTION_GAMES, Click, Game
+    from sweepbot.calibration.live.game import QUESTION_GAMES, Click, LiveGame
     from sweepbot.calibration.live.run import find_board, learn_marks
 
     client = TileClient(seed=1, flags_at_win=True)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     board, tiles, frame = find_board(watcher(client, mouse))
     session = LiveSession()
-    recorder = Recorder(session, tiles, lambda _m: None, window_over=board.window_over)
-    question_marks = learn_marks(board, tiles, recorder, frame, lambda _m: None)
+    fact_log = FactLog(session, tiles, lambda _m: None, window_over=board.window_over)
+    question_marks = learn_marks(board, tiles, fact_log, frame, lambda _m: None)
     assert tiles.flag_look is not None
     game = client.game
     # the last safe cell a 3 between three mines, with no empty cell beside it (no opening reaches it)
@@ -443,8 +443,8 @@ def test_a_win_whose_last_click_shows_a_number_never_opened_before_is_a_win() ->
             game.open(cell)
     assert game.state == "playing" and game.covered_safe == 1
     rng = random.Random(0)
-    play = Game(QUESTION_GAMES, board, tiles, Chooser(tiles, rng), recorder, rng, lambda _m: None, question_marks)
-    before = board.screen.grab()
+    play = LiveGame(QUESTION_GAMES, board, tiles, Chooser(tiles, rng), fact_log, rng, lambda _m: None, question_marks)
+    before = board.watcher.grab()
     after, changed = play.click_taken(last, before)
     assert client.game.state == "won" and changed == {last} | game.mines
     assert tiles.new_look(after, last)  # no look was learnt from the cells opened outside calibration
@@ -583,18 +583,18 @@ def test_a_win_judged_under_a_note_is_judged_again_once_the_note_went() -> None:
     flags, and no mine as gone off."""
     from sweepbot.calibration.facts import REVEALED
     from sweepbot.calibration.live.choose import Chooser
-    from sweepbot.calibration.live.game import Click, Game
+    from sweepbot.calibration.live.game import Click, LiveGame
     from sweepbot.calibration.live.run import find_board, learn_marks
-    from sweepbot.calibration.live.session import Recorder
+    from sweepbot.calibration.live.session import FactLog
     from tests.tile_client import NOTE_BGR
 
     client = TileClient(seed=5, note=0.5, flags_at_win=True)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     board, tiles, frame = find_board(watcher(client, mouse))
     session, log = LiveSession(), []
-    recorder = Recorder(session, tiles, log.append, window_over=board.window_over)
+    fact_log = FactLog(session, tiles, log.append, window_over=board.window_over)
     board.window = mouse.window_at(*board.region.center)
-    learn_marks(board, tiles, recorder, frame, log.append)
+    learn_marks(board, tiles, fact_log, frame, log.append)
     # every safe cell opened but one, a number no empty cell opens (the mines are laid at the first click)
     client.game.open((4, 4))
     safe = [(r, c) for r in range(9) for c in range(9) if client.truth(r, c) != "*"]
@@ -605,9 +605,9 @@ def test_a_win_judged_under_a_note_is_judged_again_once_the_note_went() -> None:
             client.game.open(cell)
     assert client.game.covered_safe == 1
     before = board.last_frame = client.grab()
-    recorder.record(before, {cell: REVEALED for cell in safe if cell != last})
+    fact_log.record(before, {cell: REVEALED for cell in safe if cell != last})
     board.notes_go = True  # a note was seen to go at an earlier game's end
-    game = Game(1, board, tiles, Chooser(tiles, random.Random(1)), recorder, random.Random(1), log.append, False)
+    game = LiveGame(1, board, tiles, Chooser(tiles, random.Random(1)), fact_log, random.Random(1), log.append, False)
     after = board.click(last, "left")
     assert client.game.state == "won" and (after == NOTE_BGR).all(axis=2).any()
     assert game.judge(last, board.changes(before, after, last), before, after) is Click.LOST

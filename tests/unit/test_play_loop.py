@@ -860,12 +860,12 @@ def test_the_wait_ends_once_every_clicked_cell_changed_and_the_board_held_still(
         eye.pace.answered(0.02, 0.0)
     eye.screen = screen_ = Answering()
     eye.clicked_at = screen_.started
-    player.settle(view, before, [first, second])
+    player.await_answer(view, before, [first, second])
     waited = clock.now() - screen_.started
     assert 0.02 <= waited < 0.2  # after the second cell changed; not the 0.2 s stillness
     assert eye.pace.repaint(settings.waits) == pytest.approx(0.03, abs=0.01)
     eye.screen = screen_ = Answering()
-    player.settle(view, before, [first, (4, 4)])  # a click the client never answers: the long stillness
+    player.await_answer(view, before, [first, (4, 4)])  # a click the client never answers: the long stillness
     assert clock.now() - screen_.started >= 0.2
 
 

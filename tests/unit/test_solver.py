@@ -86,3 +86,25 @@ def test_a_frontier_too_large_to_count_still_gives_a_move() -> None:
     assert analysis.move is not None and analysis.move.action == "open"
     assert board[analysis.move.cell] == "#"
     assert all(0 <= p <= 1 for p in analysis.probabilities.values())
+
+
+def test_the_solver_never_reads_the_clock_to_decide() -> None:
+    """Its searches stop at budgets of work, not at deadlines: only ``solve`` times itself, to report it."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).parents[2] / "sweepbot" / "solver"
+    for path in folder.glob("*.py"):
+        uses = {f"{node.value.id}.{node.attr}" for node in ast.walk(ast.parse(path.read_text()))
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "time"}
+        assert uses <= ({"time.perf_counter"} if path.name == "__init__.py" else set()), (path.name, uses)
+
+
+def test_a_bench_with_a_seed_repeats_game_for_game() -> None:
+    from sweepbot.game import parse_level
+    from sweepbot.simulate import BenchSettings, play_many
+
+    settings = BenchSettings(parse_level("16x16/45"), seed=21)
+    first = [(r.won, r.guesses, r.first) for r in play_many(settings, 12, workers=1)]
+    again = [(r.won, r.guesses, r.first) for r in play_many(settings, 12, workers=2)]
+    assert first == again and any(won for won, _, _ in first) and not all(won for won, _, _ in first)

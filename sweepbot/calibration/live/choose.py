@@ -27,7 +27,7 @@ CHOOSE_WORK = 300_000
 
 
 @dataclass(frozen=True)
-class Reading:
+class SessionLooks:
     """What frames are read with: the looks named from a session, at their window inset, and the names
     the session proved."""
 
@@ -56,7 +56,7 @@ class Reading:
         return Board(grid)
 
 
-def read_session(session: LiveSession, geometry: Geometry) -> Reading | None:
+def read_session(session: LiveSession, geometry: Geometry) -> SessionLooks | None:
     """The looks of the session's frames named from everything so far, keeping the proved names; None when
     the frames cannot be named yet."""
     geos = [kept_geometry(geometry)] * len(session.frames)
@@ -64,7 +64,7 @@ def read_session(session: LiveSession, geometry: Geometry) -> Reading | None:
         inset, looks, names = best_naming(session.frames, geos, session.facts, 1, with_hints=False, judge=False)
     except CalibrationError:
         return None
-    return Reading(inset, looks, {k: n for k, n in names.items() if n.proved})
+    return SessionLooks(inset, looks, {k: n for k, n in names.items() if n.proved})
 
 
 @dataclass
@@ -73,7 +73,7 @@ class Chooser:
 
     tiles: Tiles
     rng: random.Random
-    reading: Reading | None = None
+    reading: SessionLooks | None = None
     #: safe cells of the last board solved, not clicked yet: a safe cell stays safe while the game goes on
     pending: list[Cell] = field(default_factory=list)
 

@@ -140,7 +140,7 @@ class BoardDriver:
         clear = self.watcher.overlay_gone(frame)
         if clear is frame:
             return frame
-        return self.watcher.grab() if clear is None else self.settled()
+        return self.watcher.grab() if clear is None else self.answered()
 
     def press(self, key: str) -> None:
         """Press one key (Escape, to close a window over the board)."""
@@ -199,7 +199,7 @@ class BoardDriver:
         """Move the pointer off the cells, just below the board."""
         self.watcher.park(self.region)
 
-    def settled(self, before: np.ndarray | None = None) -> np.ndarray:
+    def answered(self, before: np.ndarray | None = None) -> np.ndarray:
         """The whole screen once the board has changed from ``before`` (its pixels; None: no change needed) and
         held still, as calibration waits (see :data:`sweepbot.watch.CALIBRATION`). Settled against the board
         before a click, a flash that turns the whole board red for a moment (sgt-mines at a death) is seen as
@@ -222,7 +222,7 @@ class BoardDriver:
         # wait for the clicked cell itself: a client may light the tile under the pointer at once and
         # answer the click only later (gnome-mines: 0.3 s, seconds at a win)
         self.held_change(cell, old, CALIBRATION.timeout)
-        self.last_frame = self.unhidden(self.settled(board_before))
+        self.last_frame = self.unhidden(self.answered(board_before))
         return self.last_frame
 
     def learn_lit(self, cell: Cell) -> None:

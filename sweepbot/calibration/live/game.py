@@ -15,7 +15,7 @@ import numpy as np
 from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED, WON_COVERED
 from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import BoardDriver, Cell
-from sweepbot.calibration.live.session import Recorder
+from sweepbot.calibration.live.session import FactLog
 from sweepbot.calibration.live.tiles import Tiles, flood
 from sweepbot.watch import OVERLAY_WAIT
 
@@ -27,7 +27,7 @@ LONG_GAME = 150
 #: Seconds a window (a dialog) over the board is given to open after a loss, and between looks for one.
 WINDOW_WAIT = 1.0
 WINDOW_POLL = 0.05
-#: Seconds between looks at a note over the board, while it fades (see Game.without_note, Game.after_note);
+#: Seconds between looks at a note over the board, while it fades (see LiveGame.without_note and after_note);
 #: a board that changed is looked at again this much later to see whether it still fades.
 NOTE_POLL = 0.1
 FADE_CHECK = 0.2
@@ -50,14 +50,14 @@ def near(cells: set[Cell]) -> set[Cell]:
 
 
 @dataclass
-class Game:
+class LiveGame:
     """One game, the ``number``-th (from 0): the marks placed in it, and the mine that went off, if one did."""
 
     number: int
     board: BoardDriver
     tiles: Tiles
     chooser: Chooser
-    recorder: Recorder
+    fact_log: FactLog
     rng: random.Random
     log: Callable[[str], None]
     question_marks: bool  # the client has question marks
@@ -80,7 +80,7 @@ class Game:
             for cell in self.rng.sample(sorted(covered), 2):
                 frame = self.board.click(cell, "right")
                 self.flags.add(cell)
-                self.recorder.record(frame, {cell: "F"})
+                self.fact_log.record(frame, {cell: "F"})
         if self.number < QUESTION_GAMES and self.question_marks and len(covered) > 4 * QUESTIONS:
             # question marks: at a loss some clients draw one over the mine it hid (gnome-mines), a look
             # that only a cell known to be a question mark before the loss names
@@ -88,7 +88,7 @@ class Game:
                 self.board.click(cell, "right")
                 frame = self.board.click(cell, "right")
                 self.questions.add(cell)
-                self.recorder.record(frame, {cell: "?"})
+                self.fact_log.record(frame, {cell: "?"})
         clicks = 0
         while clicks < geo.rows * geo.cols:
             choice = self.chooser.choose(frame, self.flags, end=clicks >= LONG_GAME)
@@ -109,12 +109,12 @@ class Game:
                 if clicks > 1 and self.tiles.covered(frame) - self.flags:
                     # a game on takes every click on a covered cell, and the click before neither lost nor
                     # won the game in sight: it won it, leaving the mines covered
-                    self.recorder.record(frame, {cell: WON_COVERED})
+                    self.fact_log.record(frame, {cell: WON_COVERED})
                     self.log(f"game {self.number + 1}: won after {clicks - 1} clicks (no click taken after)")
                     return True
                 self.log(f"game {self.number + 1}: over after {clicks} clicks")
                 break
-            mark, looks = len(self.recorder.session.facts), len(self.tiles.opened_looks)
+            mark, looks = len(self.fact_log.session.facts), len(self.tiles.opened_looks)
             exploded = len(self.tiles.exploded_looks)
             result = self.judge(cell, changed, before, frame)
             if result is Click.LOST:
@@ -154,7 +154,7 @@ class Game:
         to ``after``). The facts and looks recorded since the ``mark``-th fact, ``looks``-th opened look and
         ``exploded``-th exploded look are taken back, and the probe is judged as any click."""
         self.loss = None
-        del self.recorder.session.facts[mark:]
+        del self.fact_log.session.facts[mark:]
         del self.tiles.opened_looks[looks:]  # nor are the looks those facts showed opened cells
         del self.tiles.exploded_looks[exploded:]  # or a mine that went off
         self.exploded = None
@@ -209,9 +209,9 @@ class Game:
         if not board.watcher.wait_until(lambda: True if board.window_over() else None, wait, WINDOW_POLL):
             return frame
         board.press("escape")
-        frame = board.settled()
+        frame = board.answered()
         if not board.window_over():
-            self.recorder.session.learn(dismiss_keys=(("escape",),))
+            self.fact_log.session.learn(dismiss_keys=(("escape",),))
             self.log(f"game {self.number + 1}: a window over the board closed with Escape")
         board.last_frame = frame
         return frame
@@ -239,7 +239,7 @@ class Game:
         board.notes_go = True
         self.note_waited = True
         self.log(f"game {self.number + 1}: a note over the board went")
-        frame = board.last_frame = board.settled()
+        frame = board.last_frame = board.answered()
         return frame
 
     def settle_loss(self, now: np.ndarray | None = None) -> Click:
@@ -270,7 +270,7 @@ class Game:
                 now = later
         self.note_waited = True
         if now is None:
-            self.recorder.record(frame, facts)
+            self.fact_log.record(frame, facts)
             return Click.LOST
         self.exploded = None
         result = self.judge(cell, self.board.changes(before, now, cell), before, now)
@@ -285,10 +285,10 @@ class Game:
 
         def note_went() -> np.ndarray | None:
             board.watcher.pause(NOTE_POLL)
-            now = self.close_window_over(board.settled())
+            now = self.close_window_over(board.answered())
             if set(cells) & self.tiles.covered(now):
                 return new_game
-            if board.cells.changed(frame, now) and self.recorder.in_sight(now):
+            if board.cells.changed(frame, now) and self.fact_log.in_sight(now):
                 board.watcher.pause(FADE_CHECK)
                 if board.cells.changed(now, board.watcher.grab()):
                     return None  # still fading
@@ -327,7 +327,7 @@ class Game:
                 and not self.tiles.new_look(frame, cell)):
             # most of the board redrawn, the clicked cell opened: the game was won (a client dims its
             # board, or flags the mines left); only the clicked cell is sure
-            self.recorder.record(frame, {cell: REVEALED})
+            self.fact_log.record(frame, {cell: REVEALED})
             return Click.WON
         # an opening spreads from an empty cell: every neighbour of the clicked cell opens, and nothing opens
         # that the opening cannot reach; anything else is the mines shown at a loss (or flags put at a win)
@@ -346,11 +346,11 @@ class Game:
         if (len(changed) > 1 and not around <= changed) or far or not_empty or shown:
             flagged = self.flagged_at_win(cell, changed, frame)
             if flagged:
-                self.recorder.record(frame, {**dict.fromkeys(changed - flagged, REVEALED),
+                self.fact_log.record(frame, {**dict.fromkeys(changed - flagged, REVEALED),
                                              **dict.fromkeys(flagged, "F")})
                 return Click.ON  # won, unless a covered cell is left (see play())
             if shown and self.won_showing_mines(cell, changed, frame, around):
-                self.recorder.record(frame, {cell: REVEALED})
+                self.fact_log.record(frame, {cell: REVEALED})
                 return Click.WON
             self.exploded = cell
             facts: dict[Cell, str] = {}
@@ -375,11 +375,11 @@ class Game:
                     self.exploded = cell
                     self.loss = (cell, before, frame, {cell: "!"})
                     return Click.LOST
-                self.recorder.record(frame, {cell: REVEALED})
+                self.fact_log.record(frame, {cell: REVEALED})
                 return self.judge(probe, moved, frame, after)
         if len(changed) > 1:
             self.tiles.saw_empty(frame, cell)  # an opening spread from it
-        self.recorder.record(frame, dict.fromkeys(changed, REVEALED), roll=True)
+        self.fact_log.record(frame, dict.fromkeys(changed, REVEALED), roll=True)
         self.flags -= changed
         self.questions -= changed
         return Click.ON

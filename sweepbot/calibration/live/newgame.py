@@ -213,7 +213,7 @@ class NewGame:
         game came within NEW_GAME_WAIT seconds of the change."""
         board = self.board
         start = board.watcher.clock.now()
-        frame = board.settled(before)
+        frame = board.answered(before)
         if self.started(frame, ended):
             return board.unhidden(frame)
         if not self.tiles.cells.changed(ended.screen, frame):
@@ -221,7 +221,7 @@ class NewGame:
 
         def new_game() -> np.ndarray | None:
             board.watcher.pause(NEW_GAME_POLL)
-            now = board.settled()
+            now = board.answered()
             return board.unhidden(now) if self.started(now, ended) else None
 
         left = NEW_GAME_WAIT - (board.watcher.clock.now() - start)

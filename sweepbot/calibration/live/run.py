@@ -12,9 +12,9 @@ from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import CHANGED_RMS, BoardDriver, board_region, rms
 from sweepbot.calibration.live.follow import Follower, FollowingScreen
-from sweepbot.calibration.live.game import Game
+from sweepbot.calibration.live.game import LiveGame
 from sweepbot.calibration.live.newgame import NewGame
-from sweepbot.calibration.live.session import LiveSession, Recorder
+from sweepbot.calibration.live.session import FactLog, LiveSession
 from sweepbot.calibration.live.tiles import Tiles
 from sweepbot.vision.locate import locate
 from sweepbot.watch import CALIBRATION, Watcher
@@ -39,11 +39,11 @@ def find_board(watcher: Watcher) -> tuple[BoardDriver, Tiles, np.ndarray]:
     return board, tiles, frame
 
 
-def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.ndarray,
+def learn_marks(board: BoardDriver, tiles: Tiles, fact_log: FactLog, frame: np.ndarray,
                 log: Callable[[str], None]) -> bool:
     """Right-click a cell until it is covered again: the looks on the way are a flag and a question mark.
     True if the client has question marks."""
-    recorder.record(frame, tiles.all_covered(frame))
+    fact_log.record(frame, tiles.all_covered(frame))
     cell = max(tiles.covered(frame), key=lambda rc: (rc[0] + rc[1], rc))
     new_board = frame
     seen: list[np.ndarray] = []
@@ -52,7 +52,7 @@ def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.
         if board.popup_at(cell):
             # a menu at the pointer (a web page's context menu): the game has no marks, the menu is closed
             board.press("escape")
-            board.last_frame = board.settled()
+            board.last_frame = board.answered()
             log("marks: none (a right-click opens a menu, closed with Escape)")
             return False
         now = tiles.cells.window(frame, cell)
@@ -61,7 +61,7 @@ def learn_marks(board: BoardDriver, tiles: Tiles, recorder: Recorder, frame: np.
         if any(rms(now, s) < CHANGED_RMS for s in seen):
             continue
         seen.append(now)
-        recorder.record(frame, {cell: "F" if step == 0 else "?"})
+        fact_log.record(frame, {cell: "F" if step == 0 else "?"})
     else:
         raise CalibrationError("three right-clicks did not bring the cell back: the board does not answer")
     log(f"marks: {'flag' if seen else 'none'}{', question mark' if len(seen) > 1 else ''}")
@@ -89,17 +89,17 @@ class LiveCalibration:
         """Find the board, learn the marks, play the games (each followed by a new game): what they proved."""
         session = self.session = LiveSession()  # kept for the caller also when a step fails
         board, tiles, frame = find_board(self.watcher)
-        recorder = Recorder(session, tiles, self.log, window_over=board.window_over)
+        fact_log = FactLog(session, tiles, self.log, window_over=board.window_over)
         if board.follower is not None:  # it located the board on each frame it drew
-            recorder.found_whole = board.follower.whole
+            fact_log.found_whole = board.follower.whole
         board.window = self.watcher.input().window_at(*board.region.center)
-        question_marks = learn_marks(board, tiles, recorder, frame, self.log)
+        question_marks = learn_marks(board, tiles, fact_log, frame, self.log)
         chooser = Chooser(tiles, self.rng)
         new_game = NewGame(board, tiles, session, self.given_keys)
         # more games, up to MORE_GAMES times as many, while no number or no empty cell is proved (games lost at
         # once, on a dense board, may show too few numbers beside the mines, and no opening)
         while session.games < self.games or (session.games < MORE_GAMES * self.games and not chooser.knows_open_looks):
-            game = Game(session.games, board, tiles, chooser, recorder, self.rng, self.log, question_marks)
+            game = LiveGame(session.games, board, tiles, chooser, fact_log, self.rng, self.log, question_marks)
             if game.play():
                 session.wins += 1
             end_screen = board.watcher.grab()
@@ -107,7 +107,7 @@ class LiveCalibration:
             chooser.rename(session)
             # the last one too: the client is left with a new game, ready to play
             frame = new_game.start(end_screen, game.exploded)
-            recorder.record(frame, tiles.all_covered(frame))
+            fact_log.record(frame, tiles.all_covered(frame))
             if board.follower is not None and board.follower.resized:
                 session.learn(cells_resize=True)  # play locates the board on every frame
         return session

@@ -1,5 +1,5 @@
 """What a live calibration keeps: frames cropped around the board, the facts seen in them, and how the client
-starts a new game; and the recorder that adds to them as the games go on."""
+starts a new game; and the fact_log that adds to them as the games go on."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def intact(frame: np.ndarray, geometry: Geometry) -> bool:
 
 
 @dataclass
-class Recorder:
+class FactLog:
     """Adds each frame and its facts to the session (a frame with the board not all in sight is left out),
     and shows the tiles the looks the facts name."""
 
