@@ -78,10 +78,24 @@ def without_named_twins(templates: Sequence[tuple[str, np.ndarray]]) -> list[tup
 
 def leader_groups(windows: np.ndarray, within: float) -> list[list[int]]:
     """Windows grouped in order: each joins the nearest of the groups begun before it (a group's first
-    window leads it) if that is within ``within`` RMS, or else begins a group. Vectorised: one pass over
-    the windows per group begun."""
+    window leads it) if that is within ``within`` RMS, or else begins a group. Windows alike pixel for pixel
+    (a client that draws its tiles the same every time) are grouped once. Vectorised: one pass over the
+    distinct windows per group begun."""
     n = len(windows)
-    flat = windows.reshape(n, -1).astype(np.float64)
+    rows = np.ascontiguousarray(windows.reshape(n, -1))
+    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # the distinct windows in the order they first come
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    group = _leader_groups(rows[first[order]], within)[rank[inverse.ravel()]]
+    return [list(np.flatnonzero(group == g)) for g in range(int(group.max()) + 1)] if n else []
+
+
+def _leader_groups(windows: np.ndarray, within: float) -> np.ndarray:
+    """Each window's group (see :func:`leader_groups`), numbered in the order the groups begin."""
+    n = len(windows)
+    flat = windows.reshape(n, -1).astype(np.float32)  # float32: squared distances of windows to 1 part in 10^6
     size = flat.shape[1]
     norms = (flat * flat).sum(axis=1)
     limit = within * within * size  # squared distance
@@ -89,7 +103,7 @@ def leader_groups(windows: np.ndarray, within: float) -> list[list[int]]:
     group = np.full(n, -1)
     leader = 0
     count = 0
-    while True:
+    while n:
         rest = slice(leader, n)
         d = norms[rest] - 2.0 * (flat[rest] @ flat[leader]) + norms[leader]
         closer = d < nearest[rest]
@@ -101,7 +115,7 @@ def leader_groups(windows: np.ndarray, within: float) -> list[list[int]]:
         if not len(after):
             break
         leader = leader + 1 + int(after[0])
-    return [list(np.flatnonzero(group == g)) for g in range(count)]
+    return group
 
 
 def subpixel_variants(templates: Sequence[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:

@@ -116,18 +116,20 @@ def window_pixels(
     return cut.reshape(index.shape[0], -1)
 
 
-def distances(windows: np.ndarray, profile: Profile) -> np.ndarray:
-    """Squared distance of every window (N rows) to every template: N x T."""
+def distances(windows: np.ndarray, profile: Profile, batched: bool = False) -> np.ndarray:
+    """Squared distance of every window (N rows) to every template: N x T. Each window's distances depend on
+    its pixels alone (einsum), so that a cell read again alone scores as it did among the others; with
+    ``batched`` they may differ in their last bits with the windows beside them (BLAS: ten times faster on
+    large windows), for costs that only compare shifts."""
     tsq = profile.norms
     wsq = np.einsum("ij,ij->i", windows, windows)
-    # einsum, not BLAS: a few templates against a few hundred windows is faster without thread start-up
-    d = wsq[:, None] + tsq[None, :] - 2.0 * np.einsum("ij,kj->ik", windows, profile.stack)
-    return np.maximum(d, 0.0)
+    cross = windows @ profile.stack.T if batched else np.einsum("ij,kj->ik", windows, profile.stack)
+    return np.maximum(wsq[:, None] + tsq[None, :] - 2.0 * cross, 0.0)
 
 
 def best_distance(windows: np.ndarray, profile: Profile) -> np.ndarray:
-    """Each window's squared distance to its nearest template."""
-    return distances(windows, profile).min(axis=1)
+    """Each window's squared distance to its nearest template (batched: for comparing shifts)."""
+    return distances(windows, profile, batched=True).min(axis=1)
 
 
 def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: float = MAX_RMS) -> CellScores:
@@ -217,26 +219,43 @@ def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray) -> tuple
 
 def with_levels(profile: Profile, levels: tuple[np.ndarray, np.ndarray]) -> Profile:
     """The profile's templates as a screen with this gain and offset shows them, clipped as a screen clips."""
-    gain, offset = levels
-    t = len(profile.stack)
-    stack = np.clip(profile.stack.reshape(t, -1, 3) * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
-    return replace(profile, stack=stack.reshape(t, -1).astype(np.float32))
+    return replace(profile, stack=_leveled(profile.stack, *levels))
+
+
+def _leveled(stack: np.ndarray, gain: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    t = len(stack)
+    out = np.clip(stack.reshape(t, -1, 3) * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
+    return out.reshape(t, -1).astype(np.float32)
 
 
 #: Brightness changes tried when the first reading fails: gains times offsets.
 LEVEL_GUESSES = [(g, o) for g in (0.85, 0.92, 1.0, 1.08, 1.15) for o in (-24.0, -12.0, 0.0, 12.0, 24.0)]
 
 
+def _level_guesses(profile: Profile) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The profile's templates at each of LEVEL_GUESSES, and their squared norms (kept with the profile)."""
+    guesses = profile.__dict__.get("_level_guesses")
+    if guesses is None:
+        guesses = []
+        for g, o in LEVEL_GUESSES:
+            stack = _leveled(profile.stack, np.full(3, g), np.full(3, o))
+            guesses.append((stack, (stack * stack).sum(1)))
+        object.__setattr__(profile, "_level_guesses", guesses)
+    return guesses
+
+
 def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> Profile:
     """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits."""
-    best: tuple[float, Profile] | None = None
-    for g, o in LEVEL_GUESSES:
-        guess = with_levels(profile, (np.full(3, g), np.full(3, o)))
-        total = float(best_distance(windows, guess).sum())
+    best: tuple[float, int] | None = None
+    wsq = np.einsum("ij,ij->i", windows, windows)
+    for k, (stack, norms) in enumerate(_level_guesses(profile)):
+        d = wsq[:, None] + norms[None, :] - 2.0 * (windows @ stack.T)
+        total = float(np.maximum(d, 0.0).min(axis=1).sum())
         if best is None or total < best[0]:
-            best = (total, guess)
+            best = (total, k)
     assert best is not None
-    current = best[1]
+    g, o = LEVEL_GUESSES[best[1]]
+    current = with_levels(profile, (np.full(3, g), np.full(3, o)))
     for _ in range(3):
         scores = score(windows, current, rows, cols)
         fit = fit_levels(windows, profile, scores.best)
@@ -256,9 +275,13 @@ def align(
     shifts = range(-radius, radius + 1)
     k = len(shifts)
     cost = np.empty((k, k, rows, cols))  # [sy, sx, r, c]
+    ox, oy, w, h = profile.crop
+    # every cell's window with ``radius`` pixels around it, cut once: each shift's windows are parts of it
+    around = cell_windows(image, geometry, (ox - radius, oy - radius, w + 2 * radius, h + 2 * radius))
+    around = around.reshape(rows * cols, h + 2 * radius, w + 2 * radius, 3)
     for a, sy in enumerate(shifts):
         for b, sx in enumerate(shifts):
-            win = cell_windows(image, geometry, _shifted_crop(profile.crop, sx, sy))
+            win = around[:, radius + sy:radius + sy + h, radius + sx:radius + sx + w].reshape(rows * cols, -1)
             # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
             cost[a, b] = best_distance(win, profile).reshape(rows, cols) + 4.0 * win.shape[1] * (abs(sx) + abs(sy))
     total = cost.sum(axis=(2, 3))
@@ -278,11 +301,6 @@ def align(
     xs = [geometry.xs[c] + int(sx[c]) for c in range(cols)] + [geometry.xs[-1] + int(sx[-1])]
     ys = [geometry.ys[r] + int(sy[r]) for r in range(rows)] + [geometry.ys[-1] + int(sy[-1])]
     return Geometry(tuple(xs), tuple(ys))
-
-
-def _shifted_crop(crop: tuple[int, int, int, int], dx: int, dy: int) -> tuple[int, int, int, int]:
-    ox, oy, w, h = crop
-    return ox + dx, oy + dy, w, h
 
 
 def classify(

@@ -89,7 +89,7 @@ class Profile:
         norms = (t * t).sum(1)
         object.__setattr__(self, "norms", norms)
         object.__setattr__(self, "codes", np.array([ord(c) for c in self.labels]))
-        pairs = norms[:, None] + norms[None, :] - 2 * np.einsum("ij,kj->ik", t, t)
+        pairs = norms[:, None] + norms[None, :] - 2 * (t @ t.T)
         object.__setattr__(self, "pairs", np.maximum(pairs, 1.0))
 
     @property

@@ -129,7 +129,7 @@ def test_ctrl_c_stops_any_command_with_a_message_and_a_json_answer(command: list
     proc = subprocess.Popen([sys.executable, "-m", "sweepbot", *command, "--json"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(3.0)  # the bench's workers are playing; solve waits for its board on stdin
+    time.sleep(1.5)  # the bench's workers are playing; solve waits for its board on stdin
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "Traceback" not in err, err[-2000:]

@@ -262,6 +262,7 @@ def test_a_client_whose_program_ends_at_a_winning_click_is_said_to_have_closed_i
     assert not [f for f in run.session.facts if f.frame in shown]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("known", [False, True])
 def test_games_that_prove_no_number_or_no_empty_cell_are_followed_by_more_up_to_twice_as_many(
         monkeypatch: pytest.MonkeyPatch, known: bool) -> None:
@@ -542,6 +543,7 @@ def test_a_right_click_that_opens_a_context_menu_is_no_mark() -> None:
     assert "F" not in {n.char for n in cal.names.values()}
 
 
+@pytest.mark.slow
 def test_covered_tiles_told_apart_from_opened_ones_by_a_bevel_of_a_pixel_are_named() -> None:
     """Every cell on one grey, a covered tile told apart only by light and dark lines of a pixel along its
     edges (a web page's Windows 98 look): opened empty cells and covered ones are kept apart, and the
@@ -552,6 +554,7 @@ def test_covered_tiles_told_apart_from_opened_ones_by_a_bevel_of_a_pixel_are_nam
     assert {"#", "1", "*"} <= {n.char for n in cal.names.values() if n.proved}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("zero,one_colour", [(True, False), (False, True), (True, True)])
 def test_a_client_that_draws_empty_cells_as_0_or_every_digit_in_one_colour_is_named_from_its_games(
         zero: bool, one_colour: bool) -> None:
@@ -566,6 +569,7 @@ def test_a_client_that_draws_empty_cells_as_0_or_every_digit_in_one_colour_is_na
     assert_reads_fresh_boards(cal, [TileClient(seed=s, zero=zero, one_colour=one_colour) for s in range(30, 42)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [2, 6])
 def test_a_loss_that_shows_the_whole_board_but_a_cell_is_no_opening(seed: int) -> None:
     """A client that shows every cell at a loss, the last one drawn as it was: the cells that changed do not
