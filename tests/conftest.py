@@ -39,3 +39,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if E2E in item.path.parents:
             item.add_marker(pytest.mark.e2e)
+    # the long tests first: run side by side (pytest -n), the quick ones then fill the gaps, not a long tail
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") or item.get_closest_marker("e2e") else 1)

@@ -54,21 +54,27 @@ def launch_client(
     seed: str | None = None,
     tile_size: int | None = None,
     theme: str | None = None,
+    scale: float | None = None,
+    zoom: float | None = None,
     timeout: float = 20.0,
 ) -> LaunchedClient:
     """Start client ``name`` (one of :data:`CLIENTS`) at ``level``.
 
     ``level`` is one of the client's level names (``CLIENTS[name].levels``) or ``"COLSxROWS/MINES"``;
-    ``theme`` a tile theme (gnome-mines: ``bgcolors`` (its default), ``classic``, ``default``).
+    ``theme`` a tile theme (gnome-mines: ``bgcolors`` (its default), ``classic``, ``default``); ``scale`` draws
+    the board that many times its usual size (gnome-mines: a larger window; nicegui-minesweeper: a HiDPI
+    screen), ``zoom`` zooms a web page.
     """
-    return launch(display, get_spec(name), level, seed=seed, tile_size=tile_size, theme=theme, timeout=timeout)
+    return launch(display, get_spec(name), level, seed=seed, tile_size=tile_size, theme=theme, scale=scale,
+                  zoom=zoom, timeout=timeout)
 
 
-def screen_for(name: str, level: str | Size | None = None) -> tuple[int, int]:
-    """The size of virtual screen (width, height) that client ``name`` needs at ``level`` all through a game."""
+def screen_for(name: str, level: str | Size | None = None, scale: float = 1.0) -> tuple[int, int]:
+    """The size of virtual screen (width, height) that client ``name`` needs at ``level`` all through a game,
+    its board drawn ``scale`` times its usual size."""
     spec = get_spec(name)
     _, size = spec.resolve_level(level)
-    return spec.screen_size(size)
+    return spec.screen_size(size) if scale == 1.0 else spec.scaled_screen(size, scale)
 
 
 __all__ = [

@@ -159,6 +159,20 @@ class ClientSpec:
         """The plan with a tile theme; only clients that have themes override this."""
         raise DesktopError(f"{self.name} has no tile themes")
 
+    def with_scale(self, plan: LaunchPlan, size: Size, scale: float) -> LaunchPlan:
+        """The plan with the board drawn ``scale`` times its usual size (a bigger window, a desktop or browser
+        scale); only clients that draw at other sizes override this."""
+        raise DesktopError(f"{self.name} draws its board at one size only")
+
+    def with_zoom(self, plan: LaunchPlan, zoom: float) -> LaunchPlan:
+        """The plan with the page zoomed (a browser zoom); only web pages override this."""
+        raise DesktopError(f"{self.name} is no web page: it has no zoom")
+
+    def scaled_screen(self, size: Size, scale: float) -> tuple[int, int]:
+        """The virtual screen the client needs at ``scale`` (its usual one grown by ``scale``, when larger)."""
+        width, height = self.screen_size(size)
+        return max(width, round(width * scale)), max(height, round(height * scale))
+
     def after_start(self, client: LaunchedClient) -> None:
         """Steps after the window is painted (ace-minesweeper picks its level by key here)."""
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from sweepbot.desktop import procs, xtools
 from sweepbot.desktop.clients import tiles
-from sweepbot.desktop.clients.base import ClientSpec, Grid, LaunchPlan, Size
+from sweepbot.desktop.clients.base import DEFAULT_SCREEN, ClientSpec, Grid, LaunchPlan, Size
 from sweepbot.desktop.errors import DesktopError
 
 if TYPE_CHECKING:
@@ -101,6 +101,23 @@ class GnomeMines(ClientSpec):
             keyfile = keyfile_text(None, WINDOW_SIZES[level])
             return LaunchPlan([str(self.executable), LEVEL_FLAGS[level]], env, {KEYFILE: keyfile})
         return LaunchPlan([str(self.executable)], env, {KEYFILE: keyfile_text(size, custom_window(size))})
+
+    def window(self, size: Size) -> tuple[int, int]:
+        """The window a board of ``size`` is shown in."""
+        level = next((name for name, known in self.levels.items() if known == size), None)
+        return WINDOW_SIZES[level] if level is not None else custom_window(size)
+
+    def with_scale(self, plan: LaunchPlan, size: Size, scale: float) -> LaunchPlan:
+        """gnome-mines draws its tiles to fill its window: a window ``scale`` times as large."""
+        width, height = self.window(size)
+        custom = size not in self.levels.values()
+        files = dict(plan.files)
+        files[KEYFILE] = keyfile_text(size if custom else None, (round(width * scale), round(height * scale)))
+        return LaunchPlan(plan.argv, plan.env, files)
+
+    def scaled_screen(self, size: Size, scale: float) -> tuple[int, int]:
+        width, height = self.window(size)
+        return max(DEFAULT_SCREEN[0], round(width * scale) + 40), max(DEFAULT_SCREEN[1], round(height * scale) + 80)
 
     def with_theme(self, plan: LaunchPlan, theme: str) -> LaunchPlan:
         if theme not in THEMES:

@@ -225,9 +225,12 @@ def launch(
     seed: str | None = None,
     tile_size: int | None = None,
     theme: str | None = None,
+    scale: float | None = None,
+    zoom: float | None = None,
     timeout: float = 20.0,
 ) -> LaunchedClient:
-    """Start ``spec``'s client on ``display`` at ``level`` and return it once its window is painted.
+    """Start ``spec``'s client on ``display`` at ``level`` and return it once its window is painted; ``scale``
+    draws its board that many times its usual size (a larger window, a HiDPI scale), ``zoom`` zooms a page.
 
     The client gets private XDG config/data/cache and temporary folders in a temporary home (removed by
     ``close``), ``NO_AT_BRIDGE=1`` and the display's D-Bus session bus. ``seed`` and ``tile_size`` are honoured by the
@@ -240,6 +243,10 @@ def launch(
     plan = spec.plan(label, size, seed=seed, tile_size=tile_size)
     if theme is not None:
         plan = spec.with_theme(plan, theme)
+    if scale is not None:
+        plan = spec.with_scale(plan, size, scale)
+    if zoom is not None:
+        plan = spec.with_zoom(plan, zoom)
     home = tempfile.mkdtemp(prefix=f"sweepbot-{spec.name}-")
     env = display.env
     for part in ("config", "data", "cache"):

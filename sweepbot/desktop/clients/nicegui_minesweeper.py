@@ -73,6 +73,19 @@ class NiceguiMinesweeper(PypiClient):
         width, height = window_size(size)
         return LaunchPlan(self.command(size, "--width", str(width), "--height", str(height)))
 
+    def with_scale(self, plan: LaunchPlan, size: Size, scale: float) -> LaunchPlan:
+        """A screen of ``scale`` device pixels to the CSS pixel (Chromium's --force-device-scale-factor, as on a
+        HiDPI screen or a desktop scaled up), the window grown to match."""
+        return LaunchPlan([*plan.argv, "--scale", f"{scale:g}"], plan.env, plan.files)
+
+    def with_zoom(self, plan: LaunchPlan, zoom: float) -> LaunchPlan:
+        """The page zoomed to ``zoom`` (as a user's browser zoom of 67-200 % sets it), the window grown to match."""
+        return LaunchPlan([*plan.argv, "--zoom", f"{zoom:g}"], plan.env, plan.files)
+
+    def scaled_screen(self, size: Size, scale: float) -> tuple[int, int]:
+        width, height = self.screen_size(size)
+        return max(width, round(width * scale)), max(height, round(height * scale))
+
     def after_start(self, client: LaunchedClient) -> None:
         # the window's title is set before the page has drawn its board
         procs.wait_for(lambda: self._board_shown(client), 20.0, "nicegui-minesweeper's board", interval=0.1)

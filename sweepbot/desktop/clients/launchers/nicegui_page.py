@@ -66,17 +66,20 @@ def die_with_parent() -> None:
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def chromium_argv(browser: str, url: str, width: int, height: int) -> list[str]:
-    """Chromium's command line: an app window on ``url`` with a private profile under ``$HOME``."""
+def chromium_argv(browser: str, url: str, width: int, height: int, scale: float = 1.0) -> list[str]:
+    """Chromium's command line: an app window on ``url`` with a private profile under ``$HOME``, ``scale``
+    screen pixels to the CSS pixel (a HiDPI screen), the window grown to match."""
     profile = os.path.join(os.environ.get("HOME", "/tmp"), "chromium-profile")
     argv = [browser, f"--app={url}", f"--user-data-dir={profile}", f"--window-size={width},{height}",
             "--window-position=0,0", *CHROMIUM_FLAGS]
+    if scale != 1.0:
+        argv.append(f"--force-device-scale-factor={scale:g}")
     if os.geteuid() == 0:
         argv.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
     return argv
 
 
-def run_browser(browser_path: str, port: int, width: int, height: int,
+def run_browser(browser_path: str, port: int, width: int, height: int, scale: float,
                 started: list[subprocess.Popen[bytes]]) -> None:
     """Wait for the server, run Chromium on it (kept in ``started``), stop the server when it exits."""
     deadline = time.monotonic() + 60
@@ -85,7 +88,7 @@ def run_browser(browser_path: str, port: int, width: int, height: int,
             app.shutdown()
             return
         time.sleep(0.05)
-    browser = subprocess.Popen(chromium_argv(browser_path, f"http://127.0.0.1:{port}/", width, height),
+    browser = subprocess.Popen(chromium_argv(browser_path, f"http://127.0.0.1:{port}/", width, height, scale),
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, preexec_fn=die_with_parent)
     started.append(browser)
     browser.wait()
@@ -109,6 +112,8 @@ def main() -> None:
     parser.add_argument("--mines", type=int, required=True)
     parser.add_argument("--width", type=int, default=1000, help="browser window width")
     parser.add_argument("--height", type=int, default=1000, help="browser window height")
+    parser.add_argument("--scale", type=float, default=1.0, help="screen pixels to the CSS pixel (HiDPI)")
+    parser.add_argument("--zoom", type=float, default=1.0, help="the page's zoom, as a user's browser zoom sets it")
     args = parser.parse_args()
     # NiceGUI runs its own test mode when it sees this variable, which a test that starts the client passes on
     os.environ.pop("PYTEST_CURRENT_TEST", None)
@@ -120,12 +125,15 @@ def main() -> None:
 
     @ui.page("/")
     def board() -> None:
+        if args.zoom != 1.0:
+            ui.add_head_html(f"<style>html {{ zoom: {args.zoom:g}; }}</style>")
         Game(grid_size=args.cols, num_mines=args.mines)
         ui.timer(0.5, lambda: ui.run_javascript(BLOCK_CONTEXT_MENU), once=True)
 
     port = free_port()
     started: list[subprocess.Popen[bytes]] = []
-    browser_args = (browser_path, port, args.width, args.height, started)
+    width, height = round(args.width * args.scale * args.zoom), round(args.height * args.scale * args.zoom)
+    browser_args = (browser_path, port, width, height, args.scale, started)
     threading.Thread(target=run_browser, args=browser_args, daemon=True).start()
     try:
         # uvicorn stops on SIGTERM and SIGINT by itself; the browser is stopped after it
