@@ -10,14 +10,17 @@ cover gnome-mines, sgt-mines and nicegui-minesweeper at four sizes each.
 
 For each case: a fresh virtual screen under openbox's stock settings, the client, ``sweepbot play --games N
 --json --record DIR`` with the built-in profiles and nothing else, then ``sweepbot replay DIR --json`` (every
-recorded frame read again). One JSON line per case, then a table: the cell size on screen, games, wins,
-losses, errors, and the frames replayed with a read that differs (0 when every frame reads as in play).
+recorded frame read again). A client with no built-in profile (nicegui-minesweeper) is first calibrated once,
+at its usual size, with ``sweepbot calibrate --live --client NAME --yes`` into the run's own profile store.
+One JSON line per case, then a table: the cell size on screen, games, wins, losses, errors, and the frames
+replayed with a read that differs (0 when every frame reads as in play).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from sweepbot.desktop.clients import launch_client, screen_for
 from sweepbot.desktop.display import VirtualDisplay
+from sweepbot.vision.profile import available_profiles
 
 DEFAULT_CASES = [
     "gnome-mines:small:scale=0.75", "gnome-mines:small:scale=1.3", "gnome-mines:medium:scale=1.6",
@@ -47,7 +51,16 @@ def parse(case: str) -> tuple[str, str, dict[str, float]]:
     return client, level, how
 
 
-def run_case(case: str, games: int, keep: Path | None) -> dict[str, object]:
+def calibrate(client: str, level: str, store: Path) -> dict[str, object]:
+    """Calibrate ``client`` at its usual size into ``store``; its answer."""
+    with VirtualDisplay(*screen_for(client, level)) as display, launch_client(display, client, level):
+        done = subprocess.run([sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", client, "--yes",
+                               "--json"], env={**display.env, "SWEEPBOT_PROFILES": str(store)}, capture_output=True,
+                              text=True, timeout=900, check=False)
+    return _answer(done)
+
+
+def run_case(case: str, games: int, keep: Path | None, store: Path) -> dict[str, object]:
     client, level, how = parse(case)
     record = (keep / case.replace(":", "-").replace("=", "")) if keep else Path(tempfile.mkdtemp()) / "record"
     result: dict[str, object] = {"case": case}
@@ -58,12 +71,13 @@ def run_case(case: str, games: int, keep: Path | None) -> dict[str, object]:
         grid = launched.grid()
         result["cell_px"] = round(float(grid.pitch_x), 1)
         played = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json",
-                                 "--record", str(record)], env=dict(display.env), capture_output=True, text=True,
-                                timeout=60 * games + 120, check=False)
+                                 "--record", str(record)], env={**display.env, "SWEEPBOT_PROFILES": str(store)},
+                                capture_output=True, text=True, timeout=60 * games + 120, check=False)
     result["play"] = _answer(played)
     if record.is_dir():
         replayed = subprocess.run([sys.executable, "-m", "sweepbot", "replay", str(record), "--json"],
-                                  capture_output=True, text=True, timeout=1200, check=False)
+                                  env={**os.environ, "SWEEPBOT_PROFILES": str(store)}, capture_output=True,
+                                  text=True, timeout=1200, check=False)
         result["replay"] = _answer(replayed)
     return result
 
@@ -83,8 +97,14 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="keep each case's recording in DIR/CASE")
     args = parser.parse_args()
     rows = []
+    store = Path(tempfile.mkdtemp(prefix="sweepbot-any-size-profiles-"))
+    calibrated: set[str] = set()
     for case in args.cases:
-        result = run_case(case, args.games, args.keep)
+        client, level, _ = parse(case)
+        if client not in calibrated and not any(p.client == client for p in available_profiles()):
+            print(json.dumps({"calibrated": client, **calibrate(client, level, store)}), flush=True)
+        calibrated.add(client)
+        result = run_case(case, args.games, args.keep, store)
         print(json.dumps(result), flush=True)
         rows.append(result)
     print(f"\n{'case':42} {'cell px':>7} {'games':>5} {'wins':>4} {'losses':>6} {'errors':>6} {'misread frames':>14}")

@@ -55,8 +55,6 @@ def run(args: argparse.Namespace) -> int:
              f"profile {reading.profile.name}"]
     if reading.mines_left is not None:
         facts.append(f"mines left {reading.mines_left}")
-    if reading.scale != 1.0:
-        facts.append(f"read at scale {reading.scale:.3f}")
     print(f"; {args.image}: " + ", ".join(facts))
     print(board.to_text(), end="")
     return 0

@@ -89,11 +89,8 @@ class VisionReader:
                             f"{size[0]}x{size[1]} cells: to be read again")
         self.new_size = None
         self.size = size
-        if reading.scale == 1.0:
-            self.geometry, self.profile = reading.geometry, reading.profile
-            self.seen = reading.seen
-        else:  # read through a resized copy: no fast path, every frame is read in full
-            self.geometry = self.profile = None
+        self.geometry, self.profile = reading.geometry, reading.profile
+        self.seen = reading.seen
         return reading
 
     def _find(self, frame: np.ndarray) -> Reading:

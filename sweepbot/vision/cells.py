@@ -312,13 +312,36 @@ def classify(
     afresh (see :func:`score_frame`); the result is the same as without. A profile's own ``max_rms`` is the
     most it accepts."""
     if profile.max_rms is not None:
-        max_rms = min(max_rms, profile.max_rms)
+        # a profile drawn at another size sets its own limit (see vision.scaled); any other may only tighten it
+        max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
     plain = score_frame(image, geometry, profile, max_rms, last)
     return replace(_classified(image, geometry, profile, plain, levels, max_rms), plain=plain)
 
 
 def _classified(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
                 max_rms: float) -> CellScores:
+    scores = _scored(image, geometry, profile, plain, levels, max_rms)
+    return _numbers_held_close(scores) if profile.drawn_from else scores
+
+
+#: A profile drawn at another cell size (see vision.scaled) reads a number only this close to its template
+#: (RMS, 0-255) and this far from any other (margin): a client draws its digits anew at each size, and a 3
+#: drawn small may be nearer a 2 scaled down than to anything else. A number not read so is refused: an open
+#: cell of unknown number, learnt when a game shows what it is.
+DRAWN_NUMBER_RMS = 18.0
+DRAWN_NUMBER_MARGIN = 0.75
+
+
+def _numbers_held_close(scores: CellScores) -> CellScores:
+    loose = np.isin(scores.chars, list("12345678")) & (
+        (scores.rms > DRAWN_NUMBER_RMS) | (scores.margin < DRAWN_NUMBER_MARGIN))
+    if not loose.any():
+        return scores
+    return replace(scores, chars=np.where(loose, "~", scores.chars))
+
+
+def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
+            max_rms: float) -> CellScores:
     scores = plain.scores
     if not _anchored(scores) and max_rms > UNANCHORED_RMS:
         # every cell alike (a fresh board): only a near-exact match tells covered from revealed on a screen

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: The smallest and largest flat patch (px) a cell's face may be.
+#: The smallest and largest flat patch (px) a cell's face may be (cells of 10 to 100 px).
 MIN_PATCH = 4
-MAX_PATCH = 72
+MAX_PATCH = 96
 #: The fewest cells a board has.
 MIN_CELLS = 12
 

@@ -12,6 +12,7 @@
       "templates": {"#": ["covered.png"], "1": ["1.png"], ...},
       "counter": {...},                  optional: where the mines-left counter is, see sweepbot.vision.counter
       "max_rms": 14.2,                   optional: how far a cell may be from its template and still be read
+      "drawn_from": "gnome-mines-46px",  optional: drawn from that profile at this size, then learnt in play
       "play": {...}                      optional: the client's rules for play (see sweepbot.vision.rules)
     }
 
@@ -79,6 +80,8 @@ class Profile:
     #: of a client that draws its tiles pixel for pixel keeps it low, so that a look it has not learnt (a
     #: digit never seen) is refused rather than taken for the nearest one
     max_rms: float | None = None
+    #: the profile this one was drawn from at another cell size (see sweepbot.vision.scaled); None: made here
+    drawn_from: str | None = None
     #: derived from ``stack``: squared norms, character codes, squared distances between templates
     norms: np.ndarray = field(init=False, repr=False, compare=False)
     codes: np.ndarray = field(init=False, repr=False, compare=False)
@@ -108,7 +111,8 @@ class Profile:
             first = sorted({self.labels.index(ch) for ch in self.labels})
             cached = self if len(first) == len(self.labels) else Profile(
                 self.name, self.client, self.pitch, self.crop, tuple(self.labels[i] for i in first),
-                self.stack[first], self.sizes, self.counter, self.folder, self.play, self.max_rms)
+                self.stack[first], self.sizes, self.counter, self.folder, self.play, self.max_rms,
+                self.drawn_from)
             object.__setattr__(self, "_primary", cached)
         return cached
 
@@ -127,6 +131,7 @@ def make_profile(
     folder: Path | None = None,
     play: PlayRules | None = None,
     max_rms: float | None = None,
+    drawn_from: str | None = None,
 ) -> Profile:
     """A profile from (character, BGR template) pairs, every template ``crop``'s size."""
     _, _, w, h = crop
@@ -143,7 +148,7 @@ def make_profile(
         raise ProfileError(f"{name}: no templates")
     return Profile(name, client, (float(pitch[0]), float(pitch[1])), tuple(crop),  # type: ignore[arg-type]
                    tuple(labels), np.stack(rows), tuple(tuple(s) for s in sizes),  # type: ignore[misc]
-                   dict(counter or {}), folder, play or PlayRules(), max_rms)
+                   dict(counter or {}), folder, play or PlayRules(), max_rms, drawn_from)
 
 
 def load_profile(folder: str | Path) -> Profile:
@@ -168,7 +173,7 @@ def load_profile(folder: str | Path) -> Profile:
             spec.get("name", folder.name), spec["client"], tuple(spec["pitch"]), tuple(spec["crop"]),
             templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder,
             PlayRules.from_json(spec.get("play"), version),
-            None if spec.get("max_rms") is None else float(spec["max_rms"]),
+            None if spec.get("max_rms") is None else float(spec["max_rms"]), spec.get("drawn_from"),
         )
     except RulesError as err:
         raise ProfileError(f"{folder}: {err}") from None
@@ -200,6 +205,8 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
     spec["templates"] = files
     if profile.max_rms is not None:
         spec["max_rms"] = round(profile.max_rms, 1)
+    if profile.drawn_from:
+        spec["drawn_from"] = profile.drawn_from
     if profile.counter:
         spec["counter"] = profile.counter
     play = profile.play.to_json()

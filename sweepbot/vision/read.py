@@ -9,18 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-import cv2
 import numpy as np
 
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
-from sweepbot.vision.cells import MAX_RMS, MAX_RMS_RESIZED, CellScores, Scored, align, classify, windows_area
+from sweepbot.vision.cells import MAX_RMS, CellScores, Scored, align, classify, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
+from sweepbot.vision.scaled import LARGEST, SMALLEST, at_pitch, in_range
 
 PITCH_TOLERANCE = 0.05
 #: Moves (px) of a board's located edges tried when its cells, drawn at the profile's size, do not all read.
@@ -72,7 +72,6 @@ class Reading:
     profile: Profile
     scores: CellScores
     mines_left: int | None = None
-    scale: float = 1.0
     seen: Seen | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, object]:
@@ -142,7 +141,7 @@ def read_located(
     scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms,
                       last=None if last is None else last.cells)
     if not scores.accepted.all():
-        scores = _opened(scores, geometry) if opened_unknown else scores
+        scores = _opened(scores, geometry, profile) if opened_unknown else scores
         if not scores.accepted.all():
             raise refuse(image, geometry, scores, profile)
     grid = scores.grid()
@@ -173,9 +172,11 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
 
 #: The most cells read as ``=`` on one board: MAX_OPENED, or one cell in OPENED_SHARE on a larger board (more
 #: means the profile does not fit, not a rare look; a client whose rows differ in height draws a row's digits
-#: in another size).
+#: in another size); one in DRAWN_OPENED_SHARE with a profile drawn at another size, which has every digit to
+#: learn.
 MAX_OPENED = 4
 OPENED_SHARE = 8
+DRAWN_OPENED_SHARE = 2
 
 
 def resizes(profile: Profile) -> bool:
@@ -189,9 +190,10 @@ def learning(profile: Profile) -> bool:
     return profile.folder is not None and profile.folder.parent != BUILTIN_DIR
 
 
-def _opened(scores: CellScores, geometry: Geometry) -> CellScores:
+def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellScores:
     bad = scores.refused()
-    most = max(MAX_OPENED, geometry.rows * geometry.cols // OPENED_SHARE)
+    share = DRAWN_OPENED_SHARE if profile.drawn_from else OPENED_SHARE
+    most = max(MAX_OPENED, geometry.rows * geometry.cols // share)
     # nearest a mine, too, on a board that shows none (a game on, or won with its mines covered): an unseen
     # number drawn in the mines' colour; on a board that shows mines it may be one drawn another way
     shows_mines = bool(np.isin(scores.chars[scores.accepted], list("*!X")).any())
@@ -228,11 +230,14 @@ def read_screenshot(
     geometry: Geometry | None = None,
     opened_unknown: bool = False,
 ) -> Reading:
-    """Locate the board (unless ``geometry`` is given), pick the best-fitting profile and read every cell.
+    """Locate the board (unless ``geometry`` is given), pick the client whose looks fit it best and read every
+    cell.
 
-    A board drawn larger or smaller than any profile (a HiDPI screen) is scaled to the profile's size and
-    read there; the geometry returned is always in the screenshot's own pixels.
-    """
+    Each client is tried at the board's own cell size: its profile made at that size, or else its profile of
+    the nearest size drawn at this one (``vision.scaled``: a window resized, a desktop or browser scale, a
+    HiDPI screen). The client whose looks fit best reads the board; a cell no look fits is refused, never read
+    as another client's look. A profile made at this size that reads every cell nearly exactly is taken at
+    once."""
     candidates = select_profiles(profile, available_profiles() if profiles is None else profiles)
     if not candidates:
         raise ReadError("no profiles to read with")
@@ -252,30 +257,56 @@ def read_screenshot(
     if not direct and grown:
         # a client whose cells grow in play (every column widened by a digit in it)
         return _read_uneven(image, found, grown, opened_unknown)
-    best: tuple[float, Geometry, Profile, CellScores] | None = None
-    for p in direct:
-        geo, scores = _attempt(image, found, p)
-        # rank on the residual before any brightness fit: a fit can make one grey square look like another
-        key = _rank(scores, classify(image, geo, p, levels=False))
-        if best is None or key < best[0]:
-            best = (key, geo, p, scores)
+    best = _best_fit(image, found, direct)
+    if best is None or not _exact(best[3]):
+        drawn = _drawn_at_size(candidates, direct, found)
+        if drawn:
+            best = min((x for x in (best, _best_fit(image, found, drawn)) if x is not None), key=lambda x: x[0])
     if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
-                                                        and _opened(best[3], best[1]).accepted.all())):
+                                                        and _opened(best[3], best[1], best[2]).accepted.all())):
         _check_edges(image, best[1], best[2])
         return read_located(image, best[1], best[2], opened_unknown=opened_unknown and learning(best[2]))
-    if best is not None and (~best[3].accepted).mean() <= 0.05:
-        # a profile of this cell size reads nearly every cell: the rest are covered or new, not another scale
-        raise refuse(image, best[1], best[3], best[2])
-    scaled = _read_scaled(image, found, candidates)
-    if scaled is not None:
-        return scaled
     if best is None:
         sizes = ", ".join(sorted({f"{p.pitch[0]:g}" for p in candidates}))
         raise ReadError(
             f"found a {found.rows}x{found.cols} board with {pitch[0]:.1f}x{pitch[1]:.1f} px cells, but no profile "
-            f"fits it (profile cell sizes: {sizes} px); calibrate one for this client or size"
+            f"fits it (profile cell sizes: {sizes} px, each read from {SMALLEST:g} to {LARGEST:g} px); calibrate "
+            "one for this client"
         )
     raise refuse(image, best[1], best[3], best[2])
+
+
+#: A read this close to its templates on every cell (mean RMS, 0-255) is its client's, pixel for pixel: no
+#: other client's looks drawn at this size are tried.
+EXACT_RMS = 4.0
+
+
+def _exact(scores: CellScores) -> bool:
+    return bool(scores.accepted.all()) and float(scores.rms.mean()) <= EXACT_RMS
+
+
+def _best_fit(image: np.ndarray, found: Geometry,
+              profiles: Sequence[Profile]) -> tuple[float, Geometry, Profile, CellScores] | None:
+    """The profile that reads the board best: fewest cells refused, then the least residual as the screen
+    shows it (before any brightness fit: a fit can make one grey square look like another); with the grid
+    lined up with it, and its scores."""
+    best: tuple[float, Geometry, Profile, CellScores] | None = None
+    for p in profiles:
+        geo, scores = _attempt(image, found, p)
+        key = _rank(scores, classify(image, geo, p, levels=False))
+        if best is None or key < best[0]:
+            best = (key, geo, p, scores)
+    return best
+
+
+def _drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile], found: Geometry) -> list[Profile]:
+    """The profiles made at other cell sizes (of those that offer the board's rows and columns), each drawn at
+    the board's size: a client's looks at one size may fit a board better than its profile of the nearest
+    size (a client that draws its digits otherwise at a small size)."""
+    if not in_range(found.pitch):
+        return []
+    return [at_pitch(p, found.pitch) for p in candidates
+            if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p)]
 
 
 def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool) -> Reading:
@@ -346,41 +377,3 @@ def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> Non
 def _rank(scores: CellScores, raw: CellScores) -> float:
     """Lower is better: refused cells first, then the mean residual as the screen shows it."""
     return float((~scores.accepted).sum()) * 1000.0 + float(raw.rms.mean())
-
-
-def _read_scaled(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Reading | None:
-    """Try profiles at another scale: resize the board's surroundings to the profile's cell size."""
-    pitch = found.pitch
-    x, y, w, h = found.bbox
-    tried: set[float] = set()
-    for p in candidates:
-        factor = p.pitch[0] / pitch[0]
-        if abs(factor - 1) <= PITCH_TOLERANCE or not 0.2 <= factor <= 2.0:
-            continue
-        if abs(p.pitch[1] / pitch[1] - factor) > 0.06 * factor:
-            continue
-        key = round(factor, 3)
-        if key in tried:
-            continue
-        tried.add(key)
-        pad = int(max(pitch) * 3)
-        x0, y0 = max(0, x - pad), max(0, y - pad)
-        x1, y1 = min(image.shape[1], x + w + pad), min(image.shape[0], y + h + pad)
-        part = image[y0:y1, x0:x1]
-        interp = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
-        small = cv2.resize(part, None, fx=factor, fy=factor, interpolation=interp)
-        try:
-            geo = locate(small)
-        except LocateError:
-            continue
-        if (geo.rows, geo.cols) != (found.rows, found.cols):
-            continue
-        same_scale = [q for q in candidates if _pitch_fits(q, geo.pitch) and q.fits_size(geo.rows, geo.cols)]
-        for q in same_scale:
-            aligned = align(small, geo, q)
-            scores = classify(small, aligned, q, levels=False, max_rms=MAX_RMS_RESIZED)
-            if scores.accepted.all():
-                reading = read_located(small, aligned, q, MAX_RMS_RESIZED, levels=False)
-                back = aligned.scaled(1 / factor).shifted(x0, y0)
-                return Reading(reading.board, back, q, reading.scores, reading.mines_left, factor)
-    return None

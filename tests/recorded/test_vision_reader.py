@@ -52,12 +52,13 @@ def test_after_a_game_ends_the_next_board_is_found_afresh() -> None:
 
 def test_when_both_reads_fail_the_error_gives_both_reasons() -> None:
     # the profile in use (one of another client, as if the game window had been swapped) reads the board
-    # badly, and the profile asked for on the command line does not fit its cell size: the user is told both
+    # badly, and the client asked for on the command line, drawn at the board's cell size, does not fit its
+    # looks: the user is told both, and no cell is read as another client's look
     reader = VisionReader("gnome-mines")
     reader.profile = load_profile(Path(sweepbot.__file__).parent / "profiles" / "xdemineur-21px")
     with pytest.raises(ReadError) as caught:
         reader.read(load_image(SGT / "30x16-first.png"))
     message = str(caught.value)
-    assert "no profile fits it" in message
+    assert "match no template of profile gnome-mines-30px@20.0px" in message
     assert "with the profile in use (xdemineur-21px)" in message
     assert "match no template of profile xdemineur-21px" in message

@@ -1,0 +1,98 @@
+"""A client's look at any cell size: a profile's templates drawn at another pitch.
+
+A profile holds a client's looks at the cell size it was made at. A board on screen at another size (a
+window resized, a desktop or browser scale, a HiDPI screen) is read with the same profile drawn at the
+board's size: every template resized, the window inside a cell and a seven-segment counter's place scaled
+with it. Which client a board belongs to is then decided by how each client's looks fit it
+(``vision.read``), never by its cell size alone.
+
+A client's digits are drawn anew at each size (a font is hinted for it), not scaled: a look the scaled
+templates do not fit is read as an open cell of unknown number and learnt when a game shows what it is
+(``vision.learn``), as a calibrated profile learns in play. What a scaled profile learns is kept in the
+user's profile store, under its own name, for the next time the board is shown at that size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from sweepbot.vision.controls import decode_look, encode_look
+from sweepbot.vision.profile import Profile, make_profile, user_profiles_dir
+from sweepbot.vision.rules import NewGameControl, PlayRules
+
+#: Cell sizes (px) a profile is drawn at: the range a board is read in.
+SMALLEST, LARGEST = 10.0, 100.0
+#: How far a scaled template may be from a cell and still match it (RMS, 0-255): resizing blurs a template's
+#: edges by a pixel, and a client draws its digits, mines and flags anew at each size (21-32 from their own
+#: looks at 1.3 times the size or 0.94 times), so a looser limit than the reader's general one; a cell
+#: must still be nearer one look than any other by the reader's margin, and a look learnt in play then
+#: reads exactly.
+SCALED_RMS = 40.0
+#: Pitches closer than this (px) are one size: the scaled profile made for one serves the other.
+SAME_PITCH = 0.1
+
+
+def at_pitch(profile: Profile, pitch: tuple[float, float]) -> Profile:
+    """``profile`` drawn at cells of ``pitch`` (x, y): itself when that is its own size. Kept with the
+    profile, one per size asked for."""
+    key = (round(pitch[0] / SAME_PITCH), round(pitch[1] / SAME_PITCH))
+    if key == (round(profile.pitch[0] / SAME_PITCH), round(profile.pitch[1] / SAME_PITCH)):
+        return profile
+    made: dict[tuple[int, int], Profile] = profile.__dict__.setdefault("_at_pitch", {})
+    if key not in made:
+        made[key] = _drawn_at(profile, (key[0] * SAME_PITCH, key[1] * SAME_PITCH))
+    return made[key]
+
+
+def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
+    fx, fy = pitch[0] / profile.pitch[0], pitch[1] / profile.pitch[1]
+    ox, oy, w, h = profile.crop
+    size = (max(3, round(w * fx)), max(3, round(h * fy)))
+    crop = (round(ox * fx), round(oy * fy), *size)
+    shrink = fx * fy < 1
+    templates = [(ch, cv2.resize(profile.template(i), size, interpolation=cv2.INTER_AREA if shrink
+                                 else cv2.INTER_LINEAR)) for i, ch in enumerate(profile.labels)]
+    limit = SCALED_RMS if profile.max_rms is None else max(profile.max_rms, SCALED_RMS)
+    name = f"{profile.name}@{pitch[0]:.1f}px"
+    return make_profile(name, profile.client, pitch, crop, templates, profile.sizes,
+                        _counter_at(profile.counter, fx, fy), user_profiles_dir() / name,
+                        _rules_at(profile.play, fx, fy), limit, profile.drawn_from or profile.name)
+
+
+def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:
+    """The client's rules with its new-game face or control where it lies beside a board drawn that much
+    larger (a window, a page or a screen scaled as a whole), its looks resized with it."""
+    changes: dict[str, Any] = {}
+    if rules.face_above_board is not None:
+        changes["face_above_board"] = round(rules.face_above_board * fy)
+    control = rules.new_game_control
+    if control is not None:
+        looks = []
+        for text in control.looks:
+            look = decode_look(text)
+            size = (max(1, round(look.shape[1] * fx)), max(1, round(look.shape[0] * fy)))
+            looks.append(encode_look(cv2.resize(look, size, interpolation=cv2.INTER_AREA if fx * fy < 1
+                                                else cv2.INTER_LINEAR)))
+        changes["new_game_control"] = NewGameControl((round(control.offset[0] * fx), round(control.offset[1] * fy)),
+                                                     tuple(looks))
+    return rules.learnt(**changes) if changes else rules
+
+
+def _counter_at(counter: dict[str, Any], fx: float, fy: float) -> dict[str, Any]:
+    """A seven-segment counter's place and digit size scaled with the board; none for a text counter, whose
+    text a window resized may not scale with its cells."""
+    if counter.get("kind") != "seven-segment":
+        return {}
+    out = dict(counter)
+    out["right"], out["top"] = round(counter["right"] * fx), round(counter["top"] * fy)
+    out["digit"] = [round(counter["digit"][0] * fx), round(counter["digit"][1] * fy)]
+    out["step"] = counter["step"] * fx
+    return out
+
+
+def in_range(pitch: tuple[float, float]) -> bool:
+    """Whether cells of ``pitch`` are in the range profiles are drawn at."""
+    return bool(min(pitch) >= SMALLEST and max(pitch) <= LARGEST and np.isfinite(pitch).all())
