@@ -349,8 +349,9 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         scores = replace(scores, max_rms=UNANCHORED_RMS)
     if not scores.accepted.all():
         scores = _nudge(image, geometry, profile, scores)
-    if levels and (not scores.accepted.all() or float(scores.rms.mean()) > LEVELS_RMS):
-        # the screen differs from the templates all over: perhaps brighter or darker
+    if levels and not profile.drawn_from and (not scores.accepted.all() or float(scores.rms.mean()) > LEVELS_RMS):
+        # the screen differs from the templates all over: perhaps brighter or darker (not tried with a profile
+        # drawn at another size, whose templates differ from the screen a little all over anyway)
         win = plain.windows.astype(np.float32)
         adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
         if adjusted is not profile:

@@ -14,7 +14,16 @@ import numpy as np
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
-from sweepbot.vision.cells import MAX_RMS, CellScores, Scored, align, classify, windows_area
+from sweepbot.vision.cells import (
+    MAX_RMS,
+    CellScores,
+    Scored,
+    align,
+    best_distance,
+    cell_windows,
+    classify,
+    windows_area,
+)
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
@@ -172,11 +181,11 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
 
 #: The most cells read as ``=`` on one board: MAX_OPENED, or one cell in OPENED_SHARE on a larger board (more
 #: means the profile does not fit, not a rare look; a client whose rows differ in height draws a row's digits
-#: in another size); one in DRAWN_OPENED_SHARE with a profile drawn at another size, which has every digit to
-#: learn.
+#: in another size); with a profile drawn at another size, which has every digit to learn, any cell whose
+#: nearest look is an opened cell's (a profile that does not fit refuses covered cells too).
 MAX_OPENED = 4
 OPENED_SHARE = 8
-DRAWN_OPENED_SHARE = 2
+DRAWN_OPENED_SHARE = 1
 
 
 def resizes(profile: Profile) -> bool:
@@ -259,7 +268,7 @@ def read_screenshot(
         return _read_uneven(image, found, grown, opened_unknown)
     best = _best_fit(image, found, direct)
     if best is None or not _exact(best[3]):
-        drawn = _drawn_at_size(candidates, direct, found)
+        drawn = _likeliest(image, found, _drawn_at_size(candidates, direct, found))
         if drawn:
             best = min((x for x in (best, _best_fit(image, found, drawn)) if x is not None), key=lambda x: x[0])
     if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
@@ -297,6 +306,26 @@ def _best_fit(image: np.ndarray, found: Geometry,
         if best is None or key < best[0]:
             best = (key, geo, p, scores)
     return best
+
+
+#: Profiles drawn at a board's size that are lined up with the board and read in full: the likeliest, by a
+#: first look at SAMPLE_CELLS of its cells where it was located.
+LIKELIEST = 3
+SAMPLE_CELLS = 48
+
+
+def _likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[Profile]:
+    """The LIKELIEST of ``profiles`` by how well their looks fit a sample of the board's cells, unaligned."""
+    if len(profiles) <= LIKELIEST:
+        return list(profiles)
+    step = max(1, found.rows * found.cols // SAMPLE_CELLS)
+    cells = [(i // found.cols, i % found.cols) for i in range(0, found.rows * found.cols, step)]
+
+    def fit(p: Profile) -> float:
+        windows = cell_windows(image, found, p.crop)[[r * found.cols + c for r, c in cells]]
+        return float(np.sqrt(best_distance(windows, p.primary()) / windows.shape[1]).mean())
+
+    return sorted(profiles, key=fit)[:LIKELIEST]
 
 
 def _drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile], found: Geometry) -> list[Profile]:

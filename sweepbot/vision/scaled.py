@@ -56,7 +56,7 @@ def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
     templates = [(ch, cv2.resize(profile.template(i), size, interpolation=cv2.INTER_AREA if shrink
                                  else cv2.INTER_LINEAR)) for i, ch in enumerate(profile.labels)]
     limit = SCALED_RMS if profile.max_rms is None else max(profile.max_rms, SCALED_RMS)
-    name = f"{profile.name}@{pitch[0]:.1f}px"
+    name = f"{profile.drawn_from or profile.name}@{pitch[0]:.1f}px"
     return make_profile(name, profile.client, pitch, crop, templates, profile.sizes,
                         _counter_at(profile.counter, fx, fy), user_profiles_dir() / name,
                         _rules_at(profile.play, fx, fy), limit, profile.drawn_from or profile.name)

@@ -1,0 +1,84 @@
+"""A client's looks at any cell size: profiles drawn at a board's size, the client chosen by how its looks fit,
+numbers held close, and what a drawn profile learns kept for the next time (fixtures of real clients, drawn
+larger or smaller as a resized window or a scaled screen shows them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from sweepbot.board import Board
+from sweepbot.vision.capture import load_image
+from sweepbot.vision.controls import decode_look, encode_look
+from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, load_profile, make_profile, user_profiles_dir
+from sweepbot.vision.read import ReadError, read_screenshot
+from sweepbot.vision.rules import NewGameControl, PlayRules
+from sweepbot.vision.scaled import at_pitch
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def resized(image: np.ndarray, factor: float) -> np.ndarray:
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA if factor < 1
+                      else cv2.INTER_LINEAR)
+
+
+def test_a_profile_drawn_at_another_size_scales_its_window_counter_and_new_game_control() -> None:
+    look = np.tile(np.arange(20, dtype=np.uint8) * 10, (10, 1))
+    tile = np.zeros((10, 10, 3), np.uint8)
+    tile[2:8, 2:8] = 200
+    rules = PlayRules("none", face_above_board=40, new_game_control=NewGameControl((10, -30), (encode_look(look),)))
+    counter = {"kind": "seven-segment", "colour": [0, 0, 255], "right": -12, "top": -60, "digit": [13, 23],
+               "step": 16, "digits": 3}
+    profile = make_profile("drawn-20px", "drawn", (20.0, 20.0), (5, 5, 10, 10), [("#", tile)], counter=counter,
+                           play=rules, max_rms=12.0)
+    assert at_pitch(profile, (20.0, 20.0)) is profile
+    big = at_pitch(profile, (30.0, 30.0))
+    assert at_pitch(profile, (30.02, 29.98)) is big  # one size: made once
+    assert big.pitch == (30.0, 30.0) and big.crop == (8, 8, 15, 15) and big.template(0).shape == (15, 15, 3)
+    assert big.counter["digit"] == [20, 34] and big.counter["top"] == -90 and big.counter["step"] == 24.0
+    assert big.play.face_above_board == 60 and big.play.new_game_control is not None
+    assert big.play.new_game_control.offset == (15, -45)
+    assert decode_look(big.play.new_game_control.looks[0]).shape == (15, 30)
+    assert big.drawn_from == "drawn-20px" and big.max_rms is not None and big.max_rms > profile.max_rms
+    assert big.folder == user_profiles_dir() / big.name  # what it learns is kept in the user's store
+
+
+@pytest.mark.parametrize(("fixture", "factor"), [("gnome-mines/small-first", 49 / 46.0),
+                                                 ("gnome-mines/digits-34-1", 0.8),
+                                                 ("sgt-mines/9x9-first", 1.5)])
+def test_a_board_at_a_size_no_profile_was_made_at_is_read_by_its_own_client(fixture: str, factor: float) -> None:
+    """gnome-mines at 49 px, where ace-minesweeper has a profile of that size: the board is gnome-mines's by
+    how its looks fit, not ace-minesweeper's by its size; every cell read is the cell on screen, and a
+    number the drawn looks do not hold close is refused, never read as another."""
+    path = FIXTURES / f"{fixture}.png"
+    want = Board.parse(path.with_suffix(".board").read_text())
+    image = resized(load_image(path), factor)
+    try:
+        reading = read_screenshot(image, opened_unknown=True)
+    except ReadError as refused:
+        pytest.fail(f"not read: {refused}")
+    assert reading.profile.client == path.parent.name and reading.profile.drawn_from is not None
+    got = np.array([list(row) for row in reading.board.grid])
+    truth = np.array([list(row) for row in want.grid])
+    unknown = got == "="
+    assert (got[~unknown] == truth[~unknown]).all()
+    assert set(truth[unknown]) <= set(".12345678")
+    assert unknown.mean() < 0.5
+
+
+def test_what_a_drawn_profile_learns_in_play_is_read_next_time(tmp_path: Path) -> None:
+    """A number learnt in play by a profile drawn at another size is kept in the user's store, under the drawn
+    profile's name, and that size is then read with it."""
+    from sweepbot.vision.learn import with_templates
+
+    built_in = load_profile(BUILTIN_DIR / "sgt-mines-20px")
+    drawn = at_pitch(built_in, (27.0, 27.0))
+    one = drawn.template(drawn.labels.index("1"))
+    learnt = with_templates(drawn, [("2", np.clip(one.astype(int) + 40, 0, 255).astype(np.uint8))])
+    assert learnt.folder is not None and (learnt.folder / "profile.json").is_file()
+    kept = {p.name: p for p in available_profiles()}[drawn.name]
+    assert kept.drawn_from == "sgt-mines-20px" and kept.labels.count("2") == drawn.labels.count("2") + 1
