@@ -18,6 +18,7 @@ import numpy as np
 
 from sweepbot.calibration.looks import window_crop
 from sweepbot.vision.cells import align, cell_windows
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import FLAT_STD, UNNAMED, Profile, make_profile
 
@@ -82,13 +83,8 @@ def leader_groups(windows: np.ndarray, within: float) -> list[list[int]]:
     (a client that draws its tiles the same every time) are grouped once. Vectorised: one pass over the
     distinct windows per group begun."""
     n = len(windows)
-    rows = np.ascontiguousarray(windows.reshape(n, -1))
-    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    order = np.argsort(first)  # the distinct windows in the order they first come
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    group = _leader_groups(rows[first[order]], within)[rank[inverse.ravel()]]
+    first, inverse = distinct_rows(windows)
+    group = _leader_groups(windows.reshape(n, -1)[first], within)[inverse]
     return [list(np.flatnonzero(group == g)) for g in range(int(group.max()) + 1)] if n else []
 
 

@@ -123,7 +123,7 @@ class Player:
             if self.settings.dry_run:
                 report.planned = cells
                 break
-            with report.time.measure("wait"):
+            with report.time.measure("wait", self.clock):
                 self.await_answer(view, frame, cells)
             previous = view
         final = report.final
@@ -173,11 +173,11 @@ class Player:
             if attempt:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
                 self.watcher.pause(min(MAX_RETRY_PAUSE, self.settings.waits.quiet * 2 ** attempt))
-            with report.time.measure("capture"):
+            with report.time.measure("capture", self.clock):
                 # whole at a game's first look: the band around the board is kept from it (see _laid_over)
                 frame, part = self.capture(whole=attempt > 0 or previous is None)
             report.reads += 1
-            with report.time.measure("read"):
+            with report.time.measure("read", self.clock):
                 view, problem, unread = self._read(frame, part)
             if view is None:
                 problems.append(problem)
@@ -200,7 +200,7 @@ class Player:
             if not part:
                 overlays.keep_unless_nearby(frame, view.bbox)
             try:
-                with report.time.measure("solve"):
+                with report.time.measure("solve", self.clock):
                     analysis = solve(view.board, first_click=self.settings.first_click,
                                      strategy=self.settings.strategy)
             except ContradictionError as err:
@@ -284,12 +284,12 @@ class Player:
             return []
         self._stale = 0
         if self.recorder:
-            with report.time.measure("record"):
+            with report.time.measure("record", self.clock):
                 self.recorder.step(frame, view, analysis, cells, button)
         report.moves += 1
         if self.settings.dry_run or self.mouse is None:
             return cells
-        with report.time.measure("click"):
+        with report.time.measure("click", self.clock):
             self.watcher.click([view.centre(cell) for cell in cells], button, view.bbox)
         return cells
 
@@ -305,7 +305,7 @@ class Player:
     def _unchanged(self, frame: np.ndarray, bbox: Rect, report: GameReport) -> bool:
         """Whether the board region on screen is still what ``frame`` showed when it was read."""
         x, y, w, h = bbox.x, bbox.y, bbox.w, bbox.h
-        with report.time.measure("capture"):
+        with report.time.measure("capture", self.clock):
             now = self.watcher.grab(bbox)
         return same_frame(now, frame[y:y + h, x:x + w])
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
+
+from sweepbot.clock import Clock
 
 
 @dataclass
@@ -20,13 +21,13 @@ class TimeSplit:
     record: float = 0.0  # writing the recording
 
     @contextmanager
-    def measure(self, step: str) -> Iterator[None]:
-        """Add the time spent in the block to ``step``."""
-        start = time.perf_counter()
+    def measure(self, step: str, clock: Clock) -> Iterator[None]:
+        """Add the time spent in the block to ``step``, by the clock the game is played on."""
+        start = clock.now()
         try:
             yield
         finally:
-            setattr(self, step, getattr(self, step) + time.perf_counter() - start)
+            setattr(self, step, getattr(self, step) + clock.now() - start)
 
     def add(self, other: TimeSplit) -> None:
         for name in self.steps():
@@ -37,5 +38,5 @@ class TimeSplit:
         return [f.name for f in fields(TimeSplit)]
 
     def to_json(self) -> dict[str, float]:
-        """Milliseconds per step."""
-        return {name: round(getattr(self, name) * 1000, 1) for name in self.steps()}
+        """Milliseconds per step (to the microsecond)."""
+        return {name: round(getattr(self, name) * 1000, 3) for name in self.steps()}

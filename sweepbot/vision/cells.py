@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from sweepbot.rect import Rect
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
@@ -274,16 +275,19 @@ def align(
     profile = profile.primary()
     shifts = range(-radius, radius + 1)
     k = len(shifts)
-    cost = np.empty((k, k, rows, cols))  # [sy, sx, r, c]
+    flat_cost = np.empty((k, k, rows * cols))  # [sy, sx, r * cols + c]
     ox, oy, w, h = profile.crop
-    # every cell's window with ``radius`` pixels around it, cut once: each shift's windows are parts of it
-    around = cell_windows(image, geometry, (ox - radius, oy - radius, w + 2 * radius, h + 2 * radius))
-    around = around.reshape(rows * cols, h + 2 * radius, w + 2 * radius, 3)
+    # every cell's window with ``radius`` pixels around it, cut once: each shift's windows are parts of it;
+    # cells drawn alike with their surroundings (covered tiles) are costed once
+    around = window_pixels(image, geometry, (ox - radius, oy - radius, w + 2 * radius, h + 2 * radius))
+    first, inverse = distinct_rows(around)
+    around = around[first].astype(np.float32).reshape(len(first), h + 2 * radius, w + 2 * radius, 3)
     for a, sy in enumerate(shifts):
         for b, sx in enumerate(shifts):
-            win = around[:, radius + sy:radius + sy + h, radius + sx:radius + sx + w].reshape(rows * cols, -1)
+            win = around[:, radius + sy:radius + sy + h, radius + sx:radius + sx + w].reshape(len(first), -1)
             # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
-            cost[a, b] = best_distance(win, profile).reshape(rows, cols) + 4.0 * win.shape[1] * (abs(sx) + abs(sy))
+            flat_cost[a, b] = best_distance(win, profile)[inverse] + 4.0 * win.shape[1] * (abs(sx) + abs(sy))
+    cost = flat_cost.reshape(k, k, rows, cols)
     total = cost.sum(axis=(2, 3))
     a0, b0 = np.unravel_index(int(total.argmin()), total.shape)
     if not per_line:

@@ -14,24 +14,15 @@ import numpy as np
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
-from sweepbot.vision.cells import (
-    MAX_RMS,
-    CellScores,
-    Scored,
-    align,
-    best_distance,
-    cell_windows,
-    classify,
-    windows_area,
-)
+from sweepbot.vision.cells import MAX_RMS, CellScores, Scored, classify, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
+from sweepbot.vision.fit import best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
-from sweepbot.vision.scaled import LARGEST, SMALLEST, at_pitch, in_range
+from sweepbot.vision.scaled import LARGEST, SMALLEST
 
-PITCH_TOLERANCE = 0.05
 #: Moves (px) of a board's located edges tried when its cells, drawn at the profile's size, do not all read.
 SOURCE_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-2, 0), (2, 0))
 #: A profile of a client whose cells grow in play reads cells up to this much smaller than the profile's as
@@ -188,12 +179,6 @@ OPENED_SHARE = 8
 DRAWN_OPENED_SHARE = 1
 
 
-def resizes(profile: Profile) -> bool:
-    """Whether the profile's client draws its cells at other sizes in play (calibration saw them grow): its
-    boards are read with each cell drawn at the profile's size (see ``vision.redraw``)."""
-    return profile.play.cells_resize
-
-
 def learning(profile: Profile) -> bool:
     """A calibrated profile (not a built-in one) learns the looks it meets in play."""
     return profile.folder is not None and profile.folder.parent != BUILTIN_DIR
@@ -214,22 +199,6 @@ def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellSco
     for r, c in bad:
         chars[r, c], rms[r, c], margin[r, c] = "=", 0.0, 1.0
     return replace(scores, chars=chars, rms=rms, margin=margin)
-
-
-def _pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
-    return all(abs(a - b) <= max(1.0, PITCH_TOLERANCE * b) for a, b in zip(pitch, profile.pitch, strict=True))
-
-
-def _attempt(
-    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS
-) -> tuple[Geometry, CellScores]:
-    aligned = align(image, geometry, profile)
-    scores = classify(image, aligned, profile, max_rms=max_rms)
-    if not scores.accepted.all():  # a grid further off than one pass reaches
-        again = align(image, aligned, profile)
-        if again != aligned:
-            aligned, scores = again, classify(image, again, profile, max_rms=max_rms)
-    return aligned, scores
 
 
 def read_screenshot(
@@ -259,18 +228,18 @@ def read_screenshot(
         # a client whose cells change size in play: each cell drawn at the profile's size
         return _read_uneven(image, found, resized, opened_unknown)
     pitch = found.pitch
-    direct = [p for p in candidates if _pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
-    grown = [p for p in candidates if resizes(p) and not _pitch_fits(p, pitch)
+    direct = [p for p in candidates if pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
+    grown = [p for p in candidates if resizes(p) and not pitch_fits(p, pitch)
              and GROWN * widths.min() <= p.pitch[0] <= widths.min()
              and GROWN * heights.min() <= p.pitch[1] <= heights.min()]
     if not direct and grown:
         # a client whose cells grow in play (every column widened by a digit in it)
         return _read_uneven(image, found, grown, opened_unknown)
-    best = _best_fit(image, found, direct)
-    if best is None or not _exact(best[3]):
-        drawn = _likeliest(image, found, _drawn_at_size(candidates, direct, found))
+    best = best_fit(image, found, direct)
+    if best is None or not exact(best[3]):
+        drawn = likeliest(image, found, drawn_at_size(candidates, direct, found))
         if drawn:
-            best = min((x for x in (best, _best_fit(image, found, drawn)) if x is not None), key=lambda x: x[0])
+            best = min((x for x in (best, best_fit(image, found, drawn)) if x is not None), key=lambda x: x[0])
     if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
                                                         and _opened(best[3], best[1], best[2]).accepted.all())):
         _check_edges(image, best[1], best[2])
@@ -283,59 +252,6 @@ def read_screenshot(
             "one for this client"
         )
     raise refuse(image, best[1], best[3], best[2])
-
-
-#: A read this close to its templates on every cell (mean RMS, 0-255) is its client's, pixel for pixel: no
-#: other client's looks drawn at this size are tried.
-EXACT_RMS = 4.0
-
-
-def _exact(scores: CellScores) -> bool:
-    return bool(scores.accepted.all()) and float(scores.rms.mean()) <= EXACT_RMS
-
-
-def _best_fit(image: np.ndarray, found: Geometry,
-              profiles: Sequence[Profile]) -> tuple[float, Geometry, Profile, CellScores] | None:
-    """The profile that reads the board best: fewest cells refused, then the least residual as the screen
-    shows it (before any brightness fit: a fit can make one grey square look like another); with the grid
-    lined up with it, and its scores."""
-    best: tuple[float, Geometry, Profile, CellScores] | None = None
-    for p in profiles:
-        geo, scores = _attempt(image, found, p)
-        key = _rank(scores, classify(image, geo, p, levels=False))
-        if best is None or key < best[0]:
-            best = (key, geo, p, scores)
-    return best
-
-
-#: Profiles drawn at a board's size that are lined up with the board and read in full: the likeliest, by a
-#: first look at SAMPLE_CELLS of its cells where it was located.
-LIKELIEST = 3
-SAMPLE_CELLS = 48
-
-
-def _likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[Profile]:
-    """The LIKELIEST of ``profiles`` by how well their looks fit a sample of the board's cells, unaligned."""
-    if len(profiles) <= LIKELIEST:
-        return list(profiles)
-    step = max(1, found.rows * found.cols // SAMPLE_CELLS)
-    cells = [(i // found.cols, i % found.cols) for i in range(0, found.rows * found.cols, step)]
-
-    def fit(p: Profile) -> float:
-        windows = cell_windows(image, found, p.crop)[[r * found.cols + c for r, c in cells]]
-        return float(np.sqrt(best_distance(windows, p.primary()) / windows.shape[1]).mean())
-
-    return sorted(profiles, key=fit)[:LIKELIEST]
-
-
-def _drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile], found: Geometry) -> list[Profile]:
-    """The profiles made at other cell sizes (of those that offer the board's rows and columns), each drawn at
-    the board's size: a client's looks at one size may fit a board better than its profile of the nearest
-    size (a client that draws its digits otherwise at a small size)."""
-    if not in_range(found.pitch):
-        return []
-    return [at_pitch(p, found.pitch) for p in candidates
-            if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p)]
 
 
 def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool) -> Reading:
@@ -401,8 +317,3 @@ def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> Non
                 f"the board found ({geometry.rows}x{geometry.cols} cells) seems to go on past its {side} edge: "
                 "not read, to avoid reading a board of the wrong size"
             )
-
-
-def _rank(scores: CellScores, raw: CellScores) -> float:
-    """Lower is better: refused cells first, then the mean residual as the screen shows it."""
-    return float((~scores.accepted).sum()) * 1000.0 + float(raw.rms.mean())

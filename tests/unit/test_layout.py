@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "vision": {"board", "errors", "rect"},
     "control": {"clock", "errors", "rect"},
     "watch": {"clock", "control", "errors", "rect", "vision"},
-    "play": {"board", "control", "errors", "game", "rect", "solver", "vision", "watch"},
+    "play": {"board", "clock", "control", "errors", "game", "rect", "solver", "vision", "watch"},
     "calibration": {"board", "errors", "rect", "solver", "vision", "watch"},
     "desktop": {"errors", "rect"},
     "cli": {"board", "calibration", "desktop", "errors", "game", "play", "simulate", "solver", "vision", "watch"},

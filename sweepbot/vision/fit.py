@@ -1,0 +1,97 @@
+"""Which profile fits a board: a client's looks at the board's own cell size (its profile made at that size,
+or drawn at it from another), tried on the board and ranked by how many cells they refuse and how close the
+rest come."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from sweepbot.vision.cells import MAX_RMS, CellScores, align, best_distance, cell_windows, classify
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import Profile
+from sweepbot.vision.scaled import at_pitch, in_range
+
+#: How far a board's pitch may be from a profile's to be read with it directly: a fraction, at least 1 px.
+PITCH_TOLERANCE = 0.05
+
+
+def resizes(profile: Profile) -> bool:
+    """Whether the profile's client draws its cells at other sizes in play (calibration saw them grow): its
+    boards are read with each cell drawn at the profile's size (see ``vision.redraw``)."""
+    return profile.play.cells_resize
+
+
+def pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
+    return all(abs(a - b) <= max(1.0, PITCH_TOLERANCE * b) for a, b in zip(pitch, profile.pitch, strict=True))
+
+
+def attempt(
+    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS
+) -> tuple[Geometry, CellScores]:
+    aligned = align(image, geometry, profile)
+    scores = classify(image, aligned, profile, max_rms=max_rms)
+    if not scores.accepted.all():  # a grid further off than one pass reaches
+        again = align(image, aligned, profile)
+        if again != aligned:
+            aligned, scores = again, classify(image, again, profile, max_rms=max_rms)
+    return aligned, scores
+
+
+#: A read this close to its templates on every cell (mean RMS, 0-255) is its client's, pixel for pixel: no
+#: other client's looks drawn at this size are tried.
+EXACT_RMS = 4.0
+
+
+def exact(scores: CellScores) -> bool:
+    return bool(scores.accepted.all()) and float(scores.rms.mean()) <= EXACT_RMS
+
+
+def best_fit(image: np.ndarray, found: Geometry,
+              profiles: Sequence[Profile]) -> tuple[float, Geometry, Profile, CellScores] | None:
+    """The profile that reads the board best: fewest cells refused, then the least residual as the screen
+    shows it (before any brightness fit: a fit can make one grey square look like another); with the grid
+    lined up with it, and its scores."""
+    best: tuple[float, Geometry, Profile, CellScores] | None = None
+    for p in profiles:
+        geo, scores = attempt(image, found, p)
+        key = rank(scores, classify(image, geo, p, levels=False))
+        if best is None or key < best[0]:
+            best = (key, geo, p, scores)
+    return best
+
+
+#: Profiles drawn at a board's size that are lined up with the board and read in full: the likeliest, by a
+#: first look at SAMPLE_CELLS of its cells where it was located.
+LIKELIEST = 3
+SAMPLE_CELLS = 48
+
+
+def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[Profile]:
+    """The LIKELIEST of ``profiles`` by how well their looks fit a sample of the board's cells, unaligned."""
+    if len(profiles) <= LIKELIEST:
+        return list(profiles)
+    step = max(1, found.rows * found.cols // SAMPLE_CELLS)
+    cells = [(i // found.cols, i % found.cols) for i in range(0, found.rows * found.cols, step)]
+
+    def fit(p: Profile) -> float:
+        windows = cell_windows(image, found, p.crop)[[r * found.cols + c for r, c in cells]]
+        return float(np.sqrt(best_distance(windows, p.primary()) / windows.shape[1]).mean())
+
+    return sorted(profiles, key=fit)[:LIKELIEST]
+
+
+def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile], found: Geometry) -> list[Profile]:
+    """The profiles made at other cell sizes (of those that offer the board's rows and columns), each drawn at
+    the board's size: a client's looks at one size may fit a board better than its profile of the nearest
+    size (a client that draws its digits otherwise at a small size)."""
+    if not in_range(found.pitch):
+        return []
+    return [at_pitch(p, found.pitch) for p in candidates
+            if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p)]
+
+
+def rank(scores: CellScores, raw: CellScores) -> float:
+    """Lower is better: refused cells first, then the mean residual as the screen shows it."""
+    return float((~scores.accepted).sum()) * 1000.0 + float(raw.rms.mean())
