@@ -143,8 +143,11 @@ def session_geometry(session: Any) -> Any:
 def live_session(args: argparse.Namespace) -> Any:
     from sweepbot.calibration.live.run import LiveCalibration
     from sweepbot.calibration.recording import compact, save_session
+    from sweepbot.watch import check_keys
     from sweepbot.watch.live import ScreenGrabber, check_session, live_watcher
 
+    keys = [args.new_game_keys.split("+")] if args.new_game_keys else []
+    check_keys(keys)
     check_session()
     if not args.yes and sys.stdin.isatty() and not args.json:
         answer = input("sweepbot will play a few games in the client on screen, clicking in it for a minute or "
@@ -152,7 +155,6 @@ def live_session(args: argparse.Namespace) -> Any:
         if answer.strip().lower() not in ("", "y", "yes"):
             raise SweepbotError("calibration not started")
     screen = ScreenGrabber()
-    keys = [args.new_game_keys.split("+")] if args.new_game_keys else []
     calibration = LiveCalibration(live_watcher(screen), games=args.games, log=lambda m: print(m, file=sys.stderr),
                                   new_game_keys=keys)
     try:

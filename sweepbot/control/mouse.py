@@ -16,6 +16,7 @@ from __future__ import annotations
 from sweepbot.clock import SYSTEM_CLOCK, Clock
 from sweepbot.control.device import InputDevice
 from sweepbot.control.errors import InputHeld, LimitReached, OutsideBoardError, UserTookOver
+from sweepbot.control.keys import check_keys
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.rect import Rect
 
@@ -93,6 +94,8 @@ class BoardInput:
         return Rect(x0, y0, x1 - x0, y1 - y0)
 
     def press(self, keys: list[str]) -> None:
+        """Press ``keys`` together; never a combination a browser or desktop takes as a command."""
+        check_keys([keys])
         self.check_user()
         self.device.press(keys)
 

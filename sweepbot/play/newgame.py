@@ -11,7 +11,7 @@ from sweepbot.play.view import BoardView, Reader
 from sweepbot.vision.controls import around_board, decode_look, find_known_control
 from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.frames import same_frame
-from sweepbot.vision.rules import PlayRules
+from sweepbot.vision.rules import NewGameControl, PlayRules
 from sweepbot.watch import PLAY, Waits, Watcher
 
 #: How long the screen must hold still before the new game is asked for, in repaints of the client (a dialog
@@ -46,21 +46,7 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
     if rules.new_game_keys:
         watcher.press(rules.new_game_keys, rules.key_gap)
     elif rules.new_game_control is not None:
-        control = rules.new_game_control
-        looks = [decode_look(t) for t in control.looks]
-        near = around_board(last.bbox, (before.shape[1], before.shape[0]))
-        box = find_known_control(before, last.bbox, control.offset, looks, near)
-        for _ in range(DIALOG_ESCAPES):
-            if box is not None:
-                break
-            # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
-            watcher.press([["escape"]])
-            before = watcher.hold_still(quiet=quiet)
-            box = find_known_control(before, last.bbox, control.offset, looks, near)
-        if box is None:
-            raise SweepbotError("the new-game control is not beside the board where calibration found it: "
-                                "not clicking")
-        watcher.click_control(*box.center, allowed=box, board=last.bbox)
+        before = click_control(watcher, rules.new_game_control, before, last, quiet)
     else:
         allowed = face_rect(last.bbox, rules)
         if allowed is None:
@@ -87,10 +73,16 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
             watcher.pause(still_for)
             return None
         candidate = None
-        if rules.new_game_keys and taken - asked > CONFIRM_AFTER:
+        if taken - asked > CONFIRM_AFTER and (rules.new_game_keys or (
+                rules.new_game_control is not None and old_game_shows(seen))):
             # a dialog held the new game back (a confirmation, or a scores dialog that opened late and
-            # took the keys): answer or close it, then ask for the new game again
-            watcher.press(again, rules.key_gap)
+            # took the keys or the click): answer or close it, then ask for the new game again
+            if rules.new_game_keys:
+                watcher.press(again, rules.key_gap)
+            elif rules.new_game_control is not None:
+                if closing:
+                    watcher.press(closing, rules.key_gap)
+                click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet)
             asked = clock.now()
         return None
 
@@ -98,6 +90,37 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
     if found is None:
         raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")
     return found
+
+
+def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
+                  last: BoardView, quiet: float) -> np.ndarray:
+    """Click the client's own new-game control, found on ``before`` by its looks (Escape first when a dialog
+    hides it, DIALOG_ESCAPES times at most); the frame it was found on."""
+    looks = [decode_look(t) for t in control.looks]
+    near = around_board(last.bbox, (before.shape[1], before.shape[0]))
+    box = find_known_control(before, last.bbox, control.offset, looks, near)
+    for _ in range(DIALOG_ESCAPES):
+        if box is not None:
+            break
+        # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
+        watcher.press([["escape"]])
+        before = watcher.hold_still(quiet=quiet)
+        box = find_known_control(before, last.bbox, control.offset, looks, near)
+    if box is None:
+        raise SweepbotError("the new-game control is not beside the board where calibration found it: "
+                            "not clicking")
+    watcher.click_control(*box.center, allowed=box, board=last.bbox)
+    return before
+
+
+#: What :func:`look_for_new_game` says of a screen that still shows the game that ended.
+OLD_GAME = ("no change since the new game was asked for", "a board that is over", "the board of the game that ended")
+
+
+def old_game_shows(seen: str) -> bool:
+    """Whether the screen, as :func:`look_for_new_game` saw it, still shows the game that ended (a click on
+    the new-game control that a dialog took): never a screen it could not read, which may be the new game."""
+    return seen.startswith(OLD_GAME)
 
 
 def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,

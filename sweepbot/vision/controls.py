@@ -150,15 +150,33 @@ def find_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks:
 
 def find_known_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks: Sequence[np.ndarray],
                        area: Rect) -> Rect | None:
-    """The control seen in calibration, found again by one of its ``looks`` or, looking another way now (a
-    smiley after a loss it was never seen at), as a control within PLACE_SLACK pixels of its place."""
-    box = find_control(frame, board, offset, looks)
+    """The control seen in calibration, found again by one of its ``looks`` near its place or anywhere in
+    ``area``, or, looking another way now (a smiley after a loss it was never seen at), as a control within
+    PLACE_SLACK pixels of its place."""
+    box = find_control(frame, board, offset, looks) or find_anywhere(frame, area, looks)
     if box is not None:
         return box
     near = next((c.box for c in controls_near(frame, board, area)
                  if abs(c.box.x - board.x - offset[0]) <= PLACE_SLACK
                  and abs(c.box.y - board.y - offset[1]) <= PLACE_SLACK), None)
     return near if near is not None else framed_alike(frame, board, offset, looks)
+
+
+def find_anywhere(frame: np.ndarray, area: Rect, looks: Sequence[np.ndarray]) -> Rect | None:
+    """One of ``looks`` anywhere in ``area`` (a window laid out otherwise at another size moves its buttons
+    away from the board: "Play Again" beside a board drawn larger); None if none matches well enough."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    x0, y0 = max(0, area.x), max(0, area.y)
+    window = grey[y0:min(grey.shape[0], area.bottom), x0:min(grey.shape[1], area.right)]
+    best: tuple[float, Rect] | None = None
+    for look in looks:
+        h, w = look.shape
+        if window.shape[0] < h or window.shape[1] < w or float(look.std()) < 1.0:
+            continue
+        _, score, _, (mx, my) = cv2.minMaxLoc(cv2.matchTemplate(window, look, cv2.TM_CCOEFF_NORMED))
+        if score >= MATCH and (best is None or score > best[0]):
+            best = (float(score), Rect(x0 + mx, y0 + my, w, h))
+    return None if best is None else best[1]
 
 
 def framed_alike(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks: Sequence[np.ndarray]) -> Rect | None:

@@ -70,7 +70,8 @@ def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:
         changes["face_above_board"] = round(rules.face_above_board * fy)
     control = rules.new_game_control
     if control is not None:
-        looks = []
+        # the looks as made too: a window resized may draw its buttons at their usual size
+        looks = list(control.looks)
         for text in control.looks:
             look = decode_look(text)
             size = (max(1, round(look.shape[1] * fx)), max(1, round(look.shape[0] * fy)))

@@ -25,17 +25,38 @@ class ScreenGrabber:
 
     def grab(self, region: Rect | None = None) -> np.ndarray:
         if region is None:
-            return self.source.grab()
+            frame = self.source.grab()
+            check_capture(frame)
+            return frame
         return self.source.grab(Rect(region.x + self.origin[0], region.y + self.origin[1], region.w, region.h))
 
 
+#: How to run a game under Xwayland, where sweepbot can see and click it (docs/screens.md).
+XWAYLAND_HOW = ("run the game under Xwayland instead: GTK programs with GDK_BACKEND=x11, Qt programs with "
+                "QT_QPA_PLATFORM=xcb, SDL/pygame with SDL_VIDEODRIVER=x11, Chromium with --ozone-platform=x11, "
+                "Firefox with MOZ_ENABLE_WAYLAND=0 (see docs/screens.md)")
+
+
+def wayland_session() -> bool:
+    return os.environ.get("XDG_SESSION_TYPE") == "wayland" or bool(os.environ.get("WAYLAND_DISPLAY"))
+
+
 def check_session() -> None:
-    """Refuse at once where no input can be sent: no display, or a Wayland session."""
+    """Refuse at once where no input can be sent: no display, or a Wayland session without X11."""
     if sys.platform.startswith("linux"):
-        if os.environ.get("XDG_SESSION_TYPE") == "wayland" and not os.environ.get("DISPLAY"):
-            raise SweepbotError("this is a Wayland session without X11: sweepbot cannot see or click other windows")
+        if wayland_session() and not os.environ.get("DISPLAY"):
+            raise SweepbotError("this is a Wayland session without X11 (no DISPLAY): sweepbot cannot see or click "
+                                f"native Wayland windows; {XWAYLAND_HOW}")
         if not os.environ.get("DISPLAY"):
             raise SweepbotError("no display: DISPLAY is not set (start the game on an X11 screen first)")
+
+
+def check_capture(frame: np.ndarray) -> None:
+    """Refuse a screen that reads all black in a Wayland session: Xwayland shows sweepbot only X11 windows, and
+    a game drawn natively by the compositor is not among them."""
+    if wayland_session() and frame.size and int(frame.max()) == 0:
+        raise SweepbotError("the screen reads all black: in a Wayland session sweepbot sees only windows drawn "
+                            f"through Xwayland, and no such window shows; {XWAYLAND_HOW}")
 
 
 def live_watcher(screen: ScreenGrabber, inputs: bool = True) -> Watcher:

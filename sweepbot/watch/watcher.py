@@ -16,6 +16,7 @@ from typing import TypeVar
 import numpy as np
 
 from sweepbot.clock import SYSTEM_CLOCK, Clock
+from sweepbot.control.keys import check_keys
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
@@ -97,7 +98,9 @@ class Watcher:
         self.park(board)
 
     def press(self, combos: Sequence[Sequence[str]], gap: float = 0.0) -> None:
-        """Press key combinations one after the other, ``gap`` seconds apart."""
+        """Press key combinations one after the other, ``gap`` seconds apart; none if any is a browser's or
+        desktop's command (``control.keys``)."""
+        check_keys(combos)
         for i, combo in enumerate(combos):
             if i and gap:
                 self.clock.sleep(gap)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -200,12 +201,14 @@ def test_built_in_profiles_carry_their_clients_rules_for_play() -> None:
 
     profiles = [load_profile(folder) for folder in sorted(BUILTIN_DIR.iterdir()) if folder.is_dir()]
     assert profiles
-    for profile in profiles:
-        assert profile.play == PlayRules.from_json(get_spec(profile.client).play), profile.name
+    for profile in profiles:  # a new-game control's place and look are the profile's own, at its size
+        assert replace(profile.play, new_game_control=None) == PlayRules.from_json(get_spec(profile.client).play)
+    controls = {p.name: p.play.new_game_control for p in profiles if p.client == "gnome-mines"}
+    assert len(controls) == 3 and all(c is not None and c.looks for c in controls.values())
     rules = {p.client: p.play for p in profiles}
     assert rules["xdemineur"] == PlayRules("none", face_above_board=41)
     assert rules["sgt-mines"] == PlayRules("opening", new_game_keys=(("n",),))
-    assert rules["gnome-mines"] == PlayRules("opening", (("escape",), ("ctrl", "r")), key_gap=0.4)
+    assert replace(rules["gnome-mines"], new_game_control=None) == PlayRules("opening", dismiss_keys=(("escape",),))
     assert PlayRules.from_json(None) == PlayRules.from_json({}) == PlayRules("none")
     # the clients met as a user meets them have no built-in rules: calibration learns them
     assert all(not spec.play for spec in PYPI_CLIENTS.values())

@@ -1,6 +1,7 @@
 """Finding how a client starts a new game, once a game is over: a yellow control beside the board (a smiley, a
 yellow button), the keys no program takes amiss (F2, N), the other controls beside the board from the top down
-(a "New game" or "Restart" button), then keys that some programs take for something else. A new game is judged
+(a "New game" or "Restart" button), then Space (it presses the focused button). Never a key that a browser or
+desktop takes as a command (``control.keys``: Ctrl+R reloads a page, Ctrl+N opens a window). A new game is judged
 by the screen: the whole board covered again, holding still, however long the client's toast or animation
 takes. What worked is learnt into the session's rules for play (the keys, or the control's place and looks) for
 play to do the same."""
@@ -31,9 +32,8 @@ from sweepbot.vision.rules import CONFIRM_GAP, Keys, NewGameControl
 #: Keys clients commonly use for a new game that other programs leave alone, tried before the controls that
 #: are not yellow. Never Escape or Q: some clients quit on them (xdemineur, pygame-minesweeper on Escape).
 SAFE_KEYS: tuple[Keys, ...] = ((("f2",),), (("n",),))
-#: Keys some clients use that other programs take for something else (a browser reloads its page on Ctrl+R
-#: and opens a window on Ctrl+N; Space presses the focused button): tried last.
-OTHER_KEYS: tuple[Keys, ...] = ((("ctrl", "r"),), (("space",),), (("ctrl", "n"),))
+#: Keys tried last: Space presses the focused button (a page may scroll on it).
+OTHER_KEYS: tuple[Keys, ...] = ((("space",),),)
 #: Every key tried, in order (the keys of the controls come between the two groups).
 NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + OTHER_KEYS
 #: Seconds a new game may take to show whole, covered and still once the screen began to change (a toast

@@ -17,7 +17,7 @@ from sweepbot.calibration.live.newgame import NewGame
 from sweepbot.calibration.live.session import FactLog, LiveSession
 from sweepbot.calibration.live.tiles import Tiles
 from sweepbot.vision.locate import locate
-from sweepbot.watch import CALIBRATION, Watcher
+from sweepbot.watch import CALIBRATION, Watcher, check_keys
 
 
 def find_board(watcher: Watcher) -> tuple[BoardDriver, Tiles, np.ndarray]:
@@ -83,6 +83,7 @@ class LiveCalibration:
         self.rng = random.Random(seed)
         self.log = log
         self.given_keys = tuple(tuple(k) for k in new_game_keys)
+        check_keys(self.given_keys)
         self.session = LiveSession()
 
     def run(self) -> LiveSession:

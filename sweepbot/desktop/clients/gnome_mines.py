@@ -82,12 +82,10 @@ class GnomeMines(ClientSpec):
     default_level = "small"
     custom_sizes = True
     window_name = "^Mines$"
-    #: The first click opens an area. After a win gnome-mines may show its scores dialog: Escape closes it (and
-    #: does nothing on a finished game), then Ctrl+R starts the new game. No confirm keys: its "start a new
-    #: game?" dialog only comes mid-game, and Tab, Return on the game's own window can press "Change
-    #: Difficulty" (Escape on a fresh board does that too, so play presses the keys again only while no
-    #: fresh board shows).
-    play = {"first_click": "opening", "new_game_keys": [["escape"], ["ctrl", "r"]], "key_gap": 0.4}  # noqa: RUF012
+    #: The first click opens an area. A new game starts with its own "Play Again" button beside the board
+    #: (each built-in profile keeps its look and place; its keys Ctrl+R and Ctrl+N are a browser's reload and
+    #: new window, never sent). After a win gnome-mines may show its scores dialog: Escape closes it.
+    play = {"first_click": "opening", "dismiss_keys": [["escape"]]}  # noqa: RUF012
 
     def check_custom(self, size: Size) -> None:
         if not (4 <= size.cols <= 100 and 4 <= size.rows <= 100):

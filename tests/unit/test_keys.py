@@ -1,0 +1,79 @@
+"""No key the bot sends is one that a browser or desktop takes as a command (reload, close, quit, a new
+window): keys go to whatever has the focus. The list is kept here and in sweepbot.control.keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sweepbot.calibration.live import newgame
+from sweepbot.cli import main
+from sweepbot.control.keys import CommandKeyError, check_keys, is_command
+from sweepbot.control.mapping import ScreenMapping
+from sweepbot.control.mouse import BoardInput
+from sweepbot.desktop import CLIENTS
+from sweepbot.game import LEVELS, Game
+from sweepbot.vision.profile import BUILTIN_DIR, load_profile
+from sweepbot.vision.rules import PlayRules
+from tests.fakes import SimDevice, watcher
+
+#: Commands of a browser or a desktop, as a user would list them: none is ever pressed.
+COMMANDS = [
+    ("ctrl", "r"), ("f5",), ("ctrl", "shift", "r"), ("ctrl", "f5"),  # reload
+    ("ctrl", "w"), ("ctrl", "f4"), ("alt", "f4"), ("ctrl", "q"), ("ctrl", "shift", "w"),  # close, quit
+    ("ctrl", "n"), ("ctrl", "shift", "n"), ("ctrl", "t"), ("ctrl", "shift", "t"),  # new window or tab
+    ("alt", "left"), ("alt", "right"), ("backspace",), ("ctrl", "l"), ("alt", "d"),  # leave the page
+    ("ctrl", "p"), ("ctrl", "s"), ("ctrl", "o"), ("f12",), ("ctrl", "shift", "i"), ("f11",),
+    ("ctrl", "plus"), ("ctrl", "minus"), ("ctrl", "0"),
+    ("alt", "tab"), ("alt", "f2"), ("win",), ("super", "d"), ("ctrl", "alt", "t"), ("ctrl", "alt", "delete"),
+    ("ctrlleft", "R"), ("Control", "n"), ("altleft", "F4"),  # written otherwise
+]
+
+
+@pytest.mark.parametrize("combo", COMMANDS, ids="+".join)
+def test_browser_and_desktop_commands_are_never_pressed(combo: tuple[str, ...]) -> None:
+    assert is_command(combo)
+    with pytest.raises(CommandKeyError, match="command"):
+        check_keys([("escape",), combo])
+
+
+def every_key_the_bot_may_send() -> set[tuple[str, ...]]:
+    keys: set[tuple[str, ...]] = set()
+    for combos in (*newgame.NEW_GAME_KEYS, *newgame.CONFIRM_KEYS):
+        keys |= set(combos)
+    rules = [load_profile(f).play for f in sorted(BUILTIN_DIR.iterdir()) if f.is_dir()]
+    rules += [PlayRules.from_json(spec.play) for spec in CLIENTS.values()]
+    for r in rules:
+        keys |= set(r.new_game_keys) | set(r.confirm_keys) | set(r.dismiss_keys) | set(r.closes_dialogs)
+    return keys | {("escape",)}  # play's Escape for a dialog over a new-game control
+
+
+def test_no_key_that_calibration_tries_or_a_profile_keeps_is_a_command() -> None:
+    keys = every_key_the_bot_may_send()
+    assert {("f2",), ("n",), ("escape",), ("tab",), ("enter",)} <= keys
+    assert [k for k in keys if is_command(k)] == []
+
+
+def test_a_command_key_reaches_no_device_and_nothing_before_it_is_pressed() -> None:
+    game = Game(LEVELS["beginner"], 1, "opening")
+    device = SimDevice(game)
+    pressed: list[list[str]] = []
+    device.press = pressed.append  # type: ignore[method-assign]
+    mouse = BoardInput(device, ScreenMapping())
+    with pytest.raises(CommandKeyError):
+        mouse.press(["ctrl", "r"])
+    screen = type("Screen", (), {"grab": lambda self, region=None: None})()
+    with pytest.raises(CommandKeyError):
+        watcher(screen, mouse).press([["escape"], ["ctrl", "n"]])
+    assert pressed == []
+    mouse.press(["n"])
+    assert pressed == [["n"]]
+
+
+def test_calibration_refuses_a_command_key_given_for_new_games(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["calibrate", "--live", "--yes", "--client", "page", "--new-game-keys", "ctrl+r", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "ctrl+r" in err and "command" in err and "Traceback" not in err
