@@ -22,6 +22,8 @@ from typing import Any
 from sweepbot.control.errors import ControlError, InputHeld, UserTookOver
 
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
+#: Times the window at a point is looked for when windows close while it is looked at.
+WINDOW_LOOKS = 3
 #: seconds the pointer may take to reach a cell before the click is given up (a window manager that holds a
 #: press that long has stopped passing input on)
 REACH_TIMEOUT = 5.0
@@ -100,7 +102,7 @@ class XTestDevice:
         """The client area (x, y, w, h) of the top-level window at ``(x, y)``: the window its program draws
         in, without the window manager's frame and title bar; None where there is no window."""
 
-        def area() -> tuple[int, int, int, int] | None:
+        def once() -> tuple[int, int, int, int] | None:
             top = self._root.translate_coords(self._root, x, y).child
             if not top:
                 return None
@@ -114,6 +116,14 @@ class XTestDevice:
             if client is not None:
                 self._clients[top.id] = client
             return self._client_area(client or top)
+
+        def area() -> tuple[int, int, int, int] | None:
+            for _ in range(WINDOW_LOOKS):
+                try:
+                    return once()
+                except self._XError:  # a window closed while it was looked at: the one on top now, again
+                    continue
+            return None
 
         result: tuple[int, int, int, int] | None = self._call(area)
         return result

@@ -1,4 +1,5 @@
-"""A private X display: Xvfb on a free display number, openbox and a D-Bus session bus, all stopped on exit.
+"""A private X display: Xvfb on a free display number, openbox and a D-Bus session bus, all stopped on exit;
+one monitor, or several side by side (RandR monitors, as mss and openbox see a desktop of several screens).
 
 openbox runs with its stock settings (the system's rc.xml, nothing of ours), as on a user's desktop: it grabs
 the mouse buttons on every window to focus and raise it, and places windows itself."""
@@ -27,6 +28,8 @@ LAST_DISPLAY = 599
 FIRST_DISPLAY_VARIABLE = "SWEEPBOT_FIRST_DISPLAY"
 #: Seconds to let openbox settle after it has announced itself on the root window.
 WM_SETTLE = 0.3
+#: Millimetres per pixel of a monitor shown (96 dpi): RandR monitors have a physical size.
+MM_PER_PX = 25.4 / 96
 #: Variables a child must not inherit from whatever display or session the harness itself runs in.
 _FOREIGN_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SESSION_BUS_PID")
 
@@ -49,7 +52,8 @@ class VirtualDisplay:
 
     ``env`` is the environment for children (``DISPLAY``, ``DBUS_SESSION_BUS_ADDRESS`` set, foreign display
     variables removed); ``name`` is ``":N"``. Everything started is stopped by :meth:`stop`, also when start-up
-    fails half-way. ``window_manager=False`` leaves the screen without one.
+    fails half-way. ``window_manager=False`` leaves the screen without one. ``monitors=2`` shows two monitors of
+    ``width`` x ``height`` side by side (the desktop twice as wide), the first of them primary.
     """
 
     def __init__(
@@ -61,8 +65,13 @@ class VirtualDisplay:
         dbus: bool = True,
         first_display: int | None = None,
         timeout: float = 10.0,
+        monitors: int = 1,
     ) -> None:
-        self.width = width
+        if monitors < 1:
+            raise DesktopError("a display has at least one monitor")
+        self.monitors = monitors
+        self.monitor_width = width
+        self.width = width * monitors
         self.height = height
         self.window_manager = window_manager
         self.dbus = dbus
@@ -128,6 +137,8 @@ class VirtualDisplay:
             raise DesktopError("Xvfb is not installed (run scripts/install-clients)")
         try:
             self._start_xvfb()
+            if self.monitors > 1:
+                self._split_monitors()
             self._home = tempfile.mkdtemp(prefix=f"sweepbot-display{self.number}-")
             if self.dbus:
                 self._start_dbus()
@@ -191,6 +202,25 @@ class VirtualDisplay:
             self._xvfb = None
         self.number = None
         raise DesktopError(f"Xvfb would not start on any of the displays {tried}")
+
+    def monitor_rect(self, index: int) -> tuple[int, int, int, int]:
+        """Monitor ``index`` (0: the first, primary) as (left, top, width, height) on the desktop."""
+        if not 0 <= index < self.monitors:
+            raise DesktopError(f"no monitor {index}: the display has {self.monitors}")
+        return index * self.monitor_width, 0, self.monitor_width, self.height
+
+    def _split_monitors(self) -> None:
+        """The screen shown as monitors side by side: a RandR monitor each (Xvfb keeps them with -noreset)."""
+        env = {k: v for k, v in os.environ.items() if k not in _FOREIGN_VARS}
+        env["DISPLAY"] = self.name
+        mm_w, mm_h = round(self.monitor_width * MM_PER_PX), round(self.height * MM_PER_PX)
+        for i in range(self.monitors):
+            x, y, w, h = self.monitor_rect(i)
+            geometry = f"{w}/{mm_w}x{h}/{mm_h}+{x}+{y}"
+            output = "screen" if i == 0 else "none"
+            done = procs.run_quiet(["xrandr", "--setmonitor", f"SWEEPBOT-{i}", geometry, output], env)
+            if done.returncode != 0:
+                raise DesktopError(f"xrandr would not show monitor {i} ({geometry}): {done.stderr.strip()[:200]}")
 
     def _start_dbus(self) -> None:
         argv = ["dbus-daemon", "--session", "--nofork", "--nopidfile", "--nosyslog", "--print-address=1"]

@@ -34,6 +34,8 @@ FADE_CHECK = 0.2
 #: Question marks placed in each of the first games (when the client has them).
 QUESTION_GAMES = 3
 QUESTIONS = 3
+#: Cells clicked (each twice) after a click that opened one cell to a look never seen: a loss only if none opens.
+LOSS_PROBES = 2
 
 
 class Click(Enum):
@@ -354,10 +356,12 @@ class LiveGame:
                 return Click.WON
             self.exploded = cell
             facts: dict[Cell, str] = {}
-            if not self.flags or self.tiles.unlike_all(frame, cell, changed - {cell}):
+            if self.tiles.new_look(frame, cell) and (not self.flags or self.tiles.unlike_all(frame, cell,
+                                                                                           changed - {cell})):
                 # the clicked cell. With flags placed the mine may have gone off away from it (DangerUXB's
                 # opening spreads from every cell with as many flags around as its number, past a wrong flag
-                # onto a mine): then only a cell drawn unlike every other cell the loss changed is the one
+                # onto a mine): then only a cell drawn unlike every other cell the loss changed is the one. Never a
+                # cell drawn as one seen open before (a number, an empty cell): that loss proves nothing of it
                 facts[cell] = "!"
             for c in (changed - {cell}) & (was_covered | self.flags | self.questions):
                 # a mine shown, or (some clients) a covered cell or a mark drawn darker: the counts tell them
@@ -368,15 +372,21 @@ class LiveGame:
         if len(changed) == 1 and self.tiles.new_look(frame, cell):
             # one cell with a look not seen opened before: a number, or the exploded mine of a client that
             # shows no other mine. Another click tells: after a loss nothing changes.
-            probe = self.chooser.choose(frame, self.flags | {cell})
-            if probe is not None:
+            # A number never seen is as likely: two other cells, each clicked twice, must not open (a client
+            # slow to answer one click does not make a loss).
+            probe: Cell | None = None
+            for _ in range(LOSS_PROBES):
+                probe = self.chooser.choose(frame, self.flags | {cell} | ({probe} if probe else set()))
+                if probe is None:
+                    break
                 after, moved = self.click_taken(probe, frame)
-                if probe not in moved:  # a game on opens it (see play())
-                    self.exploded = cell
-                    self.loss = (cell, before, frame, {cell: "!"})
-                    return Click.LOST
-                self.fact_log.record(frame, {cell: REVEALED})
-                return self.judge(probe, moved, frame, after)
+                if probe in moved:  # a game on opens it (see play())
+                    self.fact_log.record(frame, {cell: REVEALED})
+                    return self.judge(probe, moved, frame, after)
+            if probe is not None:
+                self.exploded = cell
+                self.loss = (cell, before, frame, {cell: "!"})
+                return Click.LOST
         if len(changed) > 1:
             self.tiles.saw_empty(frame, cell)  # an opening spread from it
         self.fact_log.record(frame, dict.fromkeys(changed, REVEALED), roll=True)

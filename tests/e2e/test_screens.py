@@ -1,0 +1,48 @@
+"""End to end: screens as users have them. A game on the second of two monitors side by side, which mss and
+the window manager see as two."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import mss
+import pytest
+
+from sweepbot.desktop.clients import launch_client, screen_for
+from sweepbot.desktop.display import VirtualDisplay
+from tests.e2e.conftest import Needs
+
+pytestmark = pytest.mark.e2e
+
+GAMES = 3
+
+
+def test_a_game_on_the_second_monitor_is_played_there(tmp_path: Path, needs: Needs) -> None:
+    needs("xdemineur")
+    width, height = screen_for("xdemineur", "intermediate")
+    record = tmp_path / "record"
+    with VirtualDisplay(width, height, monitors=2) as display, launch_client(
+            display, "xdemineur", "intermediate") as client:
+        with mss.MSS(display=display.name) as grabber:
+            shown = [(m["left"], m["top"], m["width"], m["height"]) for m in grabber.monitors]
+        assert shown == [(0, 0, 2 * width, height), display.monitor_rect(0), display.monitor_rect(1)]
+        left = display.monitor_rect(1)[0]
+        subprocess.run(["xdotool", "windowmove", str(client.wid), str(left + 30), "10"], env=display.env,
+                       check=True, timeout=10)
+        deadline = time.monotonic() + 10
+        while client.window_geometry().x < left and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert client.window_geometry().x >= left, "the window did not move to the second monitor"
+        env = dict(display.env, SWEEPBOT_PROFILES=str(tmp_path / "profiles"))
+        done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record",
+                               str(record)], env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.stdout.strip(), done.stderr[-2000:]
+    summary = json.loads(done.stdout)
+    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, done.stderr[-2000:])
+    assert summary["refused_clicks"] == 0
+    steps = [json.loads(line) for line in (record / "session.jsonl").read_text().splitlines() if line.strip()]
+    assert steps and all(step["x_edges"][0] >= left for step in steps)  # the board read on the second monitor
