@@ -5,8 +5,9 @@
 
 A case is ``CLIENT:LEVEL:HOW=VALUE``: ``scale=S`` draws the board S times its usual size (gnome-mines: a
 window S times as large; nicegui-minesweeper: a HiDPI screen, Chromium's device scale factor), ``zoom=Z``
-zooms a web page (a user's browser zoom), ``tile=N`` sets sgt-mines's tile size in pixels. The default cases
-cover gnome-mines, sgt-mines and nicegui-minesweeper at four sizes each.
+zooms a web page (a user's browser zoom), ``tile=N`` sets sgt-mines's tile size in pixels, ``monitor=2``
+shows two monitors side by side and moves the game's window onto the second. The default cases cover
+gnome-mines, sgt-mines and nicegui-minesweeper at four sizes each, and xdemineur on a second monitor.
 
 For each case: a fresh virtual screen under openbox's stock settings, the client, ``sweepbot play --games N
 --json --record DIR`` with the built-in profiles and nothing else, then ``sweepbot replay DIR --json`` (every
@@ -24,6 +25,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from sweepbot.desktop.clients import launch_client, screen_for
@@ -33,10 +35,11 @@ from sweepbot.vision.profile import available_profiles
 DEFAULT_CASES = [
     "gnome-mines:small:scale=0.75", "gnome-mines:small:scale=1.3", "gnome-mines:medium:scale=1.6",
     "gnome-mines:small:scale=2",
-    "sgt-mines:beginner:tile=14", "sgt-mines:beginner:tile=26", "sgt-mines:beginner:tile=32",
+    "sgt-mines:beginner:tile=14", "sgt-mines:beginner:tile=26", "sgt-mines:beginner:tile=30",
     "sgt-mines:beginner:tile=40",
     "nicegui-minesweeper:beginner:zoom=0.67", "nicegui-minesweeper:beginner:zoom=1.5",
     "nicegui-minesweeper:beginner:scale=1.25", "nicegui-minesweeper:beginner:scale=2",
+    "xdemineur:intermediate:monitor=2",
 ]
 
 
@@ -45,8 +48,8 @@ def parse(case: str) -> tuple[str, str, dict[str, float]]:
     how: dict[str, float] = {}
     for option in options:
         key, _, value = option.partition("=")
-        if key not in ("scale", "zoom", "tile"):
-            raise SystemExit(f"{case}: unknown option {key!r} (scale=S, zoom=Z, tile=N)")
+        if key not in ("scale", "zoom", "tile", "monitor"):
+            raise SystemExit(f"{case}: unknown option {key!r} (scale=S, zoom=Z, tile=N, monitor=2)")
         how[key] = float(value)
     return client, level, how
 
@@ -65,9 +68,16 @@ def run_case(case: str, games: int, keep: Path | None, store: Path) -> dict[str,
     record = (keep / case.replace(":", "-").replace("=", "")) if keep else Path(tempfile.mkdtemp()) / "record"
     result: dict[str, object] = {"case": case}
     scale = how.get("scale", 1.0) * how.get("zoom", 1.0)
-    with VirtualDisplay(*screen_for(client, level, scale)) as display, launch_client(
+    monitors = int(how.get("monitor", 1))
+    with VirtualDisplay(*screen_for(client, level, scale), monitors=monitors) as display, launch_client(
             display, client, level, scale=how.get("scale"), zoom=how.get("zoom"),
             tile_size=int(how["tile"]) if "tile" in how else None) as launched:
+        if monitors > 1:
+            left = display.monitor_rect(monitors - 1)[0]
+            subprocess.run(["xdotool", "windowmove", str(launched.wid), str(left + 30), "10"], env=display.env,
+                           check=True, timeout=10)
+            time.sleep(1.0)
+            result["window_x"] = launched.window_geometry().x
         grid = launched.grid()
         result["cell_px"] = round(float(grid.pitch_x), 1)
         played = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json",
@@ -110,8 +120,10 @@ def main() -> None:
     print(f"\n{'case':42} {'cell px':>7} {'games':>5} {'wins':>4} {'losses':>6} {'errors':>6} {'misread frames':>14}")
     for row in rows:
         play = row["play"] if isinstance(row["play"], dict) else {}
-        replay = row.get("replay") if isinstance(row.get("replay"), dict) else {}
-        misread = len(replay.get("read_differences", [])) if replay and "steps" in replay else "-"
+        got = row.get("replay")
+        replay: dict[str, object] = got if isinstance(got, dict) else {}
+        differences = replay.get("read_differences")
+        misread = len(differences) if isinstance(differences, list) and "steps" in replay else "-"
         print(f"{row['case']:42} {row.get('cell_px', '-')!s:>7} {play.get('games', 0)!s:>5} {play.get('wins', 0)!s:>4} "
               f"{play.get('losses', 0)!s:>6} {play.get('errors', '-')!s:>6} {misread!s:>14}"
               + (f"  {play['error']}" if play.get("error") else ""))

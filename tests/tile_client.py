@@ -73,6 +73,8 @@ def tile(ch: str, thin: bool = False, zero: bool = False, one_colour: bool = Fal
 #: With ``button=True``: a "menu" button that does nothing, and below it the button that starts a new game
 MENU_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 76, 64, 26)
 NEW_GAME_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 40, 90, 28)
+#: With ``link=True``: the only way to a new game, a line of text above the board (no button, no key)
+NEW_GAME_LINK = Rect(ORIGIN[0] + 100, ORIGIN[1] - 40, 90, 16)
 
 
 #: A toast's colour: nothing else on screen has it.
@@ -127,7 +129,8 @@ class TileClient:
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
                  shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
-                 ends_at_game: int = 0, ends_at_win: bool = False, clock: Clock | None = None) -> None:
+                 ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False,
+                 clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -197,6 +200,8 @@ class TileClient:
         #: (mfranceschi-minesweeper's Tk buttons)
         self.widen = widen
         self.button = button
+        #: a new game only by a click on a line of text (a web page's link), which shows no button
+        self.link = link
         #: a dotted ring drawn around the cell clicked last, as Tk draws a button's keyboard focus
         self.focus_ring = focus_ring
         self.focus: tuple[int, int] | None = None
@@ -359,6 +364,9 @@ class TileClient:
         if self.button:
             draw_button(canvas, MENU_BUTTON, "Menu")
             draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
+        if self.link:
+            cv2.putText(canvas, "new game", (NEW_GAME_LINK.x + 2, NEW_GAME_LINK.bottom - 3), cv2.FONT_HERSHEY_PLAIN,
+                        1.0, (150, 40, 40), 1)
         return canvas
 
     # input device
@@ -381,6 +389,9 @@ class TileClient:
             self.menu_at = (x, y)
             return
         if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y):
+            self.new_game()
+            return
+        if self.link and button == "left" and NEW_GAME_LINK.contains(x, y):
             self.new_game()
             return
         if self.toast_shown() and toast_box(self.game.rows).contains(x, y):
@@ -443,7 +454,7 @@ class TileClient:
         if self.dialog_open:
             self.dialog_open = keys != ["escape"]  # modal: only Escape closes it, every other key is its
             return
-        if keys == ["f2"] and not self.button:
+        if keys == ["f2"] and not self.button and not self.link:
             self.new_game()
 
     def window_at(self, x: int, y: int) -> tuple[int, int, int, int] | None:

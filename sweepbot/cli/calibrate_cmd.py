@@ -155,8 +155,10 @@ def live_session(args: argparse.Namespace) -> Any:
         if answer.strip().lower() not in ("", "y", "yes"):
             raise SweepbotError("calibration not started")
     screen = ScreenGrabber()
+    # a person at a terminal is asked to show how a new game starts when no way is found
+    ask = (lambda m: print(f"sweepbot: {m}", file=sys.stderr, flush=True)) if sys.stdin.isatty() else None
     calibration = LiveCalibration(live_watcher(screen), games=args.games, log=lambda m: print(m, file=sys.stderr),
-                                  new_game_keys=keys)
+                                  new_game_keys=keys, ask=ask)
     try:
         session = calibration.run()
     except SweepbotError as err:

@@ -107,6 +107,15 @@ class BoardInput:
         self.device.move(*point)
         self._trail.append(point)
 
+    def pointer(self) -> tuple[float, float]:
+        """Where the pointer is now, in screenshot pixels."""
+        return self.mapping.to_capture(*self.device.position())
+
+    def hand_back(self) -> None:
+        """The user had the mouse, asked to (to show a new-game control): where the pointer is now is where
+        the bot left it, and moves from here on are a person's again."""
+        self._trail = [self.device.position()]
+
     def check_user(self, wait: bool = True) -> None:
         """Stop if the pointer is not where the bot left it: the user has taken the mouse.
 

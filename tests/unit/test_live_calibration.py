@@ -27,6 +27,20 @@ def calibrate(client: TileClient, games: int = 5) -> LiveSession:
     return LiveCalibration(watcher(client, mouse), games=games, seed=3).run()
 
 
+def profile_and_reader(session: LiveSession) -> tuple[Calibration, type]:
+    """The profile a session makes, and a reader of the client's screen with it alone, as play reads."""
+    from sweepbot.play.vision_reader import to_view
+
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[locate(session.frames[0])] * len(session.frames))[0]
+
+    class Reader:
+        def read(self, frame):  # type: ignore[no-untyped-def]
+            return to_view(read_screenshot(frame, profiles=[cal.profile]))
+
+    return cal, Reader
+
+
 def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calibration:
     """The profile a session makes, once its wins and exploded mines were checked against the games the
     client played (the last one is the new game left on screen); it misreads none of its named cells."""
@@ -135,7 +149,6 @@ def test_a_tile_lit_under_the_pointer_is_no_answer_to_a_click() -> None:
 @pytest.mark.slow
 def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() -> None:
     from sweepbot.play.newgame import start_new_game
-    from sweepbot.play.vision_reader import to_view
     from tests.tile_client import MENU_BUTTON, NEW_GAME_BUTTON, ORIGIN
 
     client = TileClient(seed=7, button=True)
@@ -150,13 +163,7 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     assert sum(MENU_BUTTON.contains(*p) for p in client.clicked) == 1
     assert sum(NEW_GAME_BUTTON.contains(*p) for p in client.clicked) == 3
     # play, with the rules the profile keeps, finds the button again by its look and clicks it
-    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
-                           geometries=[locate(session.frames[0])] * len(session.frames))[0]
-
-    class Reader:
-        def read(self, frame):  # type: ignore[no-untyped-def]
-            return to_view(read_screenshot(frame, profiles=[cal.profile]))
-
+    cal, Reader = profile_and_reader(session)
     board = locate(client.grab())
     while client.game.state == "playing":
         cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
@@ -844,3 +851,42 @@ def test_a_cell_drawn_a_pixel_off_has_not_changed_but_one_that_opened_has(thin_b
     x, y, w, h = geometry.cell_rect(1, 1)
     after[y : y + h, x : x + w] = tile(".", thin_bevel)  # opened, empty
     assert CellWindows(geometry, CHANGE_INSETS[0]).changed(before, after) == {(1, 1)}
+
+
+def test_a_new_game_found_nowhere_is_shown_once_by_the_person_and_then_started_that_way() -> None:
+    """A client whose only new game is a line of text (no button, no key): calibration tries every way it
+    knows, then asks the person at the screen, watches where they click, and starts every later game there
+    itself; play starts one the same way. With nobody to ask, it stops with a clear message instead."""
+    from sweepbot.calibration.facts import CalibrationError
+    from sweepbot.play.newgame import start_new_game
+    from tests.tile_client import NEW_GAME_LINK
+
+    with pytest.raises(CalibrationError, match="found no way to start a new game"):
+        calibrate(TileClient(seed=7, link=True), games=2)
+
+    client = TileClient(seed=7, link=True)
+    asked: list[str] = []
+
+    def person(message: str) -> None:  # reads the message, then clicks the link, leaving the pointer there
+        asked.append(message)
+        client.click(NEW_GAME_LINK.x + 30, NEW_GAME_LINK.y + 8, "left")
+
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    session = LiveCalibration(watcher(client, mouse), games=3, seed=3, ask=person).run()
+    assert len(asked) == 1 and "start one yourself" in asked[0]
+    assert session.games == 3 and len(client.games) == 4
+    control = session.play.new_game_control
+    assert control is not None and not session.play.new_game_keys
+    link_clicks = [p for p in client.clicked if NEW_GAME_LINK.contains(*p)]
+    assert len(link_clicks) == 3  # the person's once, then calibration's own for the next two games
+    cal, Reader = profile_and_reader(session)
+    board = locate(client.grab())
+    while client.game.state == "playing":
+        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
+        client.click(*board.center(*cell), "left")
+    games = len(client.games)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    fresh = start_new_game(watcher(client, mouse), Reader(), cal.profile.play, Reader().read(client.grab()),
+                           timeout=2.0)
+    assert len(client.games) == games + 1 and fresh.board.count("#") == 81
+    assert NEW_GAME_LINK.contains(*client.clicked[-1])

@@ -1,13 +1,15 @@
 """Finding how a client starts a new game, once a game is over: a yellow control beside the board (a smiley, a
 yellow button), the keys no program takes amiss (F2, N), the other controls beside the board from the top down
 (a "New game" or "Restart" button), then Space (it presses the focused button). Never a key that a browser or
-desktop takes as a command (``control.keys``: Ctrl+R reloads a page, Ctrl+N opens a window). A new game is judged
+desktop takes as a command (``control.keys``: Ctrl+R reloads a page, Ctrl+N opens a window). When nothing
+works and a person is there, they are asked to start a new game once: where they clicked is learnt. A new game is judged
 by the screen: the whole board covered again, holding still, however long the client's toast or animation
 takes. What worked is learnt into the session's rules for play (the keys, or the control's place and looks) for
 play to do the same."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -56,6 +58,12 @@ NEW_GAME_TRIES = 3
 DIALOG_ESCAPES = 2
 #: Pixels that must change after a game ended for a dialog to have opened (a clock changes fewer).
 DIALOG_PIXELS = 3000
+#: Seconds a person asked to start a new game is given, and between looks at the screen and the pointer.
+USER_WAIT = 60.0
+USER_POLL = 0.02
+#: Half the side of the patch kept as the look of what a person clicked when it is no control found on
+#: screen (a link, a line of text).
+USER_PATCH = 12
 
 
 def dialog_opened(before: np.ndarray, after: np.ndarray) -> bool:
@@ -87,6 +95,8 @@ class NewGame:
     session: LiveSession
     given_keys: Keys = ()
     escape_first: bool = False  # a dialog had to be closed with Escape: play presses it first too
+    #: asks the person at the screen to start a new game (None: nobody to ask)
+    ask: Callable[[str], None] | None = None
 
     def start(self, end_screen: np.ndarray, exploded: Cell | None) -> np.ndarray:
         """Start the next game: the way found before, else the first way that works. A dialog that opened over
@@ -122,8 +132,50 @@ class NewGame:
             if frame is not None:
                 return frame
             self.board.check_window()
+        if self.ask is not None:
+            return self.shown_by_user(ended, tried)
         raise CalibrationError(f"found no way to start a new game (tried {', '.join(tried)}): start a new game, "
                                "then calibrate again with --new-game-keys if the client has a key for it")
+
+    def shown_by_user(self, ended: EndedGame, tried: list[str]) -> np.ndarray:
+        """Ask the person at the screen to start a new game, watch, and learn what they clicked: the control
+        (or, when none is found there, the patch) under the pointer when the board began to change. A new
+        game started with a key cannot be seen: the message says to give it."""
+        watcher, region = self.board.watcher, self.board.region
+        mouse = watcher.input()
+        left_at = mouse.pointer()
+        assert self.ask is not None
+        self.ask(f"found no way to start a new game (tried {', '.join(tried)}): start one yourself now, with the "
+                 f"client's own button, link or menu; sweepbot watches where you click (for {USER_WAIT:.0f} s)")
+        clicked: tuple[float, float] | None = None
+
+        def shown() -> np.ndarray | None:
+            nonlocal clicked
+            watcher.pause(USER_POLL)
+            point = mouse.pointer()
+            now = watcher.grab()
+            if clicked is None and self.tiles.cells.changed(ended.screen, now):
+                clicked = point
+            return now if clicked is not None and self.started(now, ended) else None
+
+        found = watcher.wait_until(shown, USER_WAIT, 0.0)
+        mouse.hand_back()
+        if found is None or clicked is None:
+            raise CalibrationError(f"no new game was started within {USER_WAIT:.0f} s: start a new game, then "
+                                   "calibrate again")
+        x, y = round(clicked[0]), round(clicked[1])
+        if region.contains(x, y) or (abs(x - left_at[0]) <= 2 and abs(y - left_at[1]) <= 2):
+            raise CalibrationError("a new game started, but not with a click beside the board (a key?): calibrate "
+                                   "again with --new-game-keys KEY")
+        box = next((c.box for c in controls_near(ended.screen, region, self.area(ended.screen))
+                    if c.box.contains(x, y)), None)
+        if box is None:
+            height, width = ended.screen.shape[:2]
+            box = Rect(x - USER_PATCH, y - USER_PATCH, 2 * USER_PATCH, 2 * USER_PATCH).intersect(
+                Rect(0, 0, width, height)) or Rect(x, y, 1, 1)
+        self.session.learn(new_game_control=NewGameControl((box.x - region.x, box.y - region.y),
+                                                           (encode_look(control_look(ended.screen, box)),)))
+        return self.board.unhidden(watcher.hold_still())
 
     def area(self, frame: np.ndarray) -> Rect:
         """Where the client's controls may be: its window, else the screen near the board."""

@@ -74,16 +74,19 @@ MORE_GAMES = 2
 
 class LiveCalibration:
     """Plays ``games`` games on the client the ``watcher`` sees and returns what they proved.
-    ``new_game_keys``: the user's new-game key, tried instead of the usual ones."""
+    ``new_game_keys``: the user's new-game key, tried instead of the usual ones; ``ask``: asks the person at
+    the screen to start a new game when no way to is found (None: nobody to ask)."""
 
     def __init__(self, watcher: Watcher, games: int = 6, seed: int = 0,
-                 log: Callable[[str], None] = lambda _m: None, new_game_keys: Sequence[Sequence[str]] = ()) -> None:
+                 log: Callable[[str], None] = lambda _m: None, new_game_keys: Sequence[Sequence[str]] = (),
+                 ask: Callable[[str], None] | None = None) -> None:
         self.watcher = watcher
         self.games = games
         self.rng = random.Random(seed)
         self.log = log
         self.given_keys = tuple(tuple(k) for k in new_game_keys)
         check_keys(self.given_keys)
+        self.ask = ask
         self.session = LiveSession()
 
     def run(self) -> LiveSession:
@@ -96,7 +99,7 @@ class LiveCalibration:
         board.window = self.watcher.input().window_at(*board.region.center)
         question_marks = learn_marks(board, tiles, fact_log, frame, self.log)
         chooser = Chooser(tiles, self.rng)
-        new_game = NewGame(board, tiles, session, self.given_keys)
+        new_game = NewGame(board, tiles, session, self.given_keys, ask=self.ask)
         # more games, up to MORE_GAMES times as many, while no number or no empty cell is proved (games lost at
         # once, on a dense board, may show too few numbers beside the mines, and no opening)
         while session.games < self.games or (session.games < MORE_GAMES * self.games and not chooser.knows_open_looks):
