@@ -25,9 +25,10 @@ class InputDevice(Protocol):
 def open_device() -> InputDevice:
     """The input device for this session; a clear ControlError where no input can be sent (no display,
     a Wayland session)."""
-    if os.environ.get("WAYLAND_DISPLAY") and os.environ.get("XDG_SESSION_TYPE") == "wayland":
-        raise ControlError("this is a Wayland session: input cannot be sent to other windows; "
-                           "run the game under X11 (or Xwayland with DISPLAY set)")
+    if sys.platform.startswith("linux") and os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY"):
+        # with DISPLAY set (Xwayland), input goes to the X11 windows of the session, as under X11
+        raise ControlError("this is a Wayland session without X11: input cannot be sent to other windows; "
+                           "run the game under Xwayland (docs/screens.md)")
     if sys.platform.startswith("linux"):
         if not os.environ.get("DISPLAY"):
             raise ControlError("no display: DISPLAY is not set")

@@ -40,3 +40,18 @@ def test_a_black_screen_under_wayland_is_a_native_window_not_a_board(monkeypatch
     check_capture(np.full((40, 60, 3), 30, np.uint8))  # Xwayland windows show: fine
     with pytest.raises(SweepbotError, match="QT_QPA_PLATFORM=xcb"):
         check_capture(black)
+
+
+def test_under_xwayland_input_goes_to_the_x11_windows_as_under_x11(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sweepbot.control.device import open_device
+    from sweepbot.control.errors import ControlError
+
+    monkeypatch.setenv("XDG_SESSION_TYPE", "wayland")
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(ControlError, match="Wayland session without X11"):
+        open_device()
+    monkeypatch.setenv("DISPLAY", ":597")  # Xwayland's display (none here: the X11 backend says so)
+    with pytest.raises(ControlError) as err:
+        open_device()
+    assert "Wayland" not in str(err.value)
