@@ -129,7 +129,7 @@ class TileClient:
                  win_dialog: bool = False, note: float = 0.0, context_menu: bool = False,
                  thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
                  shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
-                 ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False,
+                 ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
                  clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
@@ -202,6 +202,10 @@ class TileClient:
         self.button = button
         #: a new game only by a click on a line of text (a web page's link), which shows no button
         self.link = link
+        #: a click is taken only with the button held this many seconds (a page that opens a cell on a long
+        #: press); a quicker one moves the pointer only
+        self.hold = hold
+        self._held = 0.0
         #: a dotted ring drawn around the cell clicked last, as Tk draws a button's keyboard focus
         self.focus_ring = focus_ring
         self.focus: tuple[int, int] | None = None
@@ -376,8 +380,17 @@ class TileClient:
     def move(self, x: int, y: int) -> None:
         self.pointer = (x, y)
 
+    def hold_click(self, x: int, y: int, button: str, seconds: float) -> None:
+        self._held = seconds
+        try:
+            self.click(x, y, button)
+        finally:
+            self._held = 0.0
+
     def click(self, x: int, y: int, button: str) -> None:
         self.pointer = (x, y)
+        if self._held < self.hold:
+            return  # too quick a press: nothing taken
         self.clicked.append((x, y))
         self.toast_shown()  # a game that just ended opens its dialog
         if self.dialog_open:

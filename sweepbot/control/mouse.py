@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from sweepbot.clock import SYSTEM_CLOCK, Clock
 from sweepbot.control.device import InputDevice
-from sweepbot.control.errors import InputHeld, LimitReached, OutsideBoardError, UserTookOver
+from sweepbot.control.errors import ControlError, InputHeld, LimitReached, OutsideBoardError, UserTookOver
 from sweepbot.control.keys import check_keys
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.rect import Rect
@@ -43,6 +43,9 @@ class BoardInput:
         #: the bot's bidding, then every position sent since (the last one is where the bot left it)
         self._trail: list[tuple[int, int]] = []
         self._corners: set[tuple[int, int]] | None = None
+        #: seconds each click holds the button down (0: a plain click), for a client that takes only a
+        #: press held for a moment (calibration finds the shortest; the profile keeps it)
+        self.hold = 0.0
 
     def allow(self, clicks: int) -> None:
         """Allow ``clicks`` more clicks from now on (a game's budget)."""
@@ -70,7 +73,7 @@ class BoardInput:
         self._start_trail()
         for x, y in points:
             point = self.mapping.to_input(x, y)
-            self.device.click(point[0], point[1], button)
+            self._press(point, button)
             self.clicks += 1
             self._trail.append(point)
             self.check_user(wait=False)
@@ -158,10 +161,21 @@ class BoardInput:
         self.check_user()
         point = self.mapping.to_input(x, y)
         self._start_trail()
-        self.device.click(point[0], point[1], button)
+        self._press(point, button)
         self.clicks += 1
         self._trail.append(point)
         self.check_user()  # a hand that moved the mouse during the click
+
+    def _press(self, point: tuple[int, int], button: str) -> None:
+        """A click at ``point`` (input units), the button held ``hold`` seconds when the client wants it."""
+        if not self.hold:
+            self.device.click(point[0], point[1], button)
+            return
+        holding = getattr(self.device, "hold_click", None)
+        if holding is None:
+            raise ControlError("this input device cannot hold a button down, and the client takes only held "
+                               "presses")
+        holding(point[0], point[1], button, self.hold)
 
     def _start_trail(self) -> None:
         """Before the bot's first move, the pointer's own position is where it may still be seen."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import time
 from typing import Any
 
 from sweepbot.control.errors import ControlError, UserTookOver
@@ -34,6 +35,12 @@ class PyAutoGuiDevice:
 
     def click(self, x: int, y: int, button: str) -> None:
         self._call(self._gui.click, x, y, button=button)
+
+    def hold_click(self, x: int, y: int, button: str, seconds: float) -> None:
+        """A click with ``button`` held down ``seconds``."""
+        self._call(self._gui.mouseDown, x, y, button=button)
+        time.sleep(seconds)
+        self._call(self._gui.mouseUp, x, y, button=button)
 
     def press(self, keys: list[str]) -> None:
         self._call(self._gui.hotkey, *keys) if len(keys) > 1 else self._call(self._gui.press, keys[0])

@@ -91,6 +91,15 @@ class XTestDevice:
         self._reach(x + 1, y)
         self._send([(self._X.ButtonRelease, number, 0, 0)], wait=False)
 
+    def hold_click(self, x: int, y: int, button: str, seconds: float) -> None:
+        """A click with ``button`` held down ``seconds`` (a client that takes only a press held a moment)."""
+        number = BUTTONS[button]
+        self._reach(x, y)
+        self._send([(self._X.ButtonPress, number, 0, 0)])
+        time.sleep(seconds)
+        self._reach(x + 1, y)
+        self._send([(self._X.ButtonRelease, number, 0, 0)])
+
     def press(self, keys: list[str]) -> None:
         """Press the keys in order and release them in reverse (a combination such as ctrl, n)."""
         codes = [self._keycode(key) for key in keys]

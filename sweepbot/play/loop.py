@@ -56,6 +56,8 @@ class Player:
         self.watcher = watcher
         self.clock = watcher.clock
         self.mouse = watcher.mouse
+        if self.mouse is not None:
+            self.mouse.hold = settings.press_hold
         self.reader = reader
         self.settings = settings
         self.recorder = recorder

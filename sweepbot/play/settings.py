@@ -30,13 +30,15 @@ class PlaySettings:
     #: the mine total of each board size (rows, columns) when the screen shows none: from the profile, and
     #: from the games won (their covered cells and flags)
     known_mines: dict[tuple[int, int], int] = field(default_factory=dict)
+    #: seconds each click holds the button down (a client that takes only held presses)
+    press_hold: float = 0.0
 
 
 def settings_for(rules: PlayRules, first_click: str | None = None, **given: Any) -> PlaySettings:
     """How to play a client with ``rules`` (its first-click rule, what closes its dialogs, its mine totals);
     ``first_click`` and ``given`` settings win over them."""
     return PlaySettings(first_click=first_click or rules.first_click, dismiss_keys=rules.closes_dialogs,
-                        known_mines={(r, c): n for r, c, n in rules.mines}, **given)
+                        known_mines={(r, c): n for r, c, n in rules.mines}, press_hold=rules.press_hold, **given)
 
 
 @dataclass

@@ -13,7 +13,8 @@ Built-in profiles carry their client's rules; calibration learns them, and every
       "new_game_control": {"offset": [x, y], "looks": ["..."]},   a control found beside the board
       "dismiss_keys": [["escape"]],                 pressed once when a window hides the board
       "mines": [[rows, cols, total]],               for a client that shows no counter
-      "cells_resize": true                          columns or rows change size in play
+      "cells_resize": true,                         columns or rows change size in play
+      "press_hold": 0.2                             seconds a click holds the button (0: a plain click)
     }
 """
 
@@ -27,6 +28,8 @@ from sweepbot.errors import SweepbotError
 
 #: Key combinations pressed one after the other, each a tuple of keys held together.
 Keys = tuple[tuple[str, ...], ...]
+#: The longest a click may hold the button down (seconds).
+MAX_HOLD = 2.0
 #: Seconds between keys when the client asks a "new game?" question and no gap was learnt.
 CONFIRM_GAP = 0.4
 
@@ -58,12 +61,15 @@ class PlayRules:
     #: the mine total of each board size, as (rows, columns, total)
     mines: tuple[tuple[int, int, int], ...] = ()
     cells_resize: bool = False
+    press_hold: float = 0.0
 
     def __post_init__(self) -> None:
         if self.first_click not in FIRST_CLICK_RULES:
             raise RulesError(f"unknown first-click rule {self.first_click!r} (use {', '.join(FIRST_CLICK_RULES)})")
         if self.key_gap < 0:
             raise RulesError("key_gap must not be negative")
+        if not 0 <= self.press_hold <= MAX_HOLD:
+            raise RulesError(f"press_hold must be 0 to {MAX_HOLD:g} seconds")
 
     @property
     def closes_dialogs(self) -> Keys:
@@ -128,6 +134,7 @@ class PlayRules:
                 dismiss_keys=_keys(spec.get("dismiss_keys", ())),
                 mines=tuple((int(r), int(c), int(n)) for r, c, n in spec.get("mines", ())),
                 cells_resize=bool(spec.get("cells_resize", False)),
+                press_hold=float(spec.get("press_hold", 0.0)),
             )
         except (KeyError, TypeError, ValueError, IndexError) as err:
             raise RulesError(f"malformed play section: {err!r}") from None

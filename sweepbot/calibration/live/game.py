@@ -15,6 +15,7 @@ import numpy as np
 from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED, WON_COVERED
 from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import BoardDriver, Cell
+from sweepbot.calibration.live.press import shortest_hold
 from sweepbot.calibration.live.session import FactLog
 from sweepbot.calibration.live.tiles import Tiles, flood
 from sweepbot.watch import OVERLAY_WAIT
@@ -315,6 +316,10 @@ class LiveGame:
             frame = self.board.click(cell, "left")
             self.board.previous = clicked_before  # a focus ring moved once, from the cell clicked before
             changed = self.board.changes(before, frame, cell)
+        if not changed and self.number == 0 and not self.tiles.opened_looks and cell in self.tiles.covered(frame):
+            held = shortest_hold(self.board, cell, before, self.fact_log.session, self.log)
+            if held is not None:
+                frame, changed = held
         return frame, changed
 
     def judge(self, cell: Cell, changed: set[Cell], before: np.ndarray, frame: np.ndarray) -> Click:
