@@ -24,6 +24,7 @@ import numpy as np
 from sweepbot.rect import Rect
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.ink import digit_inks, inked_as
 from sweepbot.vision.profile import Profile
 
 MAX_RMS = 30.0
@@ -325,23 +326,33 @@ def classify(
 def _classified(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
                 max_rms: float) -> CellScores:
     scores = _scored(image, geometry, profile, plain, levels, max_rms)
-    return _numbers_held_close(scores) if profile.drawn_from else scores
+    return _numbers_held_close(image, geometry, profile, scores) if profile.drawn_from else scores
 
 
 #: A profile drawn at another cell size (see vision.scaled) reads a number only this close to its template
-#: (RMS, 0-255) and this far from any other (margin): a client draws its digits anew at each size, and a 3
-#: drawn small may be nearer a 2 scaled down than to anything else. A number not read so is refused: an open
-#: cell of unknown number, learnt when a game shows what it is.
+#: (RMS, 0-255) and this far from any other (margin), or, up to DRAWN_INK_RMS, drawn in its digit's colour and
+#: no other digit's (``vision.ink``): a client draws its digits anew at each size, and a 3 drawn small may be
+#: nearer a 2 scaled down than to anything else. A number not read so is refused: an open cell of unknown
+#: number, learnt when a game shows what it is.
 DRAWN_NUMBER_RMS = 18.0
 DRAWN_NUMBER_MARGIN = 0.75
+DRAWN_INK_RMS = 60.0
 
 
-def _numbers_held_close(scores: CellScores) -> CellScores:
+def _numbers_held_close(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores) -> CellScores:
     loose = np.isin(scores.chars, list("12345678")) & (
         (scores.rms > DRAWN_NUMBER_RMS) | (scores.margin < DRAWN_NUMBER_MARGIN))
     if not loose.any():
         return scores
-    return replace(scores, chars=np.where(loose, "~", scores.chars))
+    inks = digit_inks(profile)
+    windows = window_pixels(image, geometry, profile.crop)
+    rms = scores.rms.copy()
+    for r, c in zip(*np.nonzero(loose), strict=True):
+        pixels = windows[r * geometry.cols + c].reshape(-1, 3)
+        if rms[r, c] <= DRAWN_INK_RMS and inked_as(pixels, str(scores.chars[r, c]), inks):
+            loose[r, c] = False
+            rms[r, c] = min(rms[r, c], scores.max_rms)  # taken by its colour: within the profile's limit
+    return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms)
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,

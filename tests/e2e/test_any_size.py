@@ -46,6 +46,8 @@ def test_gnome_mines_in_a_window_of_a_size_no_profile_was_made_at_plays(level: s
     summary = answer(done)
     assert summary["games"] == GAMES and summary["errors"] == 0, (summary, done.stderr[-2000:])
     assert summary["wins"] + summary["losses"] == GAMES and summary["refused_clicks"] == 0  # type: ignore[operator]
+    # its numbers read, not played blind: the small board is won nine times in ten when they are
+    assert summary["wins"] >= 1, summary  # type: ignore[operator]
     replayed_clean(record, env)
 
 

@@ -1,0 +1,54 @@
+"""The colour a number is drawn in: most clients draw each digit in a colour of its own (1 blue, 2 green,
+3 red, or a background of its own), which stays the same at any size while the digit's shape, drawn anew,
+does not. A number read by a profile drawn at another size whose pixels do not come close to the template
+is taken only when its colour is its digit's and no other digit's."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.vision.profile import Profile
+
+#: A pixel whose channels lie this far apart (0-255) is coloured: ink, not grey.
+INK_SPREAD = 40
+#: The share of a cell's pixels that must be coloured for its colour to count.
+MIN_INK = 0.02
+#: How near (BGR distance) a cell's colour must be to its digit's, and how many times as far from every other
+#: digit's.
+INK_MATCH = 30.0
+INK_APART = 2.5
+
+DIGITS = "12345678"
+
+
+def ink(pixels: np.ndarray) -> np.ndarray | None:
+    """The median colour of the coloured pixels among ``pixels`` (N x 3), None if too few are coloured."""
+    spread = pixels.max(axis=1).astype(np.int16) - pixels.min(axis=1).astype(np.int16)
+    coloured = pixels[spread >= INK_SPREAD]
+    if len(coloured) < MIN_INK * len(pixels) or not len(coloured):
+        return None
+    return np.median(coloured.astype(np.float32), axis=0)
+
+
+def digit_inks(profile: Profile) -> dict[str, np.ndarray]:
+    """Each digit's colour, from the profile's first template of it (digits drawn in no colour left out)."""
+    cached: dict[str, np.ndarray] | None = profile.__dict__.get("_digit_inks")
+    if cached is None:
+        cached = {}
+        for i, ch in enumerate(profile.labels):
+            if ch in DIGITS and ch not in cached:
+                colour = ink(profile.template(i).reshape(-1, 3))
+                if colour is not None:
+                    cached[ch] = colour
+        object.__setattr__(profile, "_digit_inks", cached)
+    return cached
+
+
+def inked_as(pixels: np.ndarray, digit: str, inks: dict[str, np.ndarray]) -> bool:
+    """Whether a cell's ``pixels`` (N x 3) are drawn in ``digit``'s colour, and in no other digit's."""
+    mine = ink(pixels)
+    if mine is None or digit not in inks:
+        return False
+    near = float(np.linalg.norm(mine - inks[digit]))
+    others = [float(np.linalg.norm(mine - c)) for ch, c in inks.items() if ch != digit]
+    return near <= INK_MATCH and all(v >= INK_APART * max(near, 4.0) for v in others)

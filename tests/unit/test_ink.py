@@ -1,0 +1,31 @@
+"""Numbers told apart by the colour they are drawn in (vision.ink): a digit's colour holds at any size."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.vision.ink import inked_as
+
+BLUE, GREEN, RED = (200, 40, 30), (30, 150, 30), (30, 30, 210)
+GREY = (190, 190, 190)
+
+
+def cell(ink: tuple[int, int, int], share: float = 0.2) -> np.ndarray:
+    """A grey cell's pixels (N x 3) with ``share`` of them in ``ink``."""
+    pixels = np.tile(np.array(GREY, np.uint8), (400, 1))
+    pixels[: int(400 * share)] = ink
+    return pixels
+
+
+def test_a_number_is_taken_only_in_its_own_digits_colour_and_no_other() -> None:
+    inks = {"1": np.array(BLUE, np.float32), "2": np.array(GREEN, np.float32), "3": np.array(RED, np.float32)}
+    assert inked_as(cell(BLUE), "1", inks)
+    assert not inked_as(cell(BLUE), "2", inks)  # read as a 2 by its pixels, drawn in a 1's colour: refused
+    assert not inked_as(cell(GREY), "1", inks)  # no colour at all
+    assert not inked_as(cell(BLUE, share=0.005), "1", inks)  # a speck of colour proves nothing
+    assert not inked_as(cell(BLUE), "4", inks)  # a digit of no known colour
+
+
+def test_digits_drawn_in_one_colour_are_never_told_apart_by_it() -> None:
+    inks = {"1": np.array(BLUE, np.float32), "2": np.array((205, 45, 35), np.float32)}
+    assert not inked_as(cell(BLUE), "1", inks) and not inked_as(cell(BLUE), "2", inks)
