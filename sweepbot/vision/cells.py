@@ -360,8 +360,9 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     scores = plain.scores
     if not _anchored(scores) and max_rms > UNANCHORED_RMS:
         # every cell alike (a fresh board): only a near-exact match tells covered from revealed on a screen
-        # that may be brighter or darker
-        scores = replace(scores, max_rms=UNANCHORED_RMS)
+        # that may be brighter or darker; with a profile drawn at another size, whose looks come only so
+        # close, a cell unlike the rest (the mine that went off at a first click) keeps the profile's limit
+        scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=UNANCHORED_RMS)
     if not scores.accepted.all():
         scores = _nudge(image, geometry, profile, scores)
     if levels and not profile.drawn_from and (not scores.accepted.all() or float(scores.rms.mean()) > LEVELS_RMS):
@@ -401,6 +402,13 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
             chars[r, c], rms[r, c], margin[r, c], best[r, c] = (
                 tried.chars[i, k], tried.rms[i, k], tried.margin[i, k], tried.best[i, k])
     return CellScores(chars, rms, margin, best, scores.max_rms)
+
+
+def _minority_kept(scores: CellScores) -> CellScores:
+    """The cells of the board's most common look held to UNANCHORED_RMS, the others to the profile's limit."""
+    values, counts = np.unique(scores.chars, return_counts=True)
+    loose = (scores.chars == values[int(counts.argmax())]) & (scores.rms > UNANCHORED_RMS)
+    return replace(scores, chars=np.where(loose, "~", scores.chars))
 
 
 def _anchored(scores: CellScores) -> bool:

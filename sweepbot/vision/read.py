@@ -177,6 +177,8 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
 MAX_OPENED = 4
 OPENED_SHARE = 8
 DRAWN_OPENED_SHARE = 1
+#: ... but only when at least this share of the board's cells fit the drawn looks as they are.
+DRAWN_FITTING_SHARE = 0.25
 
 
 def learning(profile: Profile) -> bool:
@@ -188,6 +190,8 @@ def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellSco
     bad = scores.refused()
     share = DRAWN_OPENED_SHARE if profile.drawn_from else OPENED_SHARE
     most = max(MAX_OPENED, geometry.rows * geometry.cols // share)
+    if profile.drawn_from and len(bad) > (1 - DRAWN_FITTING_SHARE) * geometry.rows * geometry.cols:
+        most = 0  # too few cells fit the drawn looks for them to be this client's: refused, not read as opened
     # nearest a mine, too, on a board that shows none (a game on, or won with its mines covered): an unseen
     # number drawn in the mines' colour; on a board that shows mines it may be one drawn another way
     shows_mines = bool(np.isin(scores.chars[scores.accepted], list("*!X")).any())
