@@ -211,8 +211,7 @@ class VirtualDisplay:
 
     def _split_monitors(self) -> None:
         """The screen shown as monitors side by side: a RandR monitor each (Xvfb keeps them with -noreset)."""
-        env = {k: v for k, v in os.environ.items() if k not in _FOREIGN_VARS}
-        env["DISPLAY"] = self.name
+        env = self.env  # the bus is not started yet: DISPLAY only
         mm_w, mm_h = round(self.monitor_width * MM_PER_PX), round(self.height * MM_PER_PX)
         for i in range(self.monitors):
             x, y, w, h = self.monitor_rect(i)

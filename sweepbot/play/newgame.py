@@ -114,7 +114,10 @@ def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
 
 
 #: What :func:`look_for_new_game` says of a screen that still shows the game that ended.
-OLD_GAME = ("no change since the new game was asked for", "a board that is over", "the board of the game that ended")
+NO_CHANGE = "no change since the new game was asked for"
+GAME_OVER = "a board that is over"
+LAST_BOARD = "the board of the game that ended"
+OLD_GAME = (NO_CHANGE, GAME_OVER, LAST_BOARD)
 
 
 def old_game_shows(seen: str) -> bool:
@@ -127,14 +130,14 @@ def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
                       last: BoardView) -> tuple[BoardView | None, str]:
     """A fresh board on ``frame`` (one that is not over and not the last game's), or None and what was seen."""
     if same_frame(frame, before):
-        return None, "no change since the new game was asked for"
+        return None, NO_CHANGE
     try:
         view = reader.read(frame)
     except SweepbotError as err:
         return None, f"no board it could read ({err})"
     over = game_over(view.board)
     if over:
-        return None, f"a board that is over ({over})"
+        return None, f"{GAME_OVER} ({over})"
     if view.board.grid == last.board.grid:
-        return None, "the board of the game that ended"
+        return None, LAST_BOARD
     return view, "a new board"

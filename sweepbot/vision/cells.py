@@ -326,7 +326,7 @@ def classify(
 def _classified(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
                 max_rms: float) -> CellScores:
     scores = _scored(image, geometry, profile, plain, levels, max_rms)
-    return _numbers_held_close(image, geometry, profile, scores) if profile.drawn_from else scores
+    return _numbers_held_close(plain.windows, geometry, profile, scores) if profile.drawn_from else scores
 
 
 #: A profile drawn at another cell size (see vision.scaled) reads a number only this close to its template
@@ -339,13 +339,15 @@ DRAWN_NUMBER_MARGIN = 0.75
 DRAWN_INK_RMS = 60.0
 
 
-def _numbers_held_close(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores) -> CellScores:
+def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profile,
+                        scores: CellScores) -> CellScores:
+    """``scores`` with the numbers neither held close nor inked as their digit refused (``windows``: the
+    cells' windows as cut from the image)."""
     loose = np.isin(scores.chars, list("12345678")) & (
         (scores.rms > DRAWN_NUMBER_RMS) | (scores.margin < DRAWN_NUMBER_MARGIN))
     if not loose.any():
         return scores
     inks = digit_inks(profile)
-    windows = window_pixels(image, geometry, profile.crop)
     rms = scores.rms.copy()
     for r, c in zip(*np.nonzero(loose), strict=True):
         pixels = windows[r * geometry.cols + c].reshape(-1, 3)

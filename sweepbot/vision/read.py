@@ -172,12 +172,11 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
 
 #: The most cells read as ``=`` on one board: MAX_OPENED, or one cell in OPENED_SHARE on a larger board (more
 #: means the profile does not fit, not a rare look; a client whose rows differ in height draws a row's digits
-#: in another size); with a profile drawn at another size, which has every digit to learn, any cell whose
-#: nearest look is an opened cell's (a profile that does not fit refuses covered cells too).
+#: in another size). With a profile drawn at another size, which has every digit to learn, any cell whose
+#: nearest look is an opened cell's, as long as DRAWN_FITTING_SHARE of the board's cells fit the drawn looks
+#: as they are (fewer: they are not this client's, and the board is refused, not read as opened cells).
 MAX_OPENED = 4
 OPENED_SHARE = 8
-DRAWN_OPENED_SHARE = 1
-#: ... but only when at least this share of the board's cells fit the drawn looks as they are.
 DRAWN_FITTING_SHARE = 0.25
 
 
@@ -188,10 +187,8 @@ def learning(profile: Profile) -> bool:
 
 def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellScores:
     bad = scores.refused()
-    share = DRAWN_OPENED_SHARE if profile.drawn_from else OPENED_SHARE
-    most = max(MAX_OPENED, geometry.rows * geometry.cols // share)
-    if profile.drawn_from and len(bad) > (1 - DRAWN_FITTING_SHARE) * geometry.rows * geometry.cols:
-        most = 0  # too few cells fit the drawn looks for them to be this client's: refused, not read as opened
+    cells = geometry.rows * geometry.cols
+    most = (1 - DRAWN_FITTING_SHARE) * cells if profile.drawn_from else max(MAX_OPENED, cells // OPENED_SHARE)
     # nearest a mine, too, on a board that shows none (a game on, or won with its mines covered): an unseen
     # number drawn in the mines' colour; on a board that shows mines it may be one drawn another way
     shows_mines = bool(np.isin(scores.chars[scores.accepted], list("*!X")).any())

@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 
+from sweepbot.control.device import XWAYLAND_HOW, wayland_session
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.watch.watcher import Watcher
@@ -29,16 +30,6 @@ class ScreenGrabber:
             check_capture(frame)
             return frame
         return self.source.grab(Rect(region.x + self.origin[0], region.y + self.origin[1], region.w, region.h))
-
-
-#: How to run a game under Xwayland, where sweepbot can see and click it (docs/screens.md).
-XWAYLAND_HOW = ("run the game under Xwayland instead: GTK programs with GDK_BACKEND=x11, Qt programs with "
-                "QT_QPA_PLATFORM=xcb, SDL/pygame with SDL_VIDEODRIVER=x11, Chromium with --ozone-platform=x11, "
-                "Firefox with MOZ_ENABLE_WAYLAND=0 (see docs/screens.md)")
-
-
-def wayland_session() -> bool:
-    return os.environ.get("XDG_SESSION_TYPE") == "wayland" or bool(os.environ.get("WAYLAND_DISPLAY"))
 
 
 def check_session() -> None:
