@@ -50,11 +50,15 @@ class CellScores:
     max_rms: float = MAX_RMS
     #: the windows and plain scores these came from (set by :func:`classify`), for the next frame's read
     plain: Scored | None = field(default=None, compare=False, repr=False)
+    #: cells held to UNANCHORED_RMS instead of ``max_rms`` (see :func:`_minority_kept`); None: none are
+    held: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def accepted(self) -> np.ndarray:
         # a look calibration has not named ("~") is refused however well it matches
-        return (self.rms <= self.max_rms) & (self.margin >= MIN_MARGIN) & (self.chars != "~")
+        limit = self.max_rms if self.held is None else np.where(self.held, min(self.max_rms, UNANCHORED_RMS),
+                                                                 self.max_rms)
+        return (self.rms <= limit) & (self.margin >= MIN_MARGIN) & (self.chars != "~")
 
     def refused(self) -> list[tuple[int, int]]:
         rs, cs = np.nonzero(~self.accepted)
@@ -403,14 +407,15 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
         if tried.rms[i, k] < rms[r, c]:
             chars[r, c], rms[r, c], margin[r, c], best[r, c] = (
                 tried.chars[i, k], tried.rms[i, k], tried.margin[i, k], tried.best[i, k])
-    return CellScores(chars, rms, margin, best, scores.max_rms)
+    return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
 
 
 def _minority_kept(scores: CellScores) -> CellScores:
-    """The cells of the board's most common look held to UNANCHORED_RMS, the others to the profile's limit."""
+    """The cells of the board's most common look held to UNANCHORED_RMS, the others to the profile's limit.
+    A held cell that misses is refused as the look it is nearest (a covered tile a pixel off stays a covered
+    tile refused, never an open cell of unknown number)."""
     values, counts = np.unique(scores.chars, return_counts=True)
-    loose = (scores.chars == values[int(counts.argmax())]) & (scores.rms > UNANCHORED_RMS)
-    return replace(scores, chars=np.where(loose, "~", scores.chars))
+    return replace(scores, held=scores.chars == values[int(counts.argmax())])
 
 
 def _anchored(scores: CellScores) -> bool:

@@ -14,7 +14,7 @@ import numpy as np
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
-from sweepbot.vision.cells import MAX_RMS, CellScores, Scored, classify, windows_area
+from sweepbot.vision.cells import MAX_RMS, MIN_MARGIN, CellScores, Scored, classify, distances, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.fit import best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
 from sweepbot.vision.geometry import Geometry
@@ -195,11 +195,29 @@ def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellSco
     like_opened = ".12345678~=" if shows_mines else ".12345678~=*"
     if len(bad) > most or any(str(scores.chars[r, c]) not in like_opened for r, c in bad):
         return scores
+    if scores.plain is None or not _clear_of_covered(scores.plain.windows[[r * geometry.cols + c for r, c in bad]],
+                                                     profile).all():
+        # half-way between a covered tile and an open look (a tile pressed or lit under the pointer, drawn
+        # while the client answers a click): not proved open
+        return scores
     chars = scores.chars.copy()
     rms, margin = scores.rms.copy(), scores.margin.copy()
     for r, c in bad:
         chars[r, c], rms[r, c], margin[r, c] = "=", 0.0, 1.0
     return replace(scores, chars=chars, rms=rms, margin=margin)
+
+
+def _clear_of_covered(windows: np.ndarray, profile: Profile) -> np.ndarray:
+    """Whether each window is nearer some look other than a covered tile's by the reader's margin."""
+    covered = np.array(profile.labels) == COVERED
+    if not covered.any() or covered.all():
+        return np.ones(len(windows), bool)
+    d = distances(windows.astype(np.float32), profile)
+    shut, other = np.flatnonzero(covered), np.flatnonzero(~covered)
+    near_shut, near_other = shut[d[:, shut].argmin(axis=1)], other[d[:, other].argmin(axis=1)]
+    rows = np.arange(len(windows))
+    gap = (d[rows, near_shut] - d[rows, near_other]) / np.maximum(profile.pairs[near_other, near_shut], 1e-9)
+    return np.asarray(gap >= MIN_MARGIN)
 
 
 def read_screenshot(
@@ -241,6 +259,9 @@ def read_screenshot(
         drawn = likeliest(image, found, drawn_at_size(candidates, direct, found))
         if drawn:
             best = min((x for x in (best, best_fit(image, found, drawn)) if x is not None), key=lambda x: x[0])
+    trimmed = None if best is None or geometry is not None else _without_phantom_line(best[1], best[3])
+    if trimmed is not None:
+        return read_screenshot(image, profile, profiles, trimmed, opened_unknown)
     if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
                                                         and _opened(best[3], best[1], best[2]).accepted.all())):
         _check_edges(image, best[1], best[2])
@@ -253,6 +274,33 @@ def read_screenshot(
             "one for this client"
         )
     raise refuse(image, best[1], best[3], best[2])
+
+
+def _without_phantom_line(geometry: Geometry, scores: CellScores) -> Geometry | None:
+    """The board without an outer row or column that reads as empty open cells beside covered ones: no game
+    shows that (an empty cell's neighbours open with it), so it is the window's background lined up with the
+    cells, not part of the board. Its inner edge is put one usual step from the next; None when no side is
+    such a line."""
+    chars = scores.chars
+    if min(chars.shape) < 3:
+        return None
+    xs, ys = list(geometry.xs), list(geometry.ys)
+    step_x, step_y = int(np.median(np.diff(xs))), int(np.median(np.diff(ys)))
+    sides = {
+        "top": (chars[0], chars[1]), "bottom": (chars[-1], chars[-2]),
+        "left": (chars[:, 0], chars[:, 1]), "right": (chars[:, -1], chars[:, -2]),
+    }
+    for side, (outer, inner) in sides.items():
+        if not ((outer == ".").all() and (inner == COVERED).any()):
+            continue
+        if side == "top":
+            return Geometry(geometry.xs, (max(ys[1], ys[2] - step_y), *ys[2:]))
+        if side == "bottom":
+            return Geometry(geometry.xs, (*ys[:-2], min(ys[-2], ys[-3] + step_y)))
+        if side == "left":
+            return Geometry((max(xs[1], xs[2] - step_x), *xs[2:]), geometry.ys)
+        return Geometry((*xs[:-2], min(xs[-2], xs[-3] + step_x)), geometry.ys)
+    return None
 
 
 def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool) -> Reading:

@@ -83,3 +83,26 @@ def test_what_a_drawn_profile_learns_in_play_is_read_next_time(tmp_path: Path) -
     assert learnt.folder is not None and (learnt.folder / "profile.json").is_file()
     kept = {p.name: p for p in available_profiles()}[drawn.name]
     assert kept.drawn_from == "sgt-mines-20px" and kept.labels.count("2") == drawn.labels.count("2") + 1
+
+
+def test_covered_tiles_a_pixel_off_a_drawn_look_are_refused_never_read_as_open() -> None:
+    """gnome-mines at 1.3x, a fresh board: its 46 px looks drawn at 60.6 px fit the tiles a pixel off only
+    loosely. Those tiles are refused (the board's one look, held close), never read as open cells of unknown
+    number; the looks that fit read every tile covered."""
+    path = FIXTURES / "gnome-mines" / "fresh-1.3x.png"
+    image = load_image(path)
+    loose = at_pitch(load_profile(BUILTIN_DIR / "gnome-mines-46px"), (60.6, 60.5))
+    with pytest.raises(ReadError) as refused:
+        read_screenshot(image, profiles=[loose], opened_unknown=True)
+    assert (0, 0) in refused.value.cells
+    reading = read_screenshot(image, opened_unknown=True)
+    assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+
+
+def test_a_tile_lit_as_the_client_answers_a_click_is_not_read_as_an_open_cell() -> None:
+    """gnome-mines at 1.3x lights the tile clicked before it opens it (a busy machine shows that frame): the
+    lit tile is half-way between a covered tile and an empty cell, proved neither, and refused."""
+    image = load_image(FIXTURES / "gnome-mines" / "answering" / "lit-1.3x.png")
+    with pytest.raises(ReadError) as refused:
+        read_screenshot(image, opened_unknown=True)
+    assert refused.value.cells == [(2, 1)]
