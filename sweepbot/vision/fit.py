@@ -11,7 +11,7 @@ import numpy as np
 from sweepbot.vision.cells import MAX_RMS, CellScores, align, best_distance, cell_windows, classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.scaled import at_pitch, in_range
+from sweepbot.vision.scaled import at_pitch, in_range, with_kin_numbers
 
 #: How far a board's pitch may be from a profile's to be read with it directly: a fraction, at least 1 px.
 PITCH_TOLERANCE = 0.05
@@ -85,11 +85,13 @@ def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -
 def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile], found: Geometry) -> list[Profile]:
     """The profiles made at other cell sizes (of those that offer the board's rows and columns), each drawn at
     the board's size: a client's looks at one size may fit a board better than its profile of the nearest
-    size (a client that draws its digits otherwise at a small size)."""
+    size (a client that draws its digits otherwise at a small size). Each holds the numbers of its client's
+other sizes too (``vision.scaled.with_kin_numbers``)."""
     if not in_range(found.pitch):
         return []
-    return [at_pitch(p, found.pitch) for p in candidates
-            if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p)]
+    drawn = [at_pitch(p, found.pitch) for p in candidates
+             if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p)]
+    return [with_kin_numbers(p, drawn) for p in drawn]
 
 
 def rank(scores: CellScores, raw: CellScores) -> float:

@@ -14,6 +14,7 @@ user's profile store, under its own name, for the next time the board is shown a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -60,6 +61,32 @@ def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
     return make_profile(name, profile.client, pitch, crop, templates, profile.sizes,
                         _counter_at(profile.counter, fx, fy), user_profiles_dir() / name,
                         _rules_at(profile.play, fx, fy), limit, profile.drawn_from or profile.name)
+
+
+NUMBERS = "12345678"
+
+
+def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
+    """A profile drawn at a board's size with the numbers of its client's other profiles drawn at the same
+    size added, each cut to its window where theirs holds it: a client draws its digits anew at each size,
+    and the digits of the size nearest the board's may fit where those of the profile whose tiles fit best
+    do not. Itself when none adds any."""
+    if not profile.drawn_from:
+        return profile
+    ox, oy, w, h = profile.crop
+    extra: list[tuple[str, np.ndarray]] = []
+    for other in kin:
+        kx, ky, kw, kh = other.crop
+        if (other is profile or other.client != profile.client or other.pitch != profile.pitch
+                or not (kx <= ox and ky <= oy and kx + kw >= ox + w and ky + kh >= oy + h)):
+            continue
+        extra += [(ch, other.template(i)[oy - ky:oy - ky + h, ox - kx:ox - kx + w])
+                  for i, ch in enumerate(other.labels) if ch in NUMBERS]
+    if not extra:
+        return profile
+    own = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
+    return make_profile(profile.name, profile.client, profile.pitch, profile.crop, own + extra, profile.sizes,
+                        profile.counter, profile.folder, profile.play, profile.max_rms, profile.drawn_from)
 
 
 def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:

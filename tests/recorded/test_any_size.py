@@ -89,7 +89,7 @@ def test_covered_tiles_a_pixel_off_a_drawn_look_are_refused_never_read_as_open()
     """gnome-mines at 1.3x, a fresh board: its 46 px looks drawn at 60.6 px fit the tiles a pixel off only
     loosely. Those tiles are refused (the board's one look, held close), never read as open cells of unknown
     number; the looks that fit read every tile covered."""
-    path = FIXTURES / "gnome-mines" / "fresh-1.3x.png"
+    path = FIXTURES / "drawn-sizes" / "gnome-mines-fresh-1.3x.png"
     image = load_image(path)
     loose = at_pitch(load_profile(BUILTIN_DIR / "gnome-mines-46px"), (60.6, 60.5))
     with pytest.raises(ReadError) as refused:
@@ -102,7 +102,25 @@ def test_covered_tiles_a_pixel_off_a_drawn_look_are_refused_never_read_as_open()
 def test_a_tile_lit_as_the_client_answers_a_click_is_not_read_as_an_open_cell() -> None:
     """gnome-mines at 1.3x lights the tile clicked before it opens it (a busy machine shows that frame): the
     lit tile is half-way between a covered tile and an empty cell, proved neither, and refused."""
-    image = load_image(FIXTURES / "gnome-mines" / "answering" / "lit-1.3x.png")
+    image = load_image(FIXTURES / "drawn-sizes" / "gnome-mines-lit-1.3x.png")
     with pytest.raises(ReadError) as refused:
         read_screenshot(image, opened_unknown=True)
     assert refused.value.cells == [(2, 1)]
+
+
+def test_numbers_of_the_clients_size_nearest_the_boards_are_read_with_the_looks_that_fit_its_tiles() -> None:
+    """gnome-mines at 1.3x: its 30 px looks drawn at 60.6 px fit the new board's tiles best, and play keeps the
+    profile that read the new board; its 3s fit only as drawn from the 46 px looks. The drawn profile holds
+    its client's other sizes' numbers too, and every 3 of the game is read."""
+    fresh = read_screenshot(load_image(FIXTURES / "drawn-sizes" / "gnome-mines-fresh-1.3x.png"), opened_unknown=True)
+    assert fresh.profile.drawn_from == "gnome-mines-30px"
+    path = FIXTURES / "drawn-sizes" / "gnome-mines-threes-1.3x.png"
+    reading = read_screenshot(load_image(path), profiles=[fresh.profile], opened_unknown=True)
+    assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+    alone = at_pitch(load_profile(BUILTIN_DIR / "gnome-mines-30px"), reading.geometry.pitch)
+    try:  # without them, the 3s are refused, or read as open cells of unknown number
+        grid = read_screenshot(load_image(path), profiles=[alone], opened_unknown=True).board.grid
+    except ReadError as refused:
+        assert {(6, 2), (6, 4), (6, 6)} <= set(refused.cells)
+    else:
+        assert "3" not in "".join(grid)
