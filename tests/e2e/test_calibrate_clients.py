@@ -1,7 +1,8 @@
 """End to end: a client sweepbot has no profile for, met as a user meets it. From an empty profile store with
 the built-in profiles hidden, `sweepbot calibrate --live --client NAME --yes` learns it on a virtual screen
 under openbox's stock settings, then `sweepbot play` plays it with what was learnt: every game ends in a win
-or a loss, and the names the game proved read the boards of those games."""
+or a loss, and the names the game proved read the boards of those games. The web page, calibrated at 100 %, is
+then played at 150 % zoom with what was learnt."""
 
 from __future__ import annotations
 
@@ -47,3 +48,33 @@ def test_a_client_never_seen_is_calibrated_live_then_played(client: str, tmp_pat
     assert summary["games"] == GAMES and summary["errors"] == 0, (summary, result.stderr[-2000:])
     assert summary["wins"] + summary["losses"] == GAMES and summary["refused_clicks"] == 0
     assert summary["wins"] >= 1, summary
+    if client == "nicegui-minesweeper":
+        zoomed_page_plays(tmp_path, profiles)
+
+
+#: A page's zoom no profile was made at (a user's browser zoom).
+ZOOM = 1.5
+
+
+def zoomed_page_plays(tmp_path: Path, profiles: Path) -> None:
+    """The same page at 150 % zoom is played with what was learnt at 100 %: its looks drawn at the board's
+    size, no error, and every recorded frame read again as play read it."""
+    from sweepbot.desktop.clients import launch_client
+    from sweepbot.desktop.display import VirtualDisplay
+
+    client, record = "nicegui-minesweeper", tmp_path / "zoomed"
+    with VirtualDisplay(*screen_for(client, None, ZOOM)) as display, launch_client(display, client, zoom=ZOOM):
+        env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
+        result = subprocess.run(
+            [sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record", str(record)],
+            env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert result.stdout.strip(), result.stderr[-2000:]
+    summary = json.loads(result.stdout)
+    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, result.stderr[-2000:])
+    assert summary["wins"] + summary["losses"] == GAMES and summary["refused_clicks"] == 0
+    steps = [json.loads(line) for line in (record / "session.jsonl").read_text().splitlines()]
+    pitch = steps[0]["x_edges"][1] - steps[0]["x_edges"][0]
+    assert pitch > 50, pitch  # 40 CSS px cells drawn at 60
+    replayed = subprocess.run([sys.executable, "-m", "sweepbot", "replay", str(record), "--json"], env=env,
+                              capture_output=True, text=True, timeout=600, check=False)
+    assert json.loads(replayed.stdout)["read_differences"] == [], replayed.stdout[-2000:]
