@@ -20,7 +20,7 @@ import numpy as np
 
 from sweepbot.board import Board, Cell
 from sweepbot.errors import SweepbotError
-from sweepbot.play.view import BoardView, Reader
+from sweepbot.play.view import BoardView, PlacedReader, Reader
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.strategy import Strategy, parse_strategy
 from sweepbot.vision.capture import save_crops
@@ -144,7 +144,11 @@ def replay(folder: Path, reader: Reader | None, reader_for: Callable[[Path], Rea
                 report.read_differences.append(f"{where}: frame missing or unreadable")
                 continue
             try:
-                again = reader.read(frame).board
+                if isinstance(reader, PlacedReader) and entry.get("x_edges") and entry.get("y_edges"):
+                    again = reader.read_at(frame, tuple(round(x) for x in entry["x_edges"]),
+                                           tuple(round(y) for y in entry["y_edges"])).board
+                else:
+                    again = reader.read(frame).board
             except SweepbotError as err:
                 report.read_differences.append(f"{where}: not readable now: {err}")
                 continue

@@ -39,6 +39,13 @@ class Reader(Protocol):
 
 
 @runtime_checkable
+class PlacedReader(Reader, Protocol):
+    """A reader that can read a frame where a recorded step says the board was read (``replay``)."""
+
+    def read_at(self, frame: np.ndarray, xs: tuple[int, ...], ys: tuple[int, ...]) -> BoardView: ...
+
+
+@runtime_checkable
 class AreaReader(Reader, Protocol):
     """A reader that knows which part of the frame its next read looks at, so that only that part need be
     grabbed: the board where it was last read, and its counter."""

@@ -10,6 +10,7 @@ from sweepbot.play.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, with_templates
+from sweepbot.vision.profile import available_profiles, select_profiles
 from sweepbot.vision.read import ReadError, Seen, learning, reading_area, resizes
 
 
@@ -31,6 +32,7 @@ class VisionReader:
         #: what the last read at ``geometry`` with ``profile`` saw: a new frame is classified only where it
         #: changed (a board that moved or a profile that learnt a look is read in full)
         self.seen: Seen | None = None
+        self.unknown = 0  # open cells of unknown number in the last reading
 
     def read(self, frame: np.ndarray) -> BoardView:
         return to_view(self.read_vision(frame))
@@ -46,6 +48,19 @@ class VisionReader:
         """Read a frame that is current only in :meth:`area`: the board where it was last read, never
         located afresh on such a frame (ReadError when it is not there)."""
         return to_view(self.read_vision(frame, whole=False))
+
+    def read_at(self, frame: np.ndarray, xs: tuple[int, ...], ys: tuple[int, ...]) -> BoardView:
+        """Read ``frame`` where a recorded step says the board was read (``xs``, ``ys``: its cell edges), as
+        play read it there; found afresh when it does not read there."""
+        profile = self.profile
+        if profile is None and self.profile_name is not None:
+            profile = select_profiles(self.profile_name, available_profiles())[0]
+        if profile is not None:
+            geometry = Geometry(xs, ys)
+            # where play read it, lined up already: not lined up again (no board has more unknown cells)
+            self.geometry, self.profile, self.seen = geometry, profile, None
+            self.unknown = geometry.rows * geometry.cols
+        return self.read(frame)
 
     def relocate(self) -> None:
         self.geometry = None
@@ -73,7 +88,9 @@ class VisionReader:
             try:
                 reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
                                        last=self.seen)
-                self.seen = reading.seen
+                if unknown(reading) > self.unknown:
+                    reading = self._lined_up(frame, reading)
+                self.seen, self.unknown = reading.seen, unknown(reading)
                 return reading
             except SweepbotError:
                 if not whole:
@@ -90,8 +107,25 @@ class VisionReader:
         self.new_size = None
         self.size = size
         self.geometry, self.profile = reading.geometry, reading.profile
-        self.seen = reading.seen
+        self.seen, self.unknown = reading.seen, unknown(reading)
         return reading
+
+    def _lined_up(self, frame: np.ndarray, reading: Reading) -> Reading:
+        """``reading``, or the board lined up again with the same profile (within ``area``, the pixels a read
+        looks at) when that reads fewer open cells of unknown number: a new board of plain tiles lines the
+        grid up only roughly, and cells opened since show where they really are (a grid a few pixels off
+        reads their numbers as unknown)."""
+        try:
+            again = read_screenshot(frame, profiles=[reading.profile], geometry=reading.geometry,
+                                    opened_unknown=True)
+        except SweepbotError:
+            return reading
+        if again.geometry.rows != reading.geometry.rows or again.geometry.cols != reading.geometry.cols:
+            return reading
+        if unknown(again) >= unknown(reading):
+            return reading
+        self.geometry = again.geometry
+        return again
 
     def _find(self, frame: np.ndarray) -> Reading:
         """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
@@ -110,6 +144,11 @@ class VisionReader:
                 raise
             cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
             raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops) from error
+
+
+def unknown(reading: Reading) -> int:
+    """Open cells of unknown number on the board read."""
+    return sum(row.count(OPENED) for row in reading.board.grid)
 
 
 def to_view(reading: Reading) -> BoardView:

@@ -37,6 +37,8 @@ LEVELS_RMS = 6.0
 UNANCHORED_RMS = 6.0
 #: How far (px) a refused cell's window is moved each way for a second look (see :func:`_nudge`).
 NUDGE_REACH = 3
+#: How far (px) one pass of :func:`align` moves a grid each way.
+ALIGN_RADIUS = 2
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,12 @@ def cell_windows(
 
 def windows_area(geometry: Geometry, crop: tuple[int, int, int, int]) -> Rect:
     """The rectangle of the image that :func:`classify` reads: every cell's window, and the pixels a window
-    of a refused cell may move by for a second look."""
+    may move by: for a second look at a refused cell, or as the grid is lined up again (two passes of
+    :func:`align`)."""
     ox, oy, w, h = crop
-    x0, y0 = geometry.xs[0] + ox - NUDGE_REACH, geometry.ys[0] + oy - NUDGE_REACH
-    x1, y1 = geometry.xs[-2] + ox + w + NUDGE_REACH, geometry.ys[-2] + oy + h + NUDGE_REACH
+    reach = max(NUDGE_REACH, 2 * ALIGN_RADIUS)
+    x0, y0 = geometry.xs[0] + ox - reach, geometry.ys[0] + oy - reach
+    x1, y1 = geometry.xs[-2] + ox + w + reach, geometry.ys[-2] + oy + h + reach
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
@@ -272,7 +276,7 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: 
 
 
 def align(
-    image: np.ndarray, geometry: Geometry, profile: Profile, radius: int = 2, per_line: bool = False
+    image: np.ndarray, geometry: Geometry, profile: Profile, radius: int = ALIGN_RADIUS, per_line: bool = False
 ) -> Geometry:
     """Move the grid by up to ``radius`` px so the cells' windows best fit the templates; with ``per_line``
     each column and row moves on its own (the templates' variants absorb a pixel of drift otherwise)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import sweepbot
-from sweepbot.board import game_over
+from sweepbot.board import Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.play.view import BoardView
 from sweepbot.play.vision_reader import VisionReader
@@ -62,3 +62,54 @@ def test_when_both_reads_fail_the_error_gives_both_reasons() -> None:
     assert "match no template of profile gnome-mines-30px@20.0px" in message
     assert "with the profile in use (xdemineur-21px)" in message
     assert "match no template of profile xdemineur-21px" in message
+
+
+def test_a_grid_lined_up_roughly_on_a_new_board_is_lined_up_again_when_numbers_read_as_unknown() -> None:
+    """nicegui-minesweeper at 67 % zoom, read with its calibrated looks drawn at that size: a new board of
+    plain tiles lines the grid up only roughly (play had it 3 px off). Once cells open, the grid is lined up
+    again on the numbers it read as unknown, and the reader keeps that place: every cell read is the cell on
+    screen (its 1s, drawn anew at this size, stay unknown until a game proves them)."""
+    drawn = Path(__file__).parents[1] / "fixtures" / "drawn-sizes"
+    reader = VisionReader(str(drawn / "profiles" / "nicegui-minesweeper-40px@26.8px"))
+    fresh = reader.read(load_image(drawn / "nicegui-zoom0.67-new.png"))
+    assert set("".join(fresh.board.grid)) == {"#"}
+    assert reader.geometry is not None
+    off = reader.geometry.shifted(0, -2)
+    reader.geometry, reader.seen = off, None
+    opened = load_image(drawn / "nicegui-zoom0.67-opened.png")
+    got = reader.read(opened).board.grid
+    want = Board.parse((drawn / "nicegui-zoom0.67-opened.txt").read_text()).grid
+    unknown = [(r, c) for r, row in enumerate(got) for c, ch in enumerate(row) if ch == "="]
+    assert all(got[r][c] == want[r][c] for r in range(9) for c in range(9) if (r, c) not in unknown)
+    assert {want[r][c] for r, c in unknown} <= {"1"} and len(unknown) <= 8, got
+    assert reader.geometry != off
+    # the place kept: the next frame reads the same at once
+    assert reader.read(opened).board.grid == got
+
+
+def test_replay_reads_each_recorded_frame_where_play_read_it(tmp_path: Path) -> None:
+    """A step recorded with the grid where play had it (3 px off, the numbers read as unknown) reads again the
+    same there: replay reads with what play knew, its profile and its place, not a place it finds afresh."""
+    import json
+    import shutil
+
+    from sweepbot.play.record import replay
+    from sweepbot.vision.read import read_located, read_screenshot
+
+    drawn = Path(__file__).parents[1] / "fixtures" / "drawn-sizes"
+    kept = drawn / "profiles" / "nicegui-minesweeper-40px@26.8px"
+    opened = load_image(drawn / "nicegui-zoom0.67-opened.png")
+    profile = load_profile(kept)
+    right = read_screenshot(opened, profiles=[profile], opened_unknown=True)
+    off = right.geometry.shifted(0, -3)
+    as_played = read_located(opened, off, profile, opened_unknown=True).board
+    assert as_played.grid != right.board.grid
+    shutil.copytree(kept, tmp_path / "profiles" / "0")
+    (tmp_path / "frames").mkdir()
+    shutil.copy(drawn / "nicegui-zoom0.67-opened.png", tmp_path / "frames" / "00000.png")
+    entry = {"game": 0, "frame": "frames/00000.png", "board": list(as_played.grid), "mines": None, "state": None,
+             "clicks": [], "button": "left", "strategy": "full", "first_click": "none", "profile": "profiles/0",
+             "x_edges": list(off.xs), "y_edges": list(off.ys)}
+    (tmp_path / "session.jsonl").write_text(json.dumps(entry) + "\n")
+    report = replay(tmp_path, VisionReader(), lambda folder: VisionReader(str(folder)))
+    assert report.read_differences == []
