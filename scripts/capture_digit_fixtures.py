@@ -68,8 +68,9 @@ from sweepbot.desktop import (  # noqa: E402
     VirtualDisplay,
     launch_client,
 )
+from sweepbot.vision.align import align  # noqa: E402
 from sweepbot.vision.capture import load_image  # noqa: E402
-from sweepbot.vision.cells import align, classify  # noqa: E402
+from sweepbot.vision.cells import classify  # noqa: E402
 from sweepbot.vision.locate import locate  # noqa: E402
 from sweepbot.vision.profile import Profile, available_profiles  # noqa: E402
 

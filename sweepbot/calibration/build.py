@@ -17,7 +17,8 @@ import cv2
 import numpy as np
 
 from sweepbot.calibration.looks import window_crop
-from sweepbot.vision.cells import align, cell_windows
+from sweepbot.vision.align import align
+from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import FLAT_STD, UNNAMED, Profile, make_profile

@@ -22,7 +22,6 @@ from functools import lru_cache
 import numpy as np
 
 from sweepbot.rect import Rect
-from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
 from sweepbot.vision.profile import Profile
@@ -37,7 +36,7 @@ LEVELS_RMS = 6.0
 UNANCHORED_RMS = 6.0
 #: How far (px) a refused cell's window is moved each way for a second look (see :func:`_nudge`).
 NUDGE_REACH = 3
-#: How far (px) one pass of :func:`align` moves a grid each way.
+#: How far (px) one pass of ``vision.align.align`` moves a grid each way.
 ALIGN_RADIUS = 2
 
 
@@ -99,7 +98,7 @@ def cell_windows(
 def windows_area(geometry: Geometry, crop: tuple[int, int, int, int]) -> Rect:
     """The rectangle of the image that :func:`classify` reads: every cell's window, and the pixels a window
     may move by: for a second look at a refused cell, or as the grid is lined up again (two passes of
-    :func:`align`)."""
+    ``vision.align.align``)."""
     ox, oy, w, h = crop
     reach = max(NUDGE_REACH, 2 * ALIGN_RADIUS)
     x0, y0 = geometry.xs[0] + ox - reach, geometry.ys[0] + oy - reach
@@ -273,47 +272,6 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: 
             return current  # no sensible least-squares fit (a plain tile near white): the best guess stands
         current = with_levels(profile, fit)
     return current
-
-
-def align(
-    image: np.ndarray, geometry: Geometry, profile: Profile, radius: int = ALIGN_RADIUS, per_line: bool = False
-) -> Geometry:
-    """Move the grid by up to ``radius`` px so the cells' windows best fit the templates; with ``per_line``
-    each column and row moves on its own (the templates' variants absorb a pixel of drift otherwise)."""
-    rows, cols = geometry.rows, geometry.cols
-    profile = profile.primary()
-    shifts = range(-radius, radius + 1)
-    k = len(shifts)
-    flat_cost = np.empty((k, k, rows * cols))  # [sy, sx, r * cols + c]
-    ox, oy, w, h = profile.crop
-    # every cell's window with ``radius`` pixels around it, cut once: each shift's windows are parts of it;
-    # cells drawn alike with their surroundings (covered tiles) are costed once
-    around = window_pixels(image, geometry, (ox - radius, oy - radius, w + 2 * radius, h + 2 * radius))
-    first, inverse = distinct_rows(around)
-    around = around[first].astype(np.float32).reshape(len(first), h + 2 * radius, w + 2 * radius, 3)
-    for a, sy in enumerate(shifts):
-        for b, sx in enumerate(shifts):
-            win = around[:, radius + sy:radius + sy + h, radius + sx:radius + sx + w].reshape(len(first), -1)
-            # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
-            flat_cost[a, b] = best_distance(win, profile)[inverse] + 4.0 * win.shape[1] * (abs(sx) + abs(sy))
-    cost = flat_cost.reshape(k, k, rows, cols)
-    total = cost.sum(axis=(2, 3))
-    a0, b0 = np.unravel_index(int(total.argmin()), total.shape)
-    if not per_line:
-        return geometry.shifted(int(shifts[b0]), int(shifts[a0]))
-    row_pick: np.ndarray = np.full(rows, a0)
-    col_pick: np.ndarray = np.full(cols, b0)
-    for _ in range(3):
-        # each column's best x shift given the rows' y shifts, then each row's best y shift
-        per_col = cost[row_pick, :, np.arange(rows), :]  # rows x k(sx) x cols
-        col_pick = per_col.sum(axis=0).argmin(axis=0)
-        per_row = cost[:, col_pick, :, np.arange(cols)]  # cols x k(sy) x rows
-        row_pick = per_row.sum(axis=0).argmin(axis=0)
-    sx = np.array(shifts)[col_pick]
-    sy = np.array(shifts)[row_pick]
-    xs = [geometry.xs[c] + int(sx[c]) for c in range(cols)] + [geometry.xs[-1] + int(sx[-1])]
-    ys = [geometry.ys[r] + int(sy[r]) for r in range(rows)] + [geometry.ys[-1] + int(sy[-1])]
-    return Geometry(tuple(xs), tuple(ys))
 
 
 def classify(

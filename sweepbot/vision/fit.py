@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from sweepbot.vision.cells import MAX_RMS, CellScores, align, best_distance, cell_windows, classify
+from sweepbot.vision.align import align
+from sweepbot.vision.cells import MAX_RMS, CellScores, best_distance, cell_windows, classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.scaled import at_pitch, in_range, with_kin_numbers

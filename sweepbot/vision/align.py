@@ -1,0 +1,52 @@
+"""Lining a located grid up with a profile's templates: the grid moved by a few pixels, as a whole or line by
+line, to where the cells' windows fit the templates best."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.vision.cells import ALIGN_RADIUS, best_distance, window_pixels
+from sweepbot.vision.distinct import distinct_rows
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import Profile
+
+
+def align(
+    image: np.ndarray, geometry: Geometry, profile: Profile, radius: int = ALIGN_RADIUS, per_line: bool = False
+) -> Geometry:
+    """Move the grid by up to ``radius`` px so the cells' windows best fit the templates; with ``per_line``
+    each column and row moves on its own (the templates' variants absorb a pixel of drift otherwise)."""
+    rows, cols = geometry.rows, geometry.cols
+    profile = profile.primary()
+    shifts = range(-radius, radius + 1)
+    k = len(shifts)
+    flat_cost = np.empty((k, k, rows * cols))  # [sy, sx, r * cols + c]
+    ox, oy, w, h = profile.crop
+    # every cell's window with ``radius`` pixels around it, cut once: each shift's windows are parts of it;
+    # cells drawn alike with their surroundings (covered tiles) are costed once
+    around = window_pixels(image, geometry, (ox - radius, oy - radius, w + 2 * radius, h + 2 * radius))
+    first, inverse = distinct_rows(around)
+    around = around[first].astype(np.float32).reshape(len(first), h + 2 * radius, w + 2 * radius, 3)
+    for a, sy in enumerate(shifts):
+        for b, sx in enumerate(shifts):
+            win = around[:, radius + sy:radius + sy + h, radius + sx:radius + sx + w].reshape(len(first), -1)
+            # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
+            flat_cost[a, b] = best_distance(win, profile)[inverse] + 4.0 * win.shape[1] * (abs(sx) + abs(sy))
+    cost = flat_cost.reshape(k, k, rows, cols)
+    total = cost.sum(axis=(2, 3))
+    a0, b0 = np.unravel_index(int(total.argmin()), total.shape)
+    if not per_line:
+        return geometry.shifted(int(shifts[b0]), int(shifts[a0]))
+    row_pick: np.ndarray = np.full(rows, a0)
+    col_pick: np.ndarray = np.full(cols, b0)
+    for _ in range(3):
+        # each column's best x shift given the rows' y shifts, then each row's best y shift
+        per_col = cost[row_pick, :, np.arange(rows), :]  # rows x k(sx) x cols
+        col_pick = per_col.sum(axis=0).argmin(axis=0)
+        per_row = cost[:, col_pick, :, np.arange(cols)]  # cols x k(sy) x rows
+        row_pick = per_row.sum(axis=0).argmin(axis=0)
+    sx = np.array(shifts)[col_pick]
+    sy = np.array(shifts)[row_pick]
+    xs = [geometry.xs[c] + int(sx[c]) for c in range(cols)] + [geometry.xs[-1] + int(sx[-1])]
+    ys = [geometry.ys[r] + int(sy[r]) for r in range(rows)] + [geometry.ys[-1] + int(sy[-1])]
+    return Geometry(tuple(xs), tuple(ys))
