@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from sweepbot.board import NUMBERS
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.profile import Profile, make_profile, user_profiles_dir
 from sweepbot.vision.rules import NewGameControl, PlayRules
@@ -63,30 +64,35 @@ def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
                         _rules_at(profile.play, fx, fy), limit, profile.drawn_from or profile.name)
 
 
-NUMBERS = "12345678"
-
-
 def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
     """A profile drawn at a board's size with the numbers of its client's other profiles drawn at the same
     size added, each cut to its window where theirs holds it: a client draws its digits anew at each size,
     and the digits of the size nearest the board's may fit where those of the profile whose tiles fit best
-    do not. Itself when none adds any."""
+    do not. Itself when none adds any; made once for the same kin (kept with the profile, as ``at_pitch`` keeps
+    the drawn profiles), so that a board found again is read with the same profile."""
     if not profile.drawn_from:
         return profile
     ox, oy, w, h = profile.crop
-    extra: list[tuple[str, np.ndarray]] = []
-    for other in kin:
+
+    def holds(other: Profile) -> bool:
         kx, ky, kw, kh = other.crop
-        if (other is profile or other.client != profile.client or other.pitch != profile.pitch
-                or not (kx <= ox and ky <= oy and kx + kw >= ox + w and ky + kh >= oy + h)):
-            continue
-        extra += [(ch, other.template(i)[oy - ky:oy - ky + h, ox - kx:ox - kx + w])
-                  for i, ch in enumerate(other.labels) if ch in NUMBERS]
-    if not extra:
+        return (other is not profile and other.client == profile.client and other.pitch == profile.pitch
+                and kx <= ox and ky <= oy and kx + kw >= ox + w and ky + kh >= oy + h)
+
+    givers = [other for other in kin if holds(other) and any(ch in NUMBERS for ch in other.labels)]
+    if not givers:
         return profile
-    own = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
-    return make_profile(profile.name, profile.client, profile.pitch, profile.crop, own + extra, profile.sizes,
-                        profile.counter, profile.folder, profile.play, profile.max_rms, profile.drawn_from)
+    made: dict[tuple[str, ...], Profile] = profile.__dict__.setdefault("_with_kin", {})
+    key = tuple(other.name for other in givers)
+    if key not in made:
+        extra = [(ch, other.template(i)[oy - other.crop[1]:oy - other.crop[1] + h,
+                                        ox - other.crop[0]:ox - other.crop[0] + w])
+                 for other in givers for i, ch in enumerate(other.labels) if ch in NUMBERS]
+        own = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
+        made[key] = make_profile(profile.name, profile.client, profile.pitch, profile.crop, own + extra,
+                                 profile.sizes, profile.counter, profile.folder, profile.play, profile.max_rms,
+                                 profile.drawn_from)
+    return made[key]
 
 
 def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:

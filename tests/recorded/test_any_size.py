@@ -114,6 +114,8 @@ def test_numbers_of_the_clients_size_nearest_the_boards_are_read_with_the_looks_
     its client's other sizes' numbers too, and every 3 of the game is read."""
     fresh = read_screenshot(load_image(FIXTURES / "drawn-sizes" / "gnome-mines-fresh-1.3x.png"), opened_unknown=True)
     assert fresh.profile.drawn_from == "gnome-mines-30px"
+    again = read_screenshot(load_image(FIXTURES / "drawn-sizes" / "gnome-mines-fresh-1.3x.png"), opened_unknown=True)
+    assert again.profile is fresh.profile  # made once: a board found again keeps what its reads kept
     path = FIXTURES / "drawn-sizes" / "gnome-mines-threes-1.3x.png"
     reading = read_screenshot(load_image(path), profiles=[fresh.profile], opened_unknown=True)
     assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
