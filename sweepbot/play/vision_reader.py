@@ -120,8 +120,6 @@ class VisionReader:
                                     opened_unknown=True)
         except SweepbotError:
             return reading
-        if again.geometry.rows != reading.geometry.rows or again.geometry.cols != reading.geometry.cols:
-            return reading
         if unknown(again) >= unknown(reading):
             return reading
         self.geometry = again.geometry
