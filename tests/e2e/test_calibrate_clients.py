@@ -40,16 +40,23 @@ def test_a_client_never_seen_is_calibrated_live_then_played(client: str, tmp_pat
         assert calibrated.returncode == 0, calibrated.stderr[-3000:]
         saved = [p for p in profiles.iterdir() if (p / "profile.json").is_file()]
         assert len(saved) == 1 and (profiles / f"{saved[0].name}-looks.png").is_file()
-        result = subprocess.run(
-            [sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record", str(record)],
-            env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert result.stdout.strip(), result.stderr[-2000:]
-    summary = json.loads(result.stdout)
-    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, result.stderr[-2000:])
-    assert summary["wins"] + summary["losses"] == GAMES and summary["refused_clicks"] == 0
-    assert summary["wins"] >= 1, summary
+        summary = played(env, record)
+    assert summary["wins"] >= 1, summary  # type: ignore[operator]
     if client == "nicegui-minesweeper":
         zoomed_page_plays(tmp_path, profiles)
+
+
+def played(env: dict[str, str], record: Path) -> dict[str, object]:
+    """`sweepbot play --games GAMES --record RECORD` on the screen of ``env``: every game ended in a win or a
+    loss, with no error and no click refused; its summary."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record", str(record)],
+        env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert result.stdout.strip(), result.stderr[-2000:]
+    summary: dict[str, object] = json.loads(result.stdout)
+    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, result.stderr[-2000:])
+    assert summary["wins"] + summary["losses"] == GAMES and summary["refused_clicks"] == 0  # type: ignore[operator]
+    return summary
 
 
 #: A page's zoom no profile was made at (a user's browser zoom).
@@ -65,13 +72,7 @@ def zoomed_page_plays(tmp_path: Path, profiles: Path) -> None:
     client, record = "nicegui-minesweeper", tmp_path / "zoomed"
     with VirtualDisplay(*screen_for(client, None, ZOOM)) as display, launch_client(display, client, zoom=ZOOM):
         env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
-        result = subprocess.run(
-            [sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record", str(record)],
-            env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert result.stdout.strip(), result.stderr[-2000:]
-    summary = json.loads(result.stdout)
-    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, result.stderr[-2000:])
-    assert summary["wins"] + summary["losses"] == GAMES and summary["refused_clicks"] == 0
+        played(env, record)
     steps = [json.loads(line) for line in (record / "session.jsonl").read_text().splitlines()]
     pitch = steps[0]["x_edges"][1] - steps[0]["x_edges"][0]
     assert pitch > 50, pitch  # 40 CSS px cells drawn at 60
