@@ -43,7 +43,7 @@ def test_plays_real_client_games_to_the_end(client: str, level: str, window_mana
         )
     assert result.stdout.strip(), result.stderr
     summary = json.loads(result.stdout)
-    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, result.stderr[-2000:])
+    assert summary["games"] == GAMES and summary["errors"] == 0, (summary["messages"], summary, result.stderr[-2000:])
     assert summary["wins"] + summary["losses"] == GAMES
     assert summary["refused_clicks"] == 0
     assert summary["wins"] >= 1, summary
