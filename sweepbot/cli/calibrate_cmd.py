@@ -22,6 +22,7 @@ from typing import Any
 
 import cv2
 
+from sweepbot.cli.play_cmd import add_route_option
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.rules import PlayRules
 
@@ -64,6 +65,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("--yes", action="store_true", help="with --live: start clicking without asking first")
     parser.add_argument("--mines", type=int, help="the board's mine total, for a client that shows no mine counter "
                         "(kept in the profile for play; without it a won game tells it)")
+    add_route_option(parser)
     return parser
 
 
@@ -141,20 +143,28 @@ def session_geometry(session: Any) -> Any:
 
 
 def live_session(args: argparse.Namespace) -> Any:
-    from sweepbot.calibration.live.run import LiveCalibration
-    from sweepbot.calibration.recording import compact, save_session
     from sweepbot.watch import check_keys
-    from sweepbot.watch.live import ScreenGrabber, check_session, live_watcher
+    from sweepbot.watch.live import ScreenGrabber
 
     keys = [args.new_game_keys.split("+")] if args.new_game_keys else []
     check_keys(keys)
-    check_session()
+    screen = ScreenGrabber(args.route)
+    try:
+        return calibrate_on(screen, keys, args)
+    finally:
+        screen.close()
+
+
+def calibrate_on(screen: Any, keys: list[list[str]], args: argparse.Namespace) -> Any:
+    from sweepbot.calibration.live.run import LiveCalibration
+    from sweepbot.calibration.recording import compact, save_session
+    from sweepbot.watch.live import live_watcher
+
     if not args.yes and sys.stdin.isatty() and not args.json:
         answer = input("sweepbot will play a few games in the client on screen, clicking in it for a minute or "
                        "two; keep the mouse still. Start? [Y/n] ")
         if answer.strip().lower() not in ("", "y", "yes"):
             raise SweepbotError("calibration not started")
-    screen = ScreenGrabber()
     # a person at a terminal is asked to show how a new game starts when no way is found
     ask = (lambda m: print(f"sweepbot: {m}", file=sys.stderr, flush=True)) if sys.stdin.isatty() else None
     calibration = LiveCalibration(live_watcher(screen), games=args.games, log=lambda m: print(m, file=sys.stderr),

@@ -17,9 +17,10 @@ from sweepbot.play.record import Recorder
 from sweepbot.play.session import play_games
 from sweepbot.play.settings import GameReport, PlaySettings, settings_for
 from sweepbot.play.vision_reader import VisionReader
+from sweepbot.routes.route import ABOUT, ROUTES
 from sweepbot.solver.strategy import parse_strategy
 from sweepbot.vision.rules import PlayRules
-from sweepbot.watch.live import ScreenGrabber, check_session, live_watcher
+from sweepbot.watch.live import ScreenGrabber, live_watcher
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -39,7 +40,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser.add_argument("--max-clicks", type=int, default=20_000,
                         help="stop a game after this many clicks (default 20000)")
     parser.add_argument("--max-seconds", type=float, default=600.0, help="stop a game after this long")
+    add_route_option(parser)
     return parser
+
+
+def add_route_option(parser: argparse.ArgumentParser) -> None:
+    """``--route``: how the screen is seen and input sent (docs/screens.md)."""
+    parser.add_argument("--route", choices=("auto", *ROUTES), default="auto",
+                        help="how the screen is seen and input sent (default auto: the one that shows a board "
+                        "here): " + "; ".join(f"{name}: {about}" for name, about in ABOUT.items()))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,8 +58,14 @@ def run(args: argparse.Namespace) -> int:
         raise SweepbotError("--max-clicks and --max-seconds must be positive")
     if args.mines is not None and args.mines < 1:
         raise SweepbotError("--mines must be at least 1")
-    check_session()
-    screen = ScreenGrabber()
+    screen = ScreenGrabber(args.route)
+    try:
+        return play_on(screen, args)
+    finally:
+        screen.close()
+
+
+def play_on(screen: ScreenGrabber, args: argparse.Namespace) -> int:
     reader = VisionReader(args.profile)
     frame = screen.grab()
     reader.read(frame)  # refuses clearly when no board is on screen

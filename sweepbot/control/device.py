@@ -22,12 +22,6 @@ class InputDevice(Protocol):
     def window_at(self, x: int, y: int) -> tuple[int, int, int, int] | None: ...
 
 
-#: How to run a game under Xwayland, where sweepbot can see and click it (docs/screens.md).
-XWAYLAND_HOW = ("run the game under Xwayland instead: GTK programs with GDK_BACKEND=x11, Qt programs with "
-                "QT_QPA_PLATFORM=xcb, SDL/pygame with SDL_VIDEODRIVER=x11, Chromium with --ozone-platform=x11, "
-                "Firefox with MOZ_ENABLE_WAYLAND=0 (see docs/screens.md)")
-
-
 def wayland_session() -> bool:
     """Whether this is a Wayland session (its X11 windows, if any, drawn through Xwayland)."""
     return os.environ.get("XDG_SESSION_TYPE") == "wayland" or bool(os.environ.get("WAYLAND_DISPLAY"))
@@ -39,8 +33,8 @@ def open_device() -> InputDevice:
     if sys.platform.startswith("linux"):
         if wayland_session() and not os.environ.get("DISPLAY"):
             # with DISPLAY set (Xwayland), input goes to the X11 windows of the session, as under X11
-            raise ControlError(f"this is a Wayland session without X11: input cannot be sent to other windows; "
-                               f"{XWAYLAND_HOW}")
+            raise ControlError("this is a Wayland session without X11 (no DISPLAY): XTEST input cannot be sent; "
+                               "the mutter and portal routes send input through the compositor")
         if not os.environ.get("DISPLAY"):
             raise ControlError("no display: DISPLAY is not set")
         ensure_xauthority()

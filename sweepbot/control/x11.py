@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from sweepbot.control.errors import ControlError, InputHeld, UserTookOver
+from sweepbot.control.xauth import xlib_cookie
 
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
 #: Times the window at a point is looked for when windows close while it is looked at.
@@ -56,7 +57,8 @@ class XTestDevice:
                 from Xlib import error as xerror
                 from Xlib.ext import xtest
 
-                self._display: Any = xdisplay.Display(display)
+                with xlib_cookie(display):
+                    self._display: Any = xdisplay.Display(display)
             if not self._display.has_extension("XTEST"):
                 raise ControlError("the X server has no XTEST extension: input cannot be sent")
         except ControlError:

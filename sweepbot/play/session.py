@@ -69,23 +69,27 @@ class SessionSummary:
 
 
 def play(games: int = 1, profile: str | None = None, settings: PlaySettings | None = None,
-         record: str | None = None, progress: Callable[[int, GameReport], None] | None = None) -> SessionSummary:
-    """Play ``games`` games of the Minesweeper board on the screen (an X11 desktop), read with ``profile`` (a
-    profile's or a client's name; None: whichever fits), each next one started the client's way, keeping a
-    recording in the folder ``record``. ``settings`` default to the client's rules. Raises SweepbotError
+         record: str | None = None, progress: Callable[[int, GameReport], None] | None = None,
+         route: str = "auto") -> SessionSummary:
+    """Play ``games`` games of the Minesweeper board on the screen, read with ``profile`` (a profile's or a
+    client's name; None: whichever fits), each next one started the client's way, keeping a recording in the
+    folder ``record``; the screen seen and clicked through ``route`` (docs/screens.md; ``auto``: the one that
+    shows a board here). ``settings`` default to the client's rules. Raises SweepbotError
     when no board can be read on screen; a control error when a person takes the mouse."""
     from sweepbot.play.vision_reader import VisionReader
-    from sweepbot.watch.live import ScreenGrabber, check_session, live_watcher
+    from sweepbot.watch.live import ScreenGrabber, live_watcher
 
-    check_session()
-    screen = ScreenGrabber()
-    reader = VisionReader(profile)
-    reader.read(screen.grab())  # refuses clearly when no board is on screen
-    rules = reader.profile.play if reader.profile else PlayRules()
-    settings = settings or settings_for(rules)
-    recorder = Recorder(Path(record), settings.strategy.name, settings.first_click,
-                        profile_of=lambda: reader.profile) if record else None
-    return play_games(live_watcher(screen), reader, settings, games, rules, recorder, progress)
+    screen = ScreenGrabber(route)
+    try:
+        reader = VisionReader(profile)
+        reader.read(screen.grab())  # refuses clearly when no board is on screen
+        rules = reader.profile.play if reader.profile else PlayRules()
+        settings = settings or settings_for(rules)
+        recorder = Recorder(Path(record), settings.strategy.name, settings.first_click,
+                            profile_of=lambda: reader.profile) if record else None
+        return play_games(live_watcher(screen), reader, settings, games, rules, recorder, progress)
+    finally:
+        screen.close()
 
 
 def play_games(watcher: Watcher, reader: Reader, settings: PlaySettings, games: int = 1, rules: PlayRules | None = None,

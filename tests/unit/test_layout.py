@@ -20,11 +20,13 @@ ALLOWED: dict[str, set[str]] = {
     "simulate": {"board", "game", "solver"},
     "vision": {"board", "errors", "rect"},
     "control": {"clock", "errors", "rect"},
-    "watch": {"clock", "control", "errors", "rect", "vision"},
+    "routes": {"control", "errors", "rect", "vision"},
+    "watch": {"clock", "control", "errors", "rect", "routes", "vision"},
     "play": {"board", "clock", "control", "errors", "game", "rect", "solver", "vision", "watch"},
     "calibration": {"board", "errors", "rect", "solver", "vision", "watch"},
     "desktop": {"errors", "rect"},
-    "cli": {"board", "calibration", "desktop", "errors", "game", "play", "simulate", "solver", "vision", "watch"},
+    "cli": {"board", "calibration", "desktop", "errors", "game", "play", "routes", "simulate", "solver", "vision",
+            "watch"},
 }
 
 

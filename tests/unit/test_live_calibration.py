@@ -662,8 +662,14 @@ def test_a_live_calibration_that_stops_keeps_its_record_and_the_screen_it_stoppe
     class Grabber:
         origin = (0, 0)
 
+        def __init__(self, route: str) -> None:
+            assert route == "auto"
+
         def grab(self, region=None):  # type: ignore[no-untyped-def]
             return client.grab(region)
+
+        def close(self) -> None:
+            pass
 
     played = LiveCalibration.run
 
@@ -673,7 +679,6 @@ def test_a_live_calibration_that_stops_keeps_its_record_and_the_screen_it_stoppe
         raise CalibrationError("the board does not answer")
 
     monkeypatch.setattr(live, "ScreenGrabber", Grabber)
-    monkeypatch.setattr(live, "check_session", lambda: None)
     monkeypatch.setattr(live, "live_watcher",
                         lambda screen: watcher(client, BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))))
     monkeypatch.setattr(LiveCalibration, "run", one_game_then_stuck)

@@ -1,5 +1,5 @@
-"""Screens sweepbot cannot see or click are refused at once with a message that says what to do: no display, a
-Wayland session without X11, a Wayland screen that reads black (a native Wayland window)."""
+"""Screens sweepbot cannot see or click are refused at once with a message that names the route and says what
+to do: no display, a Wayland session where no route shows a board, a screen that reads all black."""
 
 from __future__ import annotations
 
@@ -31,15 +31,21 @@ def test_no_display_is_refused_before_anything_is_sent(monkeypatch: pytest.Monke
     assert "DISPLAY is not set" in capsys.readouterr().err
 
 
-def test_a_black_screen_under_wayland_is_a_native_window_not_a_board(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_screen_that_reads_all_black_is_refused_naming_the_route_and_what_works() -> None:
     black = np.zeros((40, 60, 3), np.uint8)
-    monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
-    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    check_capture(black)  # an X11 screen may be black: nothing to refuse there
-    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
-    check_capture(np.full((40, 60, 3), 30, np.uint8))  # Xwayland windows show: fine
-    with pytest.raises(SweepbotError, match="QT_QPA_PLATFORM=xcb"):
-        check_capture(black)
+    check_capture(np.full((40, 60, 3), 30, np.uint8), "x11")  # something shows: fine
+    with pytest.raises(SweepbotError, match=r"route xwayland: the screen reads all black.*QT_QPA_PLATFORM=xcb"):
+        check_capture(black, "xwayland")
+    with pytest.raises(SweepbotError, match=r"route x11: .*the xwayland route"):
+        check_capture(black, "x11")
+
+
+def test_an_unknown_route_is_refused_with_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    from sweepbot.routes.choose import open_route
+    from sweepbot.routes.route import RouteError
+
+    with pytest.raises(RouteError, match=r"unknown route 'vnc'.*xwayland"):
+        open_route("vnc")
 
 
 def test_under_xwayland_input_goes_to_the_x11_windows_as_under_x11(monkeypatch: pytest.MonkeyPatch) -> None:
