@@ -31,7 +31,7 @@ WM_SETTLE = 0.3
 #: Millimetres per pixel of a monitor shown (96 dpi): RandR monitors have a physical size.
 MM_PER_PX = 25.4 / 96
 #: Variables a child must not inherit from whatever display or session the harness itself runs in.
-_FOREIGN_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SESSION_BUS_PID")
+FOREIGN_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SESSION_BUS_PID")
 
 
 def display_in_use(number: int) -> bool:
@@ -94,7 +94,7 @@ class VirtualDisplay:
     @property
     def env(self) -> dict[str, str]:
         """The environment for a child process on this display."""
-        env = {k: v for k, v in os.environ.items() if k not in _FOREIGN_VARS}
+        env = {k: v for k, v in os.environ.items() if k not in FOREIGN_VARS}
         env["DISPLAY"] = self.name
         if self.dbus_address:
             env["DBUS_SESSION_BUS_ADDRESS"] = self.dbus_address
@@ -171,7 +171,7 @@ class VirtualDisplay:
 
     # -- the parts ---------------------------------------------------------------------------------------
     def _answers(self) -> bool:
-        env = {k: v for k, v in os.environ.items() if k not in _FOREIGN_VARS}
+        env = {k: v for k, v in os.environ.items() if k not in FOREIGN_VARS}
         result = procs.run_quiet(["xdpyinfo", "-display", f":{self.number}"], env)
         return result.returncode == 0
 

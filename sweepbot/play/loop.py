@@ -40,6 +40,9 @@ MAX_STALE_READS = 20
 MAX_UNTAKEN_MOVES = 4
 #: Seconds a window over the board is given to close after the dismiss keys
 DISMISS_WAIT = 0.5
+#: Times a game's dismiss keys are pressed at most: again only when the screen changed after the last time (a
+#: window that opened after them: gnome-mines greys its won board, and opens its scores a moment later)
+DISMISS_TIMES = 2
 
 
 class ScreenStoppedMakingSense(SweepbotError):
@@ -61,14 +64,14 @@ class Player:
         self.reader = reader
         self.settings = settings
         self.recorder = recorder
-        self._dismissed = False
+        self._dismissed: list[np.ndarray] = []  # the screen after each press of the dismiss keys this game
         self._stale = 0
         self._whole: np.ndarray | None = None  # the last frame of the whole screen, kept current where read
 
     # -- the steps ---------------------------------------------------------------------------------
     def play_game(self) -> GameReport:
         report = GameReport()
-        self._dismissed = False
+        self._dismissed = []
         if self.mouse is not None:
             self.mouse.allow(self.settings.max_clicks)
         start = self.clock.now()
@@ -260,12 +263,15 @@ class Player:
         return view, "", {}
 
     def dismiss(self) -> bool:
-        """Press the dismiss keys once per game (True if pressed): a window over the board may close."""
-        if not self.settings.dismiss_keys or self.mouse is None or self._dismissed:
+        """Press the dismiss keys (True if pressed): a window over the board may close. Once a game, and again
+        (DISMISS_TIMES at most) only when the screen changed since: a window opened after the keys went."""
+        if not self.settings.dismiss_keys or self.mouse is None or len(self._dismissed) >= DISMISS_TIMES:
             return False
-        self._dismissed = True
+        if self._dismissed and same_frame(self.watcher.grab(), self._dismissed[-1]):
+            return False
         self.watcher.press(self.settings.dismiss_keys)
         self.watcher.pause(DISMISS_WAIT)
+        self._dismissed.append(self.watcher.grab())
         return True
 
     def act(self, frame: np.ndarray, view: BoardView, analysis: Analysis, report: GameReport) -> list[tuple[int, int]]:

@@ -118,4 +118,11 @@ def _pyautogui() -> Route:
     return Route("pyautogui", ScreenSource(), device)
 
 
-OPENERS: dict[str, Callable[[], Route]] = {"x11": _x11, "xwayland": _xwayland, "pyautogui": _pyautogui}
+def _mutter() -> Route:
+    from sweepbot.routes.mutter import open_mutter
+
+    return open_mutter()
+
+
+OPENERS: dict[str, Callable[[], Route]] = {"x11": _x11, "xwayland": _xwayland, "mutter": _mutter,
+                                           "pyautogui": _pyautogui}

@@ -34,8 +34,11 @@ MIN_DRAWN = 0.02
 MAX_CONTROLS = 10
 #: How well a control's look must match one seen in calibration (normalised correlation).
 MATCH = 0.75
-#: How far (px) a control may be from its place and still be the one found there before.
+#: How far (px) a control's centre may be from its place and still be the one found there before.
 PLACE_SLACK = 6
+#: How much larger or smaller a control found at its place may be drawn than the look seen there (a button
+#: whose label is set in another font: the desktop's own, 156 px where the lab's font drew it 147 px)
+SIZE_SLACK = 0.15
 #: A control whose face changed is known by its frame: the outer 1/BAND_PART of its box, correlated at least
 #: BAND_MATCH with a look seen.
 BAND_PART = 6
@@ -151,15 +154,25 @@ def find_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks:
 def find_known_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks: Sequence[np.ndarray],
                        area: Rect) -> Rect | None:
     """The control seen in calibration, found again by one of its ``looks`` near its place or anywhere in
-    ``area``, or, looking another way now (a smiley after a loss it was never seen at), as a control within
-    PLACE_SLACK pixels of its place."""
+    ``area``, or, looking another way now (a smiley after a loss it was never seen at; a label in another
+    font), as a control of about a look's size whose centre is within PLACE_SLACK pixels of its place."""
     box = find_control(frame, board, offset, looks) or find_anywhere(frame, area, looks)
     if box is not None:
         return box
-    near = next((c.box for c in controls_near(frame, board, area)
-                 if abs(c.box.x - board.x - offset[0]) <= PLACE_SLACK
-                 and abs(c.box.y - board.y - offset[1]) <= PLACE_SLACK), None)
+    near = next((c.box for c in controls_near(frame, board, area) if at_place(c.box, board, offset, looks)), None)
     return near if near is not None else framed_alike(frame, board, offset, looks)
+
+
+def at_place(box: Rect, board: Rect, offset: tuple[int, int], looks: Sequence[np.ndarray]) -> bool:
+    """Whether ``box`` stands where a control of one of ``looks`` was, ``offset`` from ``board``: its centre
+    within PLACE_SLACK pixels of that control's, its size within SIZE_SLACK of the look's."""
+    for look in looks:
+        h, w = look.shape[:2]
+        centre_x, centre_y = board.x + offset[0] + w / 2, board.y + offset[1] + h / 2
+        if (abs(box.x + box.w / 2 - centre_x) <= PLACE_SLACK and abs(box.y + box.h / 2 - centre_y) <= PLACE_SLACK
+                and abs(box.w / w - 1) <= SIZE_SLACK and abs(box.h / h - 1) <= SIZE_SLACK):
+            return True
+    return False
 
 
 def find_anywhere(frame: np.ndarray, area: Rect, looks: Sequence[np.ndarray]) -> Rect | None:

@@ -48,3 +48,23 @@ def test_a_control_is_found_again_beside_the_board_from_its_stored_look() -> Non
     other = load_image(CONTROLS / "xdemineur-fresh.png")
     other_board = Rect(*locate(other).bbox)
     assert find_control(other, other_board, offset, [look]) is None
+
+
+def test_a_control_whose_label_is_set_in_another_font_is_found_at_its_place_by_its_centre() -> None:
+    """gnome-mines on a GNOME desktop sets "Play Again" in the desktop's font: the button is 9 px wider than
+    the look the built-in profile keeps, and its left edge 9 px further left, but its centre is where it was."""
+    from pathlib import Path
+
+    import sweepbot
+    from sweepbot.vision.controls import find_known_control
+    from sweepbot.vision.profile import load_profile
+
+    image = load_image(CONTROLS / "gnome-mines-wayland-won.png")
+    board = Rect(*locate(image).bbox)
+    control = load_profile(Path(sweepbot.__file__).parent / "profiles" / "gnome-mines-30px").play.new_game_control
+    assert control is not None
+    looks = [decode_look(t) for t in control.looks]
+    assert find_control(image, board, control.offset, looks) is None  # its look no longer matches
+    area = around_board(board, (image.shape[1], image.shape[0]))
+    found = find_known_control(image, board, control.offset, looks, area)
+    assert found is not None and _near(found, Rect(*EXPECTED["gnome-mines-wayland-won.png"]))

@@ -787,6 +787,60 @@ def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None
         Player(watcher(screen2, mouse2), reader2, PlaySettings(first_click="opening", tries=2)).play_game()
 
 
+def test_a_window_that_opens_over_the_board_after_the_dismiss_keys_gets_them_again() -> None:
+    """The board greys and the keys pressed then close nothing; a window that opens after them (gnome-mines's
+    scores, a moment after its won board greys) changes the screen, and gets the keys once more."""
+
+    game, _, reader, device, mouse = setup(8)
+
+    class GreyThenDialog(SimScreen):
+        stage = "grey"  # grey, then a dialog a few frames after the keys went, then the board
+        opening = 0  # frames until the dialog shows
+
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.opening:
+                self.opening -= 1
+                self.stage = "dialog" if not self.opening else self.stage
+            if self.stage != "gone" and self.game.clicks >= 1:
+                image[:, :, :] = 150 if self.stage == "grey" else 200
+            return image
+
+    screen = GreyThenDialog(game)
+    presses: list[list[str]] = []
+
+    def press(keys: list[str]) -> None:
+        presses.append(keys)
+        if screen.stage == "grey":
+            screen.opening = 2
+        elif screen.stage == "dialog":
+            screen.stage = "gone"
+
+    device.press = press  # type: ignore[method-assign]
+    settings = PlaySettings(first_click="opening", tries=2, dismiss_keys=(("escape",),))
+    report = Player(watcher(screen, mouse), reader, settings).play_game()
+    assert report.result in ("won", "lost") and report.error is None
+    assert presses == [["escape"], ["escape"]]
+
+
+def test_the_dismiss_keys_are_not_pressed_again_on_a_screen_they_left_as_it_was() -> None:
+    game, _, reader, device, mouse = setup(8)
+
+    class Stuck(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.clicks >= 1:
+                image[:, :, :] = 200
+            return image
+
+    presses: list[list[str]] = []
+    device.press = presses.append  # type: ignore[method-assign]
+    settings = PlaySettings(first_click="opening", tries=2, dismiss_keys=(("escape",),))
+    with pytest.raises(ScreenStoppedMakingSense):
+        Player(watcher(Stuck(game), mouse), reader, settings).play_game()
+    assert presses == [["escape"]]
+
+
 def test_waits_follow_a_slow_client_within_bounds() -> None:
     from sweepbot.watch.pace import Pace
 
