@@ -125,7 +125,8 @@ class WaylandSession:
         assert self._home is not None
         env = {k: v for k, v in os.environ.items() if k not in FOREIGN_VARS}
         env.update({"XDG_RUNTIME_DIR": self._runtime, "HOME": self._home, "XDG_SESSION_TYPE": "wayland",
-                    "XDG_CONFIG_HOME": os.path.join(self._home, "config")})
+                    "XDG_CONFIG_HOME": os.path.join(self._home, "config"),
+                    "XDG_CURRENT_DESKTOP": DESKTOP_NAMES[self.compositor]})
         if self.bus_address:
             env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
         return env
@@ -204,6 +205,11 @@ class WaylandSession:
         self._given = {key: given[key] for key in ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY") if given.get(key)}
         if "DISPLAY" not in self._given or "WAYLAND_DISPLAY" not in self._given:
             raise DesktopError(f"the {self.compositor} session gave no Xwayland display: {self.log()}")
+        # services the bus starts on demand (the desktop portal and its dialogs) show on this desktop
+        names = [*self._given, "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE", "XDG_RUNTIME_DIR"]
+        done = procs.run_quiet(["dbus-update-activation-environment", *names], self.env)
+        if done.returncode != 0:
+            raise DesktopError(f"the session bus did not take the desktop's environment: {done.stderr.strip()}")
         with contextlib.suppress(OSError):
             path.unlink()
 

@@ -55,14 +55,22 @@ def _auto() -> Route:
         return _x11()
     tried: list[str] = []
     if os.environ.get("DISPLAY"):
-        route = _xwayland()
-        seen = _first_board(route, tried)
+        seen = _first_board(_xwayland(), tried)
         if seen is not None:
             return seen
     else:
         tried.append("xwayland: DISPLAY is not set (no Xwayland in this session)")
-    raise RouteError("no Minesweeper board is seen on this Wayland desktop: " + "; ".join(tried) + ". To play, "
-                     + XWAYLAND_HOW)
+    for opener in (_portal, _mutter):
+        try:
+            route = opener()
+        except RouteError as err:
+            tried.append(str(err).removeprefix("route "))
+            continue
+        seen = _first_board(route, tried)
+        if seen is not None:
+            return seen
+    raise RouteError("no Minesweeper board is seen on this Wayland desktop: " + "; ".join(tried) + ". To play a "
+                     "game there, show it on the monitor shared, or " + XWAYLAND_HOW)
 
 
 def _first_board(route: Route, tried: list[str]) -> Route | None:
@@ -124,5 +132,11 @@ def _mutter() -> Route:
     return open_mutter()
 
 
+def _portal() -> Route:
+    from sweepbot.routes.portal import open_portal
+
+    return open_portal()
+
+
 OPENERS: dict[str, Callable[[], Route]] = {"x11": _x11, "xwayland": _xwayland, "mutter": _mutter,
-                                           "pyautogui": _pyautogui}
+                                           "portal": _portal, "pyautogui": _pyautogui}
