@@ -83,12 +83,12 @@ def play_on(screen: ScreenGrabber, args: argparse.Namespace) -> int:
 
     summary = play_games(live_watcher(screen), reader, settings, args.games, rules, recorder, progress)
     if args.json:
-        print(json.dumps(summary.to_json()))
+        print(json.dumps({**summary.to_json(), "route": screen.route.name}))
     else:
         rate = summary.to_json()["three_bv_per_second"]
         print(f"{summary.games} games: {summary.wins} won, {summary.losses} lost, {summary.errors} errors; "
               f"{summary.clicks} clicks in {summary.seconds:.1f} s"
-              + (f"; 3BV/s of the wins {rate}" if rate is not None else ""))
+              + (f"; 3BV/s of the wins {rate}" if rate is not None else "") + f" (route {screen.route.name})")
     return 0 if summary.errors == 0 else 1
 
 

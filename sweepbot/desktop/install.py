@@ -33,6 +33,16 @@ PACKAGES = (
     "chromium",
     "python3-tk",
     "python3-venv",
+    "mutter",
+    "xwayland",
+    "pipewire",
+    "wireplumber",
+    "gstreamer1.0-pipewire",
+    "gstreamer1.0-tools",
+    "xdg-desktop-portal",
+    "xdg-desktop-portal-gnome",
+    "kwin-wayland",
+    "sway",
 )
 #: Programs the harness runs, with the package that brings each.
 PROGRAMS = {

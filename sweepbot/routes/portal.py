@@ -27,7 +27,8 @@ REMOTE = "org.freedesktop.portal.RemoteDesktop"
 CAST = "org.freedesktop.portal.ScreenCast"
 REQUEST = "org.freedesktop.portal.Request"
 #: devices asked for (keyboard, pointer), sources (a monitor), the cursor left out of the frames
-KEYBOARD_AND_POINTER = 1 | 2
+KEYBOARD, POINTER = 1, 2
+KEYBOARD_AND_POINTER = KEYBOARD | POINTER
 MONITOR = 1
 CURSOR_HIDDEN = 1
 #: keep the user's leave until they take it back (RemoteDesktop version 2 and later)
@@ -93,6 +94,9 @@ class PortalSession:
         streams = started.get("streams") or []
         if not streams:
             raise RouteError("route portal: the portal started a session with no screen shared")
+        if not int(started.get("devices", 0)) & POINTER:
+            raise RouteError("route portal: the screen is shared but the pointer is not: allow remote interaction "
+                             "(input) in the portal's dialog")
         (fd,) = self.bus.call(PORTAL, PATH, CAST, "OpenPipeWireRemote", "oa{sv}", self.session, {})
         return int(streams[0][0]), fd.to_raw_fd(), started.get("restore_token")
 

@@ -179,11 +179,13 @@ def test_package_list_matches_install_script() -> None:
     assert block is not None
     assert sorted(block.group(1).split()) == sorted(PACKAGES)
     assert set(PROGRAMS.values()) <= set(PACKAGES)
-    # --client NAME installs the harness and that client's packages: together, every package
+    # --client NAME installs the harness and that client's packages: with the Wayland desktops, every package
     harness = re.search(r"^HARNESS=\((.*?)\)", script, re.S | re.M)
+    desktops = re.search(r"^DESKTOPS=\((.*?)\)", script, re.S | re.M)
     per_client = dict(re.findall(r'^\s+\[([\w-]+)\]="([^"]*)"', script, re.M))
-    assert harness is not None and set(per_client) == set(CLIENTS)
-    assert set(harness.group(1).split()) | {p for v in per_client.values() for p in v.split()} == set(PACKAGES)
+    assert harness is not None and desktops is not None and set(per_client) == set(CLIENTS)
+    assert set(harness.group(1).split()) | set(desktops.group(1).split()) | {
+        p for v in per_client.values() for p in v.split()} == set(PACKAGES)
     pypi = re.search(r"PYPI_CLIENTS=\((.*?)\n\)", script, re.S)
     assert pypi is not None
     names = re.findall(r'^\s*"([a-z-]+)\|', pypi.group(1), re.M)
