@@ -52,7 +52,8 @@ class VirtualDisplay:
 
     ``env`` is the environment for children (``DISPLAY``, ``DBUS_SESSION_BUS_ADDRESS`` set, foreign display
     variables removed); ``name`` is ``":N"``. Everything started is stopped by :meth:`stop`, also when start-up
-    fails half-way. ``window_manager=False`` leaves the screen without one. ``monitors=2`` shows two monitors of
+    fails half-way. ``window_manager=False`` leaves the screen without one; ``"mutter"`` runs GNOME's window
+    manager and compositor, as "GNOME on Xorg" does, instead of openbox. ``monitors=2`` shows two monitors of
     ``width`` x ``height`` side by side (the desktop twice as wide), the first of them primary.
     """
 
@@ -61,7 +62,7 @@ class VirtualDisplay:
         width: int = 1280,
         height: int = 1024,
         *,
-        window_manager: bool = True,
+        window_manager: bool | str = True,
         dbus: bool = True,
         first_display: int | None = None,
         timeout: float = 10.0,
@@ -73,7 +74,9 @@ class VirtualDisplay:
         self.monitor_width = width
         self.width = width * monitors
         self.height = height
-        self.window_manager = window_manager
+        if window_manager not in (True, False, "openbox", "mutter"):
+            raise DesktopError(f"unknown window manager {window_manager!r} (known: openbox, mutter)")
+        self.window_manager = "openbox" if window_manager is True else window_manager
         self.dbus = dbus
         self.first_display = first_display or int(os.environ.get(FIRST_DISPLAY_VARIABLE, FIRST_DISPLAY))
         self.timeout = timeout
@@ -142,8 +145,10 @@ class VirtualDisplay:
             self._home = tempfile.mkdtemp(prefix=f"sweepbot-display{self.number}-")
             if self.dbus:
                 self._start_dbus()
-            if self.window_manager:
+            if self.window_manager == "openbox":
                 self._start_openbox()
+            elif self.window_manager == "mutter":
+                self._start_mutter()
         except BaseException:
             self.stop()
             raise
@@ -248,4 +253,20 @@ class VirtualDisplay:
             raise DesktopError(f"openbox exited at start (status {wm.returncode}): {procs.log_tail(log)}")
         # Clients started in the first instants after openbox announces itself sometimes never get their
         # window managed (seen with xdemineur); a short pause avoids it, and launch() retries anyway.
+        time.sleep(WM_SETTLE)
+
+    def _start_mutter(self) -> None:
+        """GNOME's window manager on this X display, as "GNOME on Xorg" runs it: ``mutter --x11``, its stock
+        settings, compositing on."""
+        assert self._home is not None
+        env = self.env
+        env["XDG_CONFIG_HOME"] = os.path.join(self._home, "config")
+        env["XDG_RUNTIME_DIR"] = os.path.join(self._home, "run")
+        os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
+        log = os.path.join(self._home, "mutter.log")
+        self._wm = procs.spawn(["mutter", "--x11", "--replace", "--sm-disable"], env, log=log)
+        wm = self._wm
+        procs.wait_for(lambda: wm.poll() is not None or self._wm_ready(), self.timeout, "mutter")
+        if wm.poll() is not None:
+            raise DesktopError(f"mutter exited at start (status {wm.returncode}): {procs.log_tail(log)}")
         time.sleep(WM_SETTLE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sweepbot.board import OPENED, REVEALED_CHARS, Board, Cell
+from sweepbot.board import OPENED, REVEALED_CHARS, Board, Cell, neighbours
 
 
 def changes_that_cannot_happen(before: Board, after: Board) -> list[tuple[Cell, str, str]]:
@@ -30,6 +30,14 @@ def untaken_clicks(before: Board, after: Board, clicked: list[Cell]) -> list[Cel
     if (before.rows, before.cols) != (after.rows, after.cols):
         return []
     return [(r, c) for r, c in clicked if before.grid[r][c] == after.grid[r][c]]
+
+
+def half_taken(board: Board, clicked: list[Cell]) -> list[Cell]:
+    """Cells just clicked that read as an empty open cell beside a covered one: a press the client took and drew
+    (a tile sunken, no number on it) whose release it has not taken yet. A cell truly opened empty opens every
+    cell around it, so no empty cell stays beside a covered one (seen under GNOME's window manager on X11)."""
+    return [(r, c) for r, c in clicked if board.grid[r][c] == "." and any(
+        board.grid[rr][cc] in "#?" for rr, cc in neighbours((r, c), board.rows, board.cols))]
 
 
 def late_numbers(bad: list[tuple[tuple[int, int], str, str]]) -> bool:

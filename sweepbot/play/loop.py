@@ -16,6 +16,7 @@ from sweepbot.control.errors import ControlError
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import (
     changes_that_cannot_happen,
+    half_taken,
     late_numbers,
     opened_safely,
     untaken_clicks,
@@ -86,7 +87,7 @@ class Player:
                 break
             try:
                 frame, view, analysis = self.look(previous, report, win_expected=expected_win is not None,
-                                                  won_if_laid_over=sure_win)
+                                                  won_if_laid_over=sure_win, clicked=cells)
             except ScreenStoppedMakingSense:
                 if expected_win is None and self.dismiss():
                     continue
@@ -151,10 +152,12 @@ class Player:
         return GameReport(result=over, final=view.board, final_view=view)
 
     def look(self, previous: BoardView | None, report: GameReport, win_expected: bool = False,
-             won_if_laid_over: bool = False) -> tuple[np.ndarray, BoardView, Analysis | None]:
+             won_if_laid_over: bool = False, clicked: list[tuple[int, int]] | None = None,
+             ) -> tuple[np.ndarray, BoardView, Analysis | None]:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again.
         With ``won_if_laid_over`` (the last clicks were certain to win), something laid over the board is the
-        client's congratulation: the bot stops looking at once rather than wait for it to go."""
+        client's congratulation: the bot stops looking at once rather than wait for it to go. A cell of the
+        last ``clicked`` drawn pressed (a press taken without its release) is still covered: clicked again."""
         problems: list[str] = []
         crops: dict[tuple[int, int], np.ndarray] = {}
         held: BoardView | None = None  # a read that contradicts the last move's, seen once
@@ -188,6 +191,9 @@ class Player:
                 problems.append(problem)
                 crops = unread or crops
                 continue
+            pressed = half_taken(view.board, clicked or [])
+            if pressed:
+                view = replace(view, board=view.board.replace(dict.fromkeys(pressed, "#")))
             if not part and not game_over(view.board) and overlays.laid_over(frame, view.bbox):
                 # a toast or pop-up over part of the board: the cells under it may read as something else
                 problems.append("something lies over part of the board")

@@ -20,6 +20,7 @@ import numpy as np
 
 from sweepbot.board import Board, Cell
 from sweepbot.errors import SweepbotError
+from sweepbot.play.consistency import half_taken
 from sweepbot.play.view import BoardView, PlacedReader, Reader
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.strategy import Strategy, parse_strategy
@@ -132,7 +133,11 @@ def replay(folder: Path, reader: Reader | None, reader_for: Callable[[Path], Rea
     read with (kept in the recording) is read with that profile, through ``reader_for(its folder)``."""
     report = ReplayReport()
     readers: dict[str, Reader] = {}
+    clicked: list[tuple[int, int]] = []  # the clicks of the step before, in the same game
+    game = None
     for entry in load_session(folder):
+        if entry.get("game") != game:
+            game, clicked = entry.get("game"), []
         if reader is not None and reader_for is not None and entry.get("profile"):
             reader = readers.setdefault(entry["profile"], reader_for(folder / entry["profile"]))
         report.steps += 1
@@ -152,6 +157,9 @@ def replay(folder: Path, reader: Reader | None, reader_for: Callable[[Path], Rea
             except SweepbotError as err:
                 report.read_differences.append(f"{where}: not readable now: {err}")
                 continue
+            pressed = half_taken(again, clicked)  # read as play read it: still covered, clicked again
+            if pressed:
+                again = again.replace(dict.fromkeys(pressed, "#"))
             if again.grid != board.grid:
                 cells = [(r, c, a, b) for r, (ra, rb) in enumerate(zip(board.grid, again.grid, strict=False))
                          for c, (a, b) in enumerate(zip(ra, rb, strict=False)) if a != b]
@@ -161,4 +169,5 @@ def replay(folder: Path, reader: Reader | None, reader_for: Callable[[Path], Rea
         planned = [list(c) for c in analysis.safe] or ([list(analysis.move.cell)] if analysis.move else [])
         if planned != entry["clicks"]:
             report.move_differences.append(f"{where}: recorded {entry['clicks'][:4]}, now {planned[:4]}")
+        clicked = [(int(r), int(c)) for r, c in entry["clicks"]]
     return report

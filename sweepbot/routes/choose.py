@@ -92,9 +92,26 @@ def _first_board(route: Route, tried: list[str]) -> Route | None:
 
 
 def _x11() -> Route:
+    """mss grabs of the screen; under a compositing manager, the windows' own pixels: what a compositor shows
+    can lag behind what a window drew (mutter on X11 left opened cells drawn covered on screen until something
+    else made it paint them again)."""
+    from sweepbot.routes.xcb import Connection, XcbError
     from sweepbot.vision.capture import ScreenSource
 
-    return Route("x11", ScreenSource(), open_device)
+    source = ScreenSource()
+    try:
+        connection = Connection()
+        composited = connection.composited()
+        connection.close()
+    except XcbError:
+        composited = False
+    if not composited:
+        return Route("x11", source, open_device)
+    from sweepbot.routes.xwindows import XWindowsSource
+
+    monitors = source.monitors()[1:]
+    source.close()
+    return Route("x11", XWindowsSource(monitors=monitors), open_device)
 
 
 def _xwayland() -> Route:

@@ -78,6 +78,16 @@ class _ImageReply(ctypes.Structure):
                 ("length", ctypes.c_uint32), ("visual", ctypes.c_uint32)]
 
 
+class _AtomReply(ctypes.Structure):
+    _fields_ = [("response_type", ctypes.c_uint8), ("pad0", ctypes.c_uint8), ("sequence", ctypes.c_uint16),
+                ("length", ctypes.c_uint32), ("atom", ctypes.c_uint32)]
+
+
+class _OwnerReply(ctypes.Structure):
+    _fields_ = [("response_type", ctypes.c_uint8), ("pad0", ctypes.c_uint8), ("sequence", ctypes.c_uint16),
+                ("length", ctypes.c_uint32), ("owner", ctypes.c_uint32)]
+
+
 @dataclass(frozen=True)
 class Window:
     """A top-level window: its id, where its inside is on the root (border left out), its size and depth,
@@ -138,6 +148,13 @@ def _lib() -> Any:
         lib.xcb_get_image.restype = _Cookie
         lib.xcb_get_image_reply.argtypes = [voidp, _Cookie, errp]
         lib.xcb_get_image_reply.restype = ctypes.POINTER(_ImageReply)
+        lib.xcb_intern_atom.argtypes = [voidp, ctypes.c_uint8, ctypes.c_uint16, ctypes.c_char_p]
+        lib.xcb_intern_atom.restype = _Cookie
+        lib.xcb_intern_atom_reply.argtypes = [voidp, _Cookie, errp]
+        lib.xcb_intern_atom_reply.restype = ctypes.POINTER(_AtomReply)
+        lib.xcb_get_selection_owner.argtypes, lib.xcb_get_selection_owner.restype = [voidp, u32], _Cookie
+        lib.xcb_get_selection_owner_reply.argtypes = [voidp, _Cookie, errp]
+        lib.xcb_get_selection_owner_reply.restype = ctypes.POINTER(_OwnerReply)
         lib.xcb_get_image_data.argtypes, lib.xcb_get_image_data.restype = [voidp], ctypes.POINTER(ctypes.c_uint8)
         lib.xcb_get_image_data_length.argtypes, lib.xcb_get_image_data_length.restype = [voidp], ctypes.c_int
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
@@ -164,6 +181,7 @@ class Connection:
         screen = screens.data.contents
         self.root = int(screen.root)
         self.size = (int(screen.width_in_pixels), int(screen.height_in_pixels))
+        self.screen = number.value
 
     def close(self) -> None:
         if self._conn:
@@ -188,6 +206,17 @@ class Connection:
         finally:
             if reply:
                 _LIBC.free(ctypes.cast(reply, ctypes.c_void_p))
+
+    def composited(self) -> bool:
+        """Whether a compositing manager draws this screen (it owns the selection _NET_WM_CM_Sn)."""
+        lib = self._alive()
+        name = f"_NET_WM_CM_S{self.screen}".encode()
+        with self._reply(lib.xcb_intern_atom_reply, lib.xcb_intern_atom(self._conn, 0, len(name), name)) as atom:
+            if not atom:
+                return False
+            selection = int(atom.contents.atom)
+        with self._reply(lib.xcb_get_selection_owner_reply, lib.xcb_get_selection_owner(self._conn, selection)) as got:
+            return bool(got and got.contents.owner)
 
     def top_windows(self) -> list[Window]:
         """The root's children, bottom of the stack first, with their geometry and whether they are shown

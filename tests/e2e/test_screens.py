@@ -4,6 +4,7 @@ the window manager see as two."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -46,3 +47,25 @@ def test_a_game_on_the_second_monitor_is_played_there(tmp_path: Path, needs: Nee
     assert summary["refused_clicks"] == 0
     steps = [json.loads(line) for line in (record / "session.jsonl").read_text().splitlines() if line.strip()]
     assert steps and all(step["x_edges"][0] >= left for step in steps)  # the board read on the second monitor
+
+
+def test_a_game_under_gnomes_window_manager_on_x11_plays_with_no_error(tmp_path: Path, needs: Needs) -> None:
+    """mutter --x11, as "GNOME on Xorg" runs it, composites the screen; what it shows of a window can lag
+    behind what the window drew (opened cells left drawn covered until something else repaints them). The bot
+    reads the windows' own pixels there, and plays expert games with no error."""
+    needs("xdemineur")
+    if shutil.which("mutter") is None:
+        pytest.fail("mutter not installed: run scripts/install-clients")
+    record = tmp_path / "record"
+    with VirtualDisplay(*screen_for("xdemineur", "expert"), window_manager="mutter") as display, launch_client(
+            display, "xdemineur", "expert"):
+        env = dict(display.env, SWEEPBOT_PROFILES=str(tmp_path / "profiles"))
+        done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record",
+                               str(record)], env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert done.stdout.strip(), done.stderr[-2000:]
+    summary = json.loads(done.stdout)
+    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, done.stderr[-2000:])
+    assert summary["refused_clicks"] == 0 and summary["route"] == "x11"
+    replayed = subprocess.run([sys.executable, "-m", "sweepbot", "replay", str(record), "--json"], env=env,
+                              capture_output=True, text=True, timeout=600, check=False)
+    assert json.loads(replayed.stdout)["read_differences"] == [], replayed.stdout[-2000:]

@@ -841,6 +841,54 @@ def test_the_dismiss_keys_are_not_pressed_again_on_a_screen_they_left_as_it_was(
     assert presses == [["escape"]]
 
 
+def test_a_cell_left_drawn_pressed_is_clicked_again_never_read_as_an_empty_cell(tmp_path: Path) -> None:
+    """A client that takes a click's press and not its release draws the tile sunken with no number, as an
+    empty cell looks, beside covered ones: the cell is still covered, and the bot clicks it again; replay reads
+    it as play did."""
+    for seed in range(6):
+        game, _, reader, _, _ = setup(seed, "intermediate")
+
+        class HalfTaking(SimDevice):
+            def __init__(self, game: Game) -> None:
+                super().__init__(game)
+                self.pressed: set[tuple[int, int]] = set()
+                self.left = 0
+
+            def click(self, x: int, y: int, button: str) -> None:
+                c, r = (x - MARGIN_X) // CELL, (y - MARGIN_Y) // CELL
+                if button == "left" and self.game.view().grid[r][c] == "#" and (r, c) not in self.pressed:
+                    self.left += 1
+                    if self.left == 3:  # the third click's release is lost
+                        self.pressed.add((r, c))
+                        self.clicks.append((x, y, button))
+                        return
+                self.pressed.discard((r, c))
+                super().click(x, y, button)
+
+        device = HalfTaking(game)
+
+        class Sunken(SimScreen):
+            hand = device
+
+            def frame(self) -> np.ndarray:
+                image = super().frame()
+                for r, c in self.hand.pressed:
+                    image[MARGIN_Y + r * CELL:MARGIN_Y + (r + 1) * CELL, MARGIN_X + c * CELL:MARGIN_X + (c + 1) * CELL,
+                          0] = ord(".")
+                return image
+
+        mouse = BoardInput(device, ScreenMapping())
+        recorder = Recorder(tmp_path / str(seed), first_click="opening")
+        report = Player(watcher(Sunken(game), mouse), reader, PlaySettings(first_click="opening"),
+                        recorder).play_game()
+        assert report.error is None and report.result == game.state
+        assert replay(tmp_path / str(seed), reader).read_differences == []
+        sunk = [p for p in device.clicks if device.clicks.count(p) > 1 and p[2] == "left"]
+        if device.left >= 3:
+            assert sunk, "the cell drawn pressed was not clicked again"
+            assert report.missed >= 1
+
+
 def test_waits_follow_a_slow_client_within_bounds() -> None:
     from sweepbot.watch.pace import Pace
 
