@@ -136,8 +136,10 @@ def _pyautogui() -> Route:
     from sweepbot.vision.capture import ScreenSource
 
     def device() -> InputDevice:
+        from sweepbot.control.device import ensure_xauthority
         from sweepbot.control.pyautogui_device import PyAutoGuiDevice
 
+        ensure_xauthority()  # on X11, pyautogui opens the display through python-xlib
         return PyAutoGuiDevice()
 
     return Route("pyautogui", ScreenSource(), device)

@@ -38,17 +38,17 @@ def steps(record: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def play_with_fault(tmp_path: Path, fault: Callable[[VirtualDisplay, LaunchedClient], None]
+def play_with_fault(tmp_path: Path, fault: Callable[[VirtualDisplay, LaunchedClient], None], route: str = "auto",
                     ) -> tuple[subprocess.CompletedProcess[str], list[dict[str, object]]] | None:
-    """Start the bot on a fresh xdemineur game, apply ``fault`` mid-game, return what the bot said and
-    recorded; None when every attempt's game ended before the fault could be applied."""
+    """Start the bot on a fresh xdemineur game (through ``route``), apply ``fault`` mid-game, return what the bot
+    said and recorded; None when every attempt's game ended before the fault could be applied."""
     for attempt in range(ATTEMPTS):
         record = tmp_path / f"attempt{attempt}"
         with VirtualDisplay() as display, launch_client(display, "xdemineur", LEVEL) as client:
             tmpdir = tmp_path / f"tmp{attempt}"  # the bot's temporary folder: left empty, whatever happens
             tmpdir.mkdir()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "sweepbot", "play", "--json", "--record", str(record)],
+                [sys.executable, "-m", "sweepbot", "play", "--json", "--record", str(record), "--route", route],
                 env=dict(display.env, TMPDIR=str(tmpdir)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             )
             deadline = time.monotonic() + 20
@@ -125,7 +125,9 @@ def test_the_display_going_away_stops_the_bot_cleanly(tmp_path: Path) -> None:
     assert recorded, "the recording folder was not kept"
 
 
-def test_the_user_moving_the_mouse_stops_the_bot_at_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("route", ["auto", "pyautogui"])
+def test_the_user_moving_the_mouse_stops_the_bot_at_once(route: str, tmp_path: Path) -> None:
+    """Through XTEST (the X11 route) and through pyautogui (the route of other platforms, here on X11)."""
     def grab_mouse(display: VirtualDisplay, client: LaunchedClient) -> None:
         # a hand on the mouse moves it along a path, not in one jump (one jump could land while the bot's
         # own click is moving the pointer, and be overridden by it)
@@ -134,7 +136,7 @@ def test_the_user_moving_the_mouse_stops_the_bot_at_once(tmp_path: Path) -> None
             path += ["mousemove", str(640 + 10 * step), str(900 - 10 * step), "sleep", "0.03"]
         xdotool(display, *path)
 
-    outcome = play_with_fault(tmp_path, grab_mouse)
+    outcome = play_with_fault(tmp_path, grab_mouse, route)
     assert outcome is not None
     result, recorded = outcome
     assert result.returncode == 3, (result.stdout, result.stderr[-1500:])

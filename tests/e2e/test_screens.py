@@ -69,3 +69,21 @@ def test_a_game_under_gnomes_window_manager_on_x11_plays_with_no_error(tmp_path:
     replayed = subprocess.run([sys.executable, "-m", "sweepbot", "replay", str(record), "--json"], env=env,
                               capture_output=True, text=True, timeout=600, check=False)
     assert json.loads(replayed.stdout)["read_differences"] == [], replayed.stdout[-2000:]
+
+
+def test_the_route_of_other_platforms_pyautogui_plays_games_here_on_x11(tmp_path: Path, needs: Needs) -> None:
+    """mss grabs and pyautogui input, the route sweepbot takes on Windows and macOS; pyautogui sends its input
+    through its own Xlib backend on X11, so the route runs end to end here."""
+    needs("xdemineur")
+    record = tmp_path / "record"
+    with VirtualDisplay(*screen_for("xdemineur", "intermediate")) as display, launch_client(
+            display, "xdemineur", "intermediate"):
+        env = dict(display.env, SWEEPBOT_PROFILES=str(tmp_path / "profiles"))
+        done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record",
+                               str(record), "--route", "pyautogui"], env=env, capture_output=True, text=True,
+                              timeout=600, check=False)
+    assert done.stdout.strip(), done.stderr[-2000:]
+    summary = json.loads(done.stdout)
+    assert summary["route"] == "pyautogui"
+    assert summary["games"] == GAMES and summary["errors"] == 0, (summary, done.stderr[-2000:])
+    assert summary["refused_clicks"] == 0 and summary["clicks"] > GAMES
