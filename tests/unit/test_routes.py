@@ -3,7 +3,10 @@ laid over each other by their alpha, and which route a session gets."""
 
 from __future__ import annotations
 
+import contextlib
 import struct
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -61,3 +64,84 @@ def test_a_window_with_alpha_is_laid_over_by_it_a_shadow_darkens_and_a_clear_par
     assert below[0, 0].tolist() == [200] * 3
     assert below[0, 1].tolist() == [100] * 3
     assert below[0, 2].tolist() == [90] * 3
+
+
+class FakePortal:
+    """The desktop portal as the session bus shows it: each request answered by its Response signal, as
+    ``answers`` say; every call kept."""
+
+    unique_name = ":1.42"
+
+    def __init__(self, version: int, answers: dict[str, tuple[int, dict[str, object]]] | None = None) -> None:
+        self.version = version
+        self.answers = answers or {}
+        self.calls: list[tuple[str, tuple[object, ...]]] = []
+        self.responses: dict[str, tuple[int, dict[str, tuple[str, object]]]] = {}
+
+    def call(self, service: str, path: str, interface: str, method: str, signature: str | None = None,
+             *args: object, timeout: float = 0) -> tuple[object, ...]:
+        self.calls.append((method, args))
+        if method == "OpenPipeWireRemote":
+            return (type("Fd", (), {"to_raw_fd": lambda self: 99})(),)
+        options = args[-1]
+        assert isinstance(options, dict)
+        token = options["handle_token"][1]
+        answer, results = self.answers.get(method, (0, {}))
+        if method == "CreateSession":
+            results = {"session_handle": "/org/freedesktop/portal/desktop/session/1_42/s"}
+        if method == "Start" and not results:
+            results = {"streams": [(57, {})], "devices": 3, **({"restore_token": "t2"} if self.version >= 2 else {})}
+        variants = {key: ("v", value) for key, value in results.items()}
+        self.responses[f"/org/freedesktop/portal/desktop/request/1_42/{token}"] = (answer, variants)
+        return ()
+
+    def property(self, service: str, path: str, interface: str, name: str) -> object:
+        return {"version": self.version, "AvailableCursorModes": 7}[name]
+
+    @contextlib.contextmanager
+    def signals(self, path: str, interface: str, member: str) -> Iterator[Callable[[float], tuple[object, ...]]]:
+        yield lambda timeout: self.responses.pop(path)
+
+    def options(self, method: str) -> dict[str, object]:
+        return next(args[-1] for called, args in self.calls if called == method)  # type: ignore[return-value]
+
+
+def test_the_portal_keeps_the_users_leave_where_it_can_and_is_given_the_token_again() -> None:
+    from sweepbot.routes.portal import PortalSession
+
+    bus = FakePortal(version=2)
+    node, fd, token = PortalSession(bus).open("t1")  # type: ignore[arg-type]
+    assert (node, fd, token) == (57, 99, "t2")
+    devices = bus.options("SelectDevices")
+    assert devices["persist_mode"] == ("u", 2) and devices["restore_token"] == ("s", "t1")
+    assert devices["types"] == ("u", 3)  # keyboard and pointer
+    assert bus.options("SelectSources")["cursor_mode"] == ("u", 1)  # the pointer is not drawn in the frames
+
+
+def test_a_portal_that_keeps_no_leave_is_asked_without_a_token() -> None:
+    from sweepbot.routes.portal import PortalSession
+
+    bus = FakePortal(version=1)
+    _, _, token = PortalSession(bus).open("t1")  # type: ignore[arg-type]
+    assert token is None
+    assert "persist_mode" not in bus.options("SelectDevices") and "restore_token" not in bus.options("SelectDevices")
+
+
+def test_a_user_who_says_no_or_shares_no_pointer_gets_a_clear_refusal_and_no_input_is_sent() -> None:
+    from sweepbot.routes.portal import PortalSession
+    from sweepbot.routes.route import RouteError
+
+    denied = FakePortal(version=2, answers={"Start": (1, {})})
+    with pytest.raises(RouteError, match="route portal: Start: the user did not allow it"):
+        PortalSession(denied).open(None)  # type: ignore[arg-type]
+    watch_only = FakePortal(version=2, answers={"Start": (0, {"streams": [(57, {})], "devices": 1})})
+    with pytest.raises(RouteError, match="allow remote interaction"):
+        PortalSession(watch_only).open(None)  # type: ignore[arg-type]
+    assert not any(method.startswith("Notify") for method, _ in denied.calls + watch_only.calls)
+
+
+def test_the_restore_token_lives_beside_the_profile_store(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from sweepbot.routes.portal import TOKEN_FILE, token_path
+
+    monkeypatch.setenv("SWEEPBOT_PROFILES", str(tmp_path / "store" / "profiles"))
+    assert token_path() == tmp_path / "store" / TOKEN_FILE
