@@ -130,3 +130,34 @@ def run_quiet(argv: Sequence[str], env: Mapping[str, str], timeout: float = 5.0)
         raise DesktopError(f"cannot run {argv[0]!r}: not installed (run scripts/install-clients)") from exc
     except subprocess.TimeoutExpired as exc:
         raise DesktopError(f"{argv[0]} did not finish within {timeout:g} s") from exc
+
+
+def marked(name: str, value: str) -> list[int]:
+    """The processes whose environment holds ``name=value`` (Linux: read from /proc), this one left out: every
+    descendant of a process started with that mark, those that left its process group included."""
+    want = f"{name}={value}".encode()
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                if want in fh.read().split(b"\0"):
+                    found.append(int(entry))
+        except OSError:
+            continue  # gone, or not ours to read
+    return found
+
+
+def stop_marked(name: str, value: str, timeout: float = 3.0) -> None:
+    """Stop every process marked ``name=value`` (see :func:`marked`): SIGTERM, then SIGKILL."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        pids = marked(name, value)
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and marked(name, value):
+            time.sleep(0.05)

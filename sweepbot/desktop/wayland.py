@@ -36,6 +36,9 @@ SWAY_USER = 65534
 X11_UNIX = Path("/tmp/.X11-unix")
 #: seconds a compositor may take to start and say what its clients get
 START_TIMEOUT = 30.0
+#: the variable every process of a session carries (its folder): what it started is found by it and ended, the
+#: processes a compositor detached from its process group too (sway runs its commands in sessions of their own)
+MARK = "SWEEPBOT_DESKTOP"
 
 
 class WaylandSession:
@@ -57,6 +60,13 @@ class WaylandSession:
     @property
     def size(self) -> tuple[int, int]:
         return self.width, self.height
+
+    @property
+    def folder(self) -> str:
+        """The session's own folder (its runtime folder, logs, configuration): its processes carry it as MARK."""
+        if self._home is None:
+            raise DesktopError("the Wayland session is not running")
+        return self._home
 
     @property
     def env(self) -> dict[str, str]:
@@ -111,6 +121,7 @@ class WaylandSession:
             procs.stop(proc)
         self._procs.clear()
         if self._home:
+            procs.stop_marked(MARK, self._home)
             shutil.rmtree(self._home, ignore_errors=True)
             self._home = None
         self._given = {}
@@ -126,7 +137,7 @@ class WaylandSession:
         env = {k: v for k, v in os.environ.items() if k not in FOREIGN_VARS}
         env.update({"XDG_RUNTIME_DIR": self._runtime, "HOME": self._home, "XDG_SESSION_TYPE": "wayland",
                     "XDG_CONFIG_HOME": os.path.join(self._home, "config"),
-                    "XDG_CURRENT_DESKTOP": DESKTOP_NAMES[self.compositor]})
+                    "XDG_CURRENT_DESKTOP": DESKTOP_NAMES[self.compositor], MARK: self._home})
         if self.bus_address:
             env["DBUS_SESSION_BUS_ADDRESS"] = self.bus_address
         return env

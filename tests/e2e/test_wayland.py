@@ -202,3 +202,25 @@ def test_a_wayland_desktop_where_no_route_shows_a_board_is_refused_naming_each_r
     assert "no Minesweeper board is seen on this Wayland desktop" in message
     assert "xwayland:" in message and "portal:" in message and "mutter:" in message, message
     assert "Traceback" not in message
+
+
+@pytest.mark.parametrize("compositor", ["gnome", "kde", "sway"])
+def test_a_desktop_ends_every_process_it_started_and_no_other(compositor: str,
+                                                              needs_desktop: Callable[[str, str], None]) -> None:
+    """What a desktop starts carries its mark, those a compositor runs in sessions of their own too (sway's
+    commands): all of it ends with the desktop, and a process started beside it goes on."""
+    from sweepbot.desktop import procs
+    from sweepbot.desktop.wayland import MARK
+
+    needs_desktop(compositor, "xdemineur")
+    beside = subprocess.Popen(["sleep", "60"])
+    try:
+        session = WaylandSession(compositor).start()
+        home = session.folder
+        started = procs.marked(MARK, home)
+        assert len(started) >= 3, started  # the bus, the compositor, Xwayland, its command...
+        session.stop()
+        assert procs.marked(MARK, home) == []
+        assert beside.poll() is None
+    finally:
+        beside.kill()
