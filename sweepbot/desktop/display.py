@@ -30,6 +30,12 @@ FIRST_DISPLAY_VARIABLE = "SWEEPBOT_FIRST_DISPLAY"
 WM_SETTLE = 0.3
 #: Millimetres per pixel of a monitor shown (96 dpi): RandR monitors have a physical size.
 MM_PER_PX = 25.4 / 96
+#: The desktops' own window managers on X11, as their sessions start them (openbox is the default)
+X11_WINDOW_MANAGERS = {
+    "openbox": ["openbox", "--sm-disable"],
+    "mutter": ["mutter", "--x11", "--replace", "--sm-disable"],
+    "kwin": ["kwin_x11", "--replace"],
+}
 #: Variables a child must not inherit from whatever display or session the harness itself runs in.
 FOREIGN_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS", "DBUS_SESSION_BUS_PID")
 
@@ -53,7 +59,8 @@ class VirtualDisplay:
     ``env`` is the environment for children (``DISPLAY``, ``DBUS_SESSION_BUS_ADDRESS`` set, foreign display
     variables removed); ``name`` is ``":N"``. Everything started is stopped by :meth:`stop`, also when start-up
     fails half-way. ``window_manager=False`` leaves the screen without one; ``"mutter"`` runs GNOME's window
-    manager and compositor, as "GNOME on Xorg" does, instead of openbox. ``monitors=2`` shows two monitors of
+    manager and compositor, as "GNOME on Xorg" does, and ``"kwin"`` KDE's (``kwin_x11``), instead of openbox.
+    ``monitors=2`` shows two monitors of
     ``width`` x ``height`` side by side (the desktop twice as wide), the first of them primary.
     """
 
@@ -74,8 +81,8 @@ class VirtualDisplay:
         self.monitor_width = width
         self.width = width * monitors
         self.height = height
-        if window_manager not in (True, False, "openbox", "mutter"):
-            raise DesktopError(f"unknown window manager {window_manager!r} (known: openbox, mutter)")
+        if window_manager not in (True, False, *X11_WINDOW_MANAGERS):
+            raise DesktopError(f"unknown window manager {window_manager!r} (known: {', '.join(X11_WINDOW_MANAGERS)})")
         self.window_manager = "openbox" if window_manager is True else window_manager
         self.dbus = dbus
         self.first_display = first_display or int(os.environ.get(FIRST_DISPLAY_VARIABLE, FIRST_DISPLAY))
@@ -147,8 +154,8 @@ class VirtualDisplay:
                 self._start_dbus()
             if self.window_manager == "openbox":
                 self._start_openbox()
-            elif self.window_manager == "mutter":
-                self._start_mutter()
+            elif self.window_manager:
+                self._start_desktop_wm(X11_WINDOW_MANAGERS[str(self.window_manager)])
         except BaseException:
             self.stop()
             raise
@@ -255,18 +262,18 @@ class VirtualDisplay:
         # window managed (seen with xdemineur); a short pause avoids it, and launch() retries anyway.
         time.sleep(WM_SETTLE)
 
-    def _start_mutter(self) -> None:
-        """GNOME's window manager on this X display, as "GNOME on Xorg" runs it: ``mutter --x11``, its stock
-        settings, compositing on."""
+    def _start_desktop_wm(self, argv: list[str]) -> None:
+        """A desktop's window manager on this X display, as its X11 session runs it, in its stock settings
+        (compositing on): GNOME's mutter, KDE's KWin."""
         assert self._home is not None
         env = self.env
         env["XDG_CONFIG_HOME"] = os.path.join(self._home, "config")
         env["XDG_RUNTIME_DIR"] = os.path.join(self._home, "run")
         os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
-        log = os.path.join(self._home, "mutter.log")
-        self._wm = procs.spawn(["mutter", "--x11", "--replace", "--sm-disable"], env, log=log)
+        log = os.path.join(self._home, "wm.log")
+        self._wm = procs.spawn(argv, env, log=log)
         wm = self._wm
-        procs.wait_for(lambda: wm.poll() is not None or self._wm_ready(), self.timeout, "mutter")
+        procs.wait_for(lambda: wm.poll() is not None or self._wm_ready(), self.timeout, argv[0])
         if wm.poll() is not None:
-            raise DesktopError(f"mutter exited at start (status {wm.returncode}): {procs.log_tail(log)}")
+            raise DesktopError(f"{argv[0]} exited at start (status {wm.returncode}): {procs.log_tail(log)}")
         time.sleep(WM_SETTLE)

@@ -42,6 +42,7 @@ PACKAGES = (
     "xdg-desktop-portal",
     "xdg-desktop-portal-gnome",
     "kwin-wayland",
+    "kwin-x11",
     "sway",
 )
 #: Programs the harness runs, with the package that brings each.

@@ -49,15 +49,17 @@ def test_a_game_on_the_second_monitor_is_played_there(tmp_path: Path, needs: Nee
     assert steps and all(step["x_edges"][0] >= left for step in steps)  # the board read on the second monitor
 
 
-def test_a_game_under_gnomes_window_manager_on_x11_plays_with_no_error(tmp_path: Path, needs: Needs) -> None:
-    """mutter --x11, as "GNOME on Xorg" runs it, composites the screen; what it shows of a window can lag
-    behind what the window drew (opened cells left drawn covered until something else repaints them). The bot
-    reads the windows' own pixels there, and plays expert games with no error."""
+@pytest.mark.parametrize(("manager", "binary"), [("mutter", "mutter"), ("kwin", "kwin_x11")])
+def test_a_game_under_the_window_manager_of_gnome_or_kde_on_x11_plays_with_no_error(
+        manager: str, binary: str, tmp_path: Path, needs: Needs) -> None:
+    """mutter --x11, as "GNOME on Xorg" runs it, composites the screen, and what it shows of a window can lag
+    behind what the window drew (opened cells left drawn covered until something else repaints them); KWin
+    composites too. The bot reads the windows' own pixels there, and plays expert games with no error."""
     needs("xdemineur")
-    if shutil.which("mutter") is None:
-        pytest.fail("mutter not installed: run scripts/install-clients")
+    if shutil.which(binary) is None:
+        pytest.fail(f"{binary} not installed: run scripts/install-clients")
     record = tmp_path / "record"
-    with VirtualDisplay(*screen_for("xdemineur", "expert"), window_manager="mutter") as display, launch_client(
+    with VirtualDisplay(*screen_for("xdemineur", "expert"), window_manager=manager) as display, launch_client(
             display, "xdemineur", "expert"):
         env = dict(display.env, SWEEPBOT_PROFILES=str(tmp_path / "profiles"))
         done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(GAMES), "--json", "--record",
