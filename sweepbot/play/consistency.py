@@ -36,8 +36,8 @@ def half_taken(board: Board, clicked: list[Cell]) -> list[Cell]:
     """Cells just clicked that read as an empty open cell beside a covered one: a press the client took and drew
     (a tile sunken, no number on it) whose release it has not taken yet. A cell truly opened empty opens every
     cell around it, so no empty cell stays beside a covered one (seen under GNOME's window manager on X11)."""
-    return [(r, c) for r, c in clicked if board.grid[r][c] == "." and any(
-        board.grid[rr][cc] in "#?" for rr, cc in neighbours((r, c), board.rows, board.cols))]
+    return [(r, c) for r, c in clicked if 0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] == "."
+            and any(board.grid[rr][cc] in "#?" for rr, cc in neighbours((r, c), board.rows, board.cols))]
 
 
 def late_numbers(bad: list[tuple[tuple[int, int], str, str]]) -> bool:

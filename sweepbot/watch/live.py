@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sweepbot.control.device import wayland_session
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.routes.choose import XWAYLAND_HOW, open_route
@@ -34,8 +35,9 @@ class ScreenGrabber:
 
 
 def check_capture(frame: np.ndarray, route: str) -> None:
-    """Refuse a whole screen that reads all black: nothing on it can be read, and no click may go there."""
-    if frame.size and int(frame.max()) == 0:
+    """Refuse a whole screen that reads all black in a Wayland session: what the route shows is not what is on
+    the screen, and no click may go there. (An X11 screen may be black: it shows no board, the reader says.)"""
+    if frame.size and int(frame.max()) == 0 and (route != "x11" or wayland_session()):
         advice = {"x11": "in a Wayland session use the xwayland route (the default there)",
                   "xwayland": f"no X11 window shows: {XWAYLAND_HOW}, or play a native window through the mutter "
                               "or portal route"}.get(route, "is the game's window on the screen this route shows?")

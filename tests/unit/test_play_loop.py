@@ -1089,3 +1089,11 @@ def test_a_reader_reads_the_board_afresh_when_its_reads_keep_making_no_sense() -
     report = Player(watcher(screen, mouse), Stale(9, 9, 10), PlaySettings(first_click="opening")).play_game()
     assert report.error is None and report.result in ("won", "lost") and device.outside == 0
     assert reads["relocated"] == 1
+
+
+def test_a_click_outside_a_board_read_at_another_size_is_never_taken_for_a_pressed_cell() -> None:
+    from sweepbot.play.consistency import half_taken
+
+    board = Board.parse("#..\n#..\n")
+    assert half_taken(board, [(0, 1), (5, 9), (-1, 0)]) == [(0, 1)]  # the clicks of a larger board are let be
+    assert half_taken(board, [(0, 2)]) == []  # an empty cell with no covered cell beside it is opened

@@ -31,13 +31,18 @@ def test_no_display_is_refused_before_anything_is_sent(monkeypatch: pytest.Monke
     assert "DISPLAY is not set" in capsys.readouterr().err
 
 
-def test_a_screen_that_reads_all_black_is_refused_naming_the_route_and_what_works() -> None:
+def test_a_screen_that_reads_all_black_is_refused_naming_the_route_and_what_works(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     black = np.zeros((40, 60, 3), np.uint8)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("XDG_SESSION_TYPE", raising=False)
     check_capture(np.full((40, 60, 3), 30, np.uint8), "x11")  # something shows: fine
+    check_capture(black, "x11")  # an X11 screen may be black: it shows no board, and the reader says so
     with pytest.raises(SweepbotError, match=r"route xwayland: the screen reads all black.*QT_QPA_PLATFORM=xcb"):
         check_capture(black, "xwayland")
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
     with pytest.raises(SweepbotError, match=r"route x11: .*the xwayland route"):
-        check_capture(black, "x11")
+        check_capture(black, "x11")  # in a Wayland session an X11 grab is black: the route is wrong
 
 
 def test_an_unknown_route_is_refused_with_the_known_ones(capsys: pytest.CaptureFixture[str]) -> None:
