@@ -26,6 +26,8 @@ PACKAGES = (
     "dbus-x11",
     "libglib2.0-bin",
     "imagemagick",
+    "fonts-dejavu-core",
+    "fonts-urw-base35",
     "xdemineur",
     "gnome-mines",
     "sgt-puzzles",

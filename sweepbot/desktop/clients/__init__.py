@@ -10,6 +10,7 @@ from __future__ import annotations
 from sweepbot.desktop.clients.ace_minesweeper import AceMinesweeper
 from sweepbot.desktop.clients.base import ClientSpec, Grid, LaunchPlan, Size
 from sweepbot.desktop.clients.dangeruxb import DangerUXB
+from sweepbot.desktop.clients.generated import PREFIX, GeneratedClient
 from sweepbot.desktop.clients.gnome_mines import GnomeMines
 from sweepbot.desktop.clients.launched import LaunchedClient, launch
 from sweepbot.desktop.clients.mfranceschi_minesweeper import MfranceschiMinesweeper
@@ -39,11 +40,14 @@ PYPI_CLIENTS: dict[str, PypiClient] = {name: spec for name, spec in CLIENTS.item
 
 
 def get_spec(name: str) -> ClientSpec:
-    """The spec of client ``name``; raises :class:`DesktopError` naming the known ones."""
+    """The spec of client ``name`` (``generated-SEED``: the client generated from that seed); raises
+    :class:`DesktopError` naming the known ones."""
+    if name.startswith(PREFIX) and name[len(PREFIX):].isdigit():
+        return GeneratedClient(int(name[len(PREFIX):]))
     try:
         return CLIENTS[name]
     except KeyError:
-        raise DesktopError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}") from None
+        raise DesktopError(f"unknown client {name!r}; known: {', '.join(CLIENTS)}, {PREFIX}SEED") from None
 
 
 def launch_client(

@@ -1,0 +1,38 @@
+"""A profile checked against a board whose every cell's truth is known (a generated client's sheet of looks):
+the cells it names, and names wrongly. A cell it refuses is not a wrong name: a refusal reads no board."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from sweepbot.vision.cells import classify
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.profile import Profile
+
+
+def misnamed(image: np.ndarray, x_edges: Sequence[int], y_edges: Sequence[int], truth: Sequence[str],
+             profile: Profile) -> tuple[list[tuple[int, int, str, str]], int]:
+    """The cells ``profile`` names otherwise than ``truth`` says (row, col, true, read), and how many cells it
+    names at all, on ``image`` (BGR): at the cells the board is found at, as play finds them, when that is a
+    grid of the truth's size, else between the given edges."""
+    geometry = Geometry(tuple(int(x) for x in x_edges), tuple(int(y) for y in y_edges))
+    with contextlib.suppress(LocateError):
+        found = locate(image)
+        if (found.rows, found.cols) == (geometry.rows, geometry.cols):
+            geometry = found
+    scores = classify(image, geometry, profile)
+    wrong = []
+    named = 0
+    for r, row in enumerate(truth):
+        for c, true in enumerate(row):
+            if not scores.accepted[r, c]:
+                continue
+            named += 1
+            read = str(scores.chars[r, c])
+            if read != true:
+                wrong.append((r, c, true, read))
+    return wrong, named
