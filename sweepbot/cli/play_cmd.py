@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
 
 def play_on(screen: ScreenGrabber, args: argparse.Namespace) -> int:
     reader = VisionReader(args.profile)
-    frame = screen.grab()
+    watcher = live_watcher(screen, inputs=not args.dry_run)
+    frame = watcher.off_board(screen.grab())  # a tile under a resting pointer may be lit
     reader.read(frame)  # refuses clearly when no board is on screen
     rules = reader.profile.play if reader.profile else PlayRules()
     settings = settings_for(rules, args.first_click, mines=args.mines, strategy=parse_strategy(args.strategy),
@@ -81,7 +82,7 @@ def play_on(screen: ScreenGrabber, args: argparse.Namespace) -> int:
         print(f"game {number}/{args.games}: {report.result} in {report.seconds:.1f} s, {report.clicks} clicks"
               + (f" ({report.error})" if report.error else ""), file=sys.stderr, flush=True)
 
-    summary = play_games(live_watcher(screen), reader, settings, args.games, rules, recorder, progress)
+    summary = play_games(watcher, reader, settings, args.games, rules, recorder, progress)
     if args.json:
         print(json.dumps({**summary.to_json(), "route": screen.route.name}))
     else:

@@ -82,12 +82,13 @@ def play(games: int = 1, profile: str | None = None, settings: PlaySettings | No
     screen = ScreenGrabber(route)
     try:
         reader = VisionReader(profile)
-        reader.read(screen.grab())  # refuses clearly when no board is on screen
+        watcher = live_watcher(screen)
+        reader.read(watcher.off_board(screen.grab()))  # refuses clearly when no board is on screen
         rules = reader.profile.play if reader.profile else PlayRules()
         settings = settings or settings_for(rules)
         recorder = Recorder(Path(record), settings.strategy.name, settings.first_click,
                             profile_of=lambda: reader.profile) if record else None
-        return play_games(live_watcher(screen), reader, settings, games, rules, recorder, progress)
+        return play_games(watcher, reader, settings, games, rules, recorder, progress)
     finally:
         screen.close()
 

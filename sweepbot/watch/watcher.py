@@ -21,6 +21,7 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision.frames import Grabber, same_frame
+from sweepbot.vision.locate import LocateError, locate
 from sweepbot.watch.overlays import OVERLAY_POLL, OVERLAY_WAIT, Overlays
 from sweepbot.watch.pace import Pace, Waits
 
@@ -38,6 +39,9 @@ MIN_POLL = 0.002
 POLLS_PER_QUIET = 8
 #: A change over more than this share of the watched pixels is the whole board flashing (see Waits.flash_quiet).
 FLASH_SHARE = 0.5
+#: Seconds the screen must hold still after the pointer left the board, before its first read (a tile the
+#: pointer lit is drawn again unlit)
+OFF_BOARD_QUIET = 0.3
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,21 @@ class Watcher:
     def park(self, board: Rect) -> None:
         """Rest the pointer just below ``board``'s left end (see PARK_RIGHT)."""
         self.input().park(board.x + PARK_RIGHT, board.y + board.h + PARK_BELOW)
+
+    def off_board(self, frame: np.ndarray) -> np.ndarray:
+        """The screen with the pointer off the board found on ``frame``: parked below it when it rests on it (a
+        client lights or presses the tile under the pointer), and grabbed again once it holds still; ``frame``
+        itself when the pointer is elsewhere, no board shows, or there is no input (a dry run)."""
+        if self.mouse is None:
+            return frame
+        try:
+            box = Rect(*locate(frame).bbox)
+        except LocateError:
+            return frame
+        if not box.contains(*self.mouse.pointer()):
+            return frame
+        self.park(box)
+        return self.hold_still(quiet=OFF_BOARD_QUIET)
 
     def rest_on(self, x: float, y: float) -> None:
         """Rest the pointer on a point of the board (to see whether the client lights the tile under it)."""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from sweepbot.desktop import xtools
 from sweepbot.desktop.clients import launch_client, screen_for
 from sweepbot.desktop.display import VirtualDisplay
 from tests.e2e.conftest import Needs
@@ -82,3 +83,20 @@ def steps(record: Path) -> list[dict[str, object]]:
     if not path.exists():
         return []
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_a_pointer_resting_on_a_board_drawn_at_a_new_size_is_moved_off_it_before_the_first_read(
+        tmp_path: Path, needs: Needs) -> None:
+    """gnome-mines lights the tile under the pointer, as it rests there when a user starts sweepbot from a
+    terminal beside the game: the pointer is moved off the board before the board is first read."""
+    needs("gnome-mines")
+    record = tmp_path / "record"
+    with VirtualDisplay(*screen_for("gnome-mines", "big", 0.95)) as display, launch_client(
+            display, "gnome-mines", "big", scale=0.95) as client:
+        xtools.move_pointer(client.env, *client.cell_center(7, 12))
+        env = dict(display.env, SWEEPBOT_PROFILES=str(tmp_path / "profiles"))
+        done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", "1", "--json", "--record",
+                               str(record)], env=env, capture_output=True, text=True, timeout=600, check=False)
+    summary = answer(done)
+    assert summary["games"] == 1 and summary["errors"] == 0, (summary, done.stderr[-2000:])
+    replayed_clean(record, env)
