@@ -1,6 +1,10 @@
 """Keys the bot never sends: keys go to whatever has the focus, and these are commands to a browser or a
 desktop (reload, close, quit, a new window or tab, leave the page), never a new game. Every key the bot
-presses passes :func:`check_keys` first."""
+presses passes :func:`check_keys` first.
+
+Which window has the focus decides two of them: Ctrl+N and Ctrl+R start a new game in GNOME's and KDE's
+games, and open a window or reload the page in a browser. They are pressed only when the focus is known to
+be on the game's own window, and that window is not a browser's (``GAME_WINDOW``)."""
 
 from __future__ import annotations
 
@@ -48,6 +52,16 @@ COMMAND_KEYS: frozenset[frozenset[str]] = frozenset({
 })
 
 
+#: A game's own shortcuts for a new game (GNOME's and KDE's games) that a browser takes as commands.
+GAME_SHORTCUTS: frozenset[frozenset[str]] = frozenset({_combo("ctrl", "n"), _combo("ctrl", "r")})
+#: Where the keys go: the game's own window (not a browser's), a browser's window, or not known.
+GAME_WINDOW, BROWSER, UNKNOWN = "game", "browser", "unknown"
+#: Programs (their WM_CLASS, lower case) that are browsers.
+BROWSERS = frozenset({"chromium", "chromium-browser", "google-chrome", "chrome", "firefox", "firefox-esr",
+                      "navigator", "brave-browser", "microsoft-edge", "opera", "vivaldi-stable", "epiphany",
+                      "org.gnome.epiphany", "falkon", "konqueror", "qutebrowser", "midori", "librewolf"})
+
+
 class CommandKeyError(ControlError):
     """A key combination that a browser or desktop takes as a command: never sent."""
 
@@ -57,18 +71,23 @@ def normalised(combo: Iterable[str]) -> frozenset[str]:
     return frozenset(ALIASES.get(k.lower(), k.lower()) for k in combo)
 
 
-def is_command(combo: Iterable[str]) -> bool:
-    """Whether a browser or desktop takes ``combo`` (keys held together) as a command."""
+def is_command(combo: Iterable[str], window: str = UNKNOWN) -> bool:
+    """Whether ``combo`` (keys held together) is a command to the program or desktop it would reach: a
+    browser's and a desktop's, unless ``window`` is the game's own window and ``combo`` one of its shortcuts."""
     keys = normalised(combo)
+    if window == GAME_WINDOW and keys in GAME_SHORTCUTS:
+        return False
     return (keys in COMMAND_KEYS or any(m in keys for m in COMMAND_MODIFIERS)
             or {"ctrl", "alt"} <= keys or any(k.startswith("xf86") for k in keys))
 
 
-def check_keys(combos: Sequence[Sequence[str]]) -> None:
-    """Raise CommandKeyError for the first combination a browser or desktop takes as a command."""
+def check_keys(combos: Sequence[Sequence[str]], window: str = UNKNOWN) -> None:
+    """Raise CommandKeyError for the first combination that is a command where the keys go (``window``)."""
     for combo in combos:
-        if is_command(combo):
+        if is_command(combo, window):
+            shortcut = normalised(combo) in GAME_SHORTCUTS
             raise CommandKeyError(
                 f"not pressing {'+'.join(combo)}: a browser or desktop takes it as a command (reload, close, "
-                "quit, a new window), not a new game; start games with the client's own control, or "
-                "calibrate again")
+                "quit, a new window), not a new game"
+                + ("; it is a game's own shortcut only where the focus is known to be on the game's own window"
+                   if shortcut else "") + "; start games with the client's own control, or calibrate again")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from sweepbot.clock import SYSTEM_CLOCK, Clock
 from sweepbot.control.device import InputDevice
 from sweepbot.control.errors import ControlError, InputHeld, LimitReached, OutsideBoardError, UserTookOver
-from sweepbot.control.keys import check_keys
+from sweepbot.control.keys import BROWSER, GAME_WINDOW, UNKNOWN, check_keys
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.rect import Rect
 
@@ -96,9 +96,29 @@ class BoardInput:
         x1, y1 = self.mapping.to_capture(area[0] + area[2], area[1] + area[3])
         return Rect(x0, y0, x1 - x0, y1 - y0)
 
+    def focus(self) -> str:
+        """Where keys go now (``control.keys``): the game's own window when the window with the focus is the one
+        under the board just read and not a browser's, a browser's window, or not known. Keys never go to
+        another window: ControlError."""
+        asked = getattr(self.device, "focus_of", None)
+        if asked is None or self.board is None:
+            return UNKNOWN
+        x, y = self.mapping.to_input(self.board.x + self.board.w / 2, self.board.y + self.board.h / 2)
+        found = asked(x, y)
+        if found is None:
+            return UNKNOWN
+        if found not in (GAME_WINDOW, BROWSER):
+            raise ControlError(f"the keyboard focus is on another window ({found}), not the game's: no key pressed")
+        return str(found)
+
+    def check_keys(self, combos: list[list[str]]) -> None:
+        """CommandKeyError for a combination that is a command where the keys would go now."""
+        check_keys(combos, self.focus())
+
     def press(self, keys: list[str]) -> None:
-        """Press ``keys`` together; never a combination a browser or desktop takes as a command."""
-        check_keys([keys])
+        """Press ``keys`` together; never a combination a browser or desktop takes as a command, never into a
+        window that is not the game's."""
+        self.check_keys([keys])
         self.check_user()
         self.device.press(keys)
 

@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from sweepbot.control.errors import ControlError, InputHeld, UserTookOver
+from sweepbot.control.keys import BROWSER, BROWSERS, GAME_WINDOW
 from sweepbot.control.xauth import xlib_cookie
 
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
@@ -138,6 +139,43 @@ class XTestDevice:
 
         result: tuple[int, int, int, int] | None = self._call(area)
         return result
+
+    def focus_of(self, x: int, y: int) -> str | None:
+        """Where keys go, seen from the window at ``(x, y)`` (the game's): ``game`` when the window with the
+        keyboard focus is that window and not a browser's, ``browser`` when it is a browser's, else the name of
+        the window that has the focus ("nothing" when none has it)."""
+
+        def look() -> str | None:
+            focus = self._display.get_input_focus().focus
+            if not hasattr(focus, "query_tree"):  # None or PointerRoot: no window has the focus
+                return "nothing"
+            focused = self._top_of(focus)
+            here = self._root.translate_coords(self._root, x, y).child
+            if focused is None or not here or focused.id != here.id:
+                named = self._client_of(focused) if focused is not None else None
+                return self._text(named or focus, "WM_NAME") or "a window with no name"
+            client = self._client_of(here) or here
+            names = [name.lower() for name in self._text(client, "WM_CLASS").split("\0")]
+            return BROWSER if any(name in BROWSERS for name in names) else GAME_WINDOW
+
+        found: str | None = self._call(look)
+        return found
+
+    def _text(self, window: Any, name: str) -> str:
+        """A window's text property (its parts split by NUL, as WM_CLASS keeps them); "" when it has none."""
+        found = window.get_full_property(self._display.intern_atom(name), self._X.AnyPropertyType)
+        if found is None:
+            return ""
+        value = found.value
+        return (value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)).strip("\0")
+
+    def _top_of(self, window: Any) -> Any:
+        """The top-level window (a child of the root) that holds ``window``; None for the root itself."""
+        while True:
+            parent = window.query_tree().parent
+            if not parent or parent.id == self._root.id:
+                return None if window.id == self._root.id else window
+            window = parent
 
     def _client_of(self, top: Any) -> Any:
         """The ICCCM client window of top-level window ``top``: the one with WM_STATE, inside the window

@@ -104,7 +104,10 @@ class Watcher:
     def press(self, combos: Sequence[Sequence[str]], gap: float = 0.0) -> None:
         """Press key combinations one after the other, ``gap`` seconds apart; none if any is a browser's or
         desktop's command (``control.keys``)."""
-        check_keys(combos)
+        if self.mouse is None:
+            check_keys(combos)
+        else:
+            self.mouse.check_keys([list(combo) for combo in combos])  # where the keys would go decides
         for i, combo in enumerate(combos):
             if i and gap:
                 self.clock.sleep(gap)

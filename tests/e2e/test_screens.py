@@ -89,3 +89,35 @@ def test_the_route_of_other_platforms_pyautogui_plays_games_here_on_x11(tmp_path
     assert summary["route"] == "pyautogui"
     assert summary["games"] == GAMES and summary["errors"] == 0, (summary, done.stderr[-2000:])
     assert summary["refused_clicks"] == 0 and summary["clicks"] > GAMES
+
+
+def test_keys_go_by_the_window_that_has_the_focus(needs: Needs) -> None:
+    """The X11 device tells the game's own window from a browser's and from another window that has taken the
+    focus (a dialog of another program): the game's shortcuts go to the first only, nothing to the last."""
+    needs("xdemineur")
+    from sweepbot.control.device import open_device
+    from sweepbot.control.keys import GAME_WINDOW
+    from sweepbot.control.x11 import XTestDevice
+    from sweepbot.desktop import xtools
+
+    with VirtualDisplay() as display, launch_client(display, "xdemineur", "intermediate") as client, \
+            display.exported():
+        device = open_device()
+        assert isinstance(device, XTestDevice)
+        x, y = client.cell_center(3, 3)
+        assert device.focus_of(x, y) == GAME_WINDOW
+        other = subprocess.Popen(["xmessage", "-name", "sweepbot-other", "-center", "another program"],
+                                 env=display.env)
+        try:
+            deadline = time.monotonic() + 10
+            while not xtools.search_windows(display.env, name="sweepbot-other") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            xtools.activate(display.env, xtools.search_windows(display.env, name="sweepbot-other")[0])
+            deadline = time.monotonic() + 5
+            while device.focus_of(x, y) == GAME_WINDOW and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert device.focus_of(x, y) not in (GAME_WINDOW, "browser", None)
+        finally:
+            other.terminate()
+            other.wait()
+            device.close()

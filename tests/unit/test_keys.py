@@ -9,11 +9,13 @@ import pytest
 
 from sweepbot.calibration.live import newgame
 from sweepbot.cli import main
-from sweepbot.control.keys import CommandKeyError, check_keys, is_command
+from sweepbot.control.errors import ControlError
+from sweepbot.control.keys import BROWSER, GAME_WINDOW, CommandKeyError, check_keys, is_command
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.control.mouse import BoardInput
 from sweepbot.desktop import CLIENTS
 from sweepbot.game import LEVELS, Game
+from sweepbot.rect import Rect
 from sweepbot.vision.profile import BUILTIN_DIR, load_profile
 from sweepbot.vision.rules import PlayRules
 from tests.fakes import SimDevice, watcher
@@ -49,10 +51,44 @@ def every_key_the_bot_may_send() -> set[tuple[str, ...]]:
     return keys | {("escape",)}  # play's Escape for a dialog over a new-game control
 
 
-def test_no_key_that_calibration_tries_or_a_profile_keeps_is_a_command() -> None:
+def test_no_key_that_calibration_tries_or_a_profile_keeps_is_a_command_where_it_is_pressed() -> None:
+    """Each is no command anywhere, but for a game's own shortcut, pressed only into the game's own window."""
     keys = every_key_the_bot_may_send()
-    assert {("f2",), ("n",), ("escape",), ("tab",), ("enter",)} <= keys
-    assert [k for k in keys if is_command(k)] == []
+    assert {("f2",), ("n",), ("escape",), ("tab",), ("enter",), ("ctrl", "n")} <= keys
+    assert [k for k in keys if is_command(k, GAME_WINDOW)] == []
+    assert [k for k in keys if is_command(k)] == [("ctrl", "n")]
+
+
+@pytest.mark.parametrize(("combo", "in_game", "in_browser"), [
+    (("ctrl", "n"), False, True), (("ctrl", "r"), False, True), (("ctrl", "q"), True, True),
+    (("alt", "f4"), True, True), (("ctrl", "w"), True, True), (("f2",), False, False)])
+def test_a_games_own_shortcut_is_no_command_in_its_own_window_only(combo: tuple[str, ...], in_game: bool,
+                                                                    in_browser: bool) -> None:
+    assert is_command(combo, GAME_WINDOW) is in_game
+    assert is_command(combo, BROWSER) is in_browser
+    assert is_command(combo) is in_browser  # not known where the keys go: as in a browser
+
+
+def test_keys_go_by_the_window_that_has_the_focus_and_never_to_another() -> None:
+    game = Game(LEVELS["beginner"], 1, "opening")
+    device = SimDevice(game)
+    pressed: list[list[str]] = []
+    device.press = pressed.append  # type: ignore[method-assign]
+    mouse = BoardInput(device, ScreenMapping())
+    mouse.set_board(Rect(0, 0, 100, 100))
+    with pytest.raises(CommandKeyError):  # the device cannot tell where keys go: as in a browser
+        mouse.press(["ctrl", "n"])
+    focus = {"now": GAME_WINDOW}
+    device.focus_of = lambda x, y: focus["now"]  # type: ignore[attr-defined]
+    mouse.press(["ctrl", "n"])
+    focus["now"] = BROWSER
+    with pytest.raises(CommandKeyError):
+        mouse.press(["ctrl", "n"])
+    mouse.press(["f2"])
+    focus["now"] = "Terminal"
+    with pytest.raises(ControlError, match=r"focus is on another window \(Terminal\)"):
+        mouse.press(["f2"])
+    assert pressed == [["ctrl", "n"], ["f2"]]
 
 
 def test_a_command_key_reaches_no_device_and_nothing_before_it_is_pressed() -> None:

@@ -30,14 +30,18 @@ from sweepbot.vision.controls import (
     find_known_control,
 )
 from sweepbot.vision.rules import CONFIRM_GAP, Keys, NewGameControl
+from sweepbot.watch import CommandKeyError
 
 #: Keys clients commonly use for a new game that other programs leave alone, tried before the controls that
 #: are not yellow. Never Escape or Q: some clients quit on them (xdemineur, pygame-minesweeper on Escape).
 SAFE_KEYS: tuple[Keys, ...] = ((("f2",),), (("n",),))
+#: A new game in GNOME's and KDE's games, a browser's new window: tried after the safe keys only when the
+#: keyboard focus is on the game's own window and that is not a browser's (``control.keys``).
+GAME_KEYS: tuple[Keys, ...] = ((("ctrl", "n"),),)
 #: Keys tried last: Space presses the focused button (a page may scroll on it).
 OTHER_KEYS: tuple[Keys, ...] = ((("space",),),)
-#: Every key tried, in order (the keys of the controls come between the two groups).
-NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + OTHER_KEYS
+#: Every key tried, in order (the keys of the controls come between the safe keys and the others).
+NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + GAME_KEYS + OTHER_KEYS
 #: Seconds a new game may take to show whole, covered and still once the screen began to change (a toast
 #: over the board, an animation, a "get ready" pause), and between looks for it.
 NEW_GAME_WAIT = 8.0
@@ -121,11 +125,13 @@ class NewGame:
         controls = controls_near(ended.screen, self.board.region, self.area(ended.screen))
         tried: list[str] = []
         steps: list[Control | Keys] = [c for c in controls if c.yellow]
-        steps += list(SAFE_KEYS) + [c for c in controls if not c.yellow] + list(OTHER_KEYS)
+        steps += list(SAFE_KEYS) + list(GAME_KEYS) + [c for c in controls if not c.yellow] + list(OTHER_KEYS)
         for step in steps:
             if isinstance(step, Control):
                 tried.append(f"the control at {step.centre}")
                 frame = self.try_control(step, ended)
+            elif not self.may_press(step):
+                continue  # a command where the keys would go now: never pressed
             else:
                 tried.append(keys_text(step))
                 frame = self.try_keys(step, (), ended)
@@ -287,6 +293,14 @@ class NewGame:
             self.board.press("escape")
             watcher.hold_still()
             self.escape_first = True  # play will close such a dialog the same way before a new game
+
+    def may_press(self, combo: Keys) -> bool:
+        """Whether ``combo`` may be pressed where keys go now (a game's shortcut only into its own window)."""
+        try:
+            self.board.watcher.input().check_keys([list(keys) for keys in combo])
+        except CommandKeyError:
+            return False
+        return True
 
     def try_keys(self, combo: Keys, confirm: Keys, ended: EndedGame) -> np.ndarray | None:
         """Press ``combo``; if a dialog opens, answer it (``confirm``, or the usual answers). The screen if a
