@@ -95,6 +95,7 @@ def best_naming(
     profile made from the names would misread count against an inset (the live driver, which names the
     looks after every game only to choose its moves, does without: it is slow)."""
     best: tuple[tuple[bool, float], float, Looks, Naming] | None = None
+    split_wanted = False
     failure: CalibrationError | None = None
     tries: list[tuple[float, float]] = [(inset, SAME_LOOK_RMS) for inset in INSETS]
     while tries:
@@ -119,13 +120,19 @@ def best_naming(
             profile, aligned = build_profile("trial", "trial", frames, inset)
             named -= MISREAD_COST * check(profile, frames, aligned, levels=False)
         key = (_new_board_share(looks) >= 0.95, named)
-        if best is None or key > best[0]:
+        # tried for a number look of unlike cells: on a tie, the finer grouping (two tiles grouped as one are
+        # named as one)
+        finer = threshold == STRICT_LOOK_RMS and split_wanted
+        if best is None or key > best[0] or (finer and key == best[0]):
             best = (key, inset, looks, names)
         unproved = any(k not in best[3] or not best[3][k].proved for k in range(best[2].count))
-        if not tries and threshold == SAME_LOOK_RMS and unproved:
+        mixed_named = bool(best[2].mixed(STRICT_LOOK_RMS) & {k for k, n in best[3].items() if n.char in NUMBERS})
+        if not tries and threshold == SAME_LOOK_RMS and (unproved or mixed_named):
             # a look left unnamed may be several tiles drawn alike (small digits all in one colour, drawn pixel
-            # for pixel the same): grouped more strictly, they may each be proved
+            # for pixel the same): grouped more strictly, they may each be proved; and a number look whose
+            # cells are not all alike may hold a second number its counts never saw apart (a 4 among 1s)
             tries.append((best[1], STRICT_LOOK_RMS))
+            split_wanted = mixed_named
     if best is None:
         raise failure or CalibrationError("no frames to calibrate from")
     return best[1], best[2], best[3]

@@ -9,6 +9,7 @@ each other look's count is its number (0 is the empty cell).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -244,10 +245,13 @@ def _helps(exact: dict[int, np.ndarray], chosen: Sequence[int], look: int, fixed
 
 
 def numbers(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], n_looks: int,
-            complete: set[int], min_cells: int = 2, doubtful: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+            complete: set[int], min_cells: int = 2, doubtful: set[int] = frozenset(),  # type: ignore[assignment]
+            mixed: AbstractSet[int] = frozenset()) -> None:
     """Each look whose cells with every mine in sight agree on one count is that number. A ``doubtful``
     look (one that looks like a mark) needs FEW_CELLS cells or more: a mark left on the board at a loss
-    (gnome-mines draws a question mark over the mine it hid) has some count of mines around it too."""
+    (gnome-mines draws a question mark over the mine it hid) has some count of mines around it too. A
+    ``mixed`` look (its cells not all drawn alike) must agree on every cell: a count that differs there is a
+    second tile grouped with the first (a 4 drawn like a 1 in a small font), not a flag placed wrongly."""
     exact = exact_counts(grids, names, n_looks, complete, mines)
     touching = touching_covered(grids, names)
     for look, matrix in exact.items():
@@ -257,6 +261,8 @@ def numbers(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], n_
         if value == 0 and look in touching:
             continue
         if look in doubtful and agree < FEW_CELLS:
+            continue
+        if look in mixed and differ:
             continue
         if value <= 8 and agree >= min_cells and agree >= AGREEMENT * (agree + differ):
             char = "." if value == 0 else str(value)

@@ -123,7 +123,8 @@ def name_looks(looks: Looks, facts: Sequence[Fact] = (), min_cells: int = 3, wit
     flags = not facts or any(f.char == "F" for f in facts)
     marks(grids, names, [k for k in mines if k not in blank_mines], complete,
           frames_in_play(grids, trial, mines, complete), flags)
-    numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names))
+    numbers(grids, names, mines, looks.count, complete, min_cells, like_marks(looks, names),
+            looks.mixed(STRICT_LOOK_RMS))
     distinct_numbers(looks, names)
     kept_numbers(grids, facts, names, lambda: {k: m[list(mines)].sum(axis=0) for k, m in exact_counts(
         grids, names, looks.count, complete, mines).items()})

@@ -206,3 +206,28 @@ def test_a_digit_that_differs_little_from_a_named_one_is_not_read_as_it(monkeypa
     board = read_located(session.frames[18], cal.frames[18].geometry, cal.profile, opened_unknown=True).board
     assert [board[cell] for cell in ((0, 4), (1, 2), (4, 3))] == ["="] * 3
     assert [board[cell] for cell in ((2, 4), (5, 2), (5, 4), (6, 2), (6, 3))] == ["2"] * 5
+
+
+def test_a_number_grouped_with_another_whose_counts_never_told_them_apart_is_named_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A generated client (seed 4: dark, 23 px, its digits bluish on near black) whose 4s and 5s, drawn close to
+    its 1s and 3s, were only ever seen beside covered cells: grouped loosely they join the 1s and the 3s, and
+    the counts, silent about them, named them 1 and 3. Grouped more strictly, each is its own look, named by
+    what every frame allows. Checked against the client's own truth: every look it draws, on a sheet, read
+    with the profile; none read as another."""
+    import cv2
+
+    from sweepbot.calibration.truth import misnamed
+    from sweepbot.desktop.generated.spec import ClientMakeUp
+    from sweepbot.desktop.generated.tiles import truth_sheet
+
+    monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
+    folder = SESSIONS / "generated-4-23px"
+    make = ClientMakeUp.from_json((folder / "makeup.json").read_text())
+    recorded = load_recorded(folder.parent, "generated-4", sessions=[folder])
+    (cal,) = calibrate_recorded(recorded, "generated-4")
+    image, xs, ys, truth = truth_sheet(make)
+    wrong, named = misnamed(cv2.cvtColor(image, cv2.COLOR_RGB2BGR), xs, ys, truth, cal.profile)
+    assert wrong == []
+    assert named >= 30  # covered, flag, ?, empty, 1-5 and the exploded mine, at least
+    assert {"4", "5"} <= {n.char for n in cal.names.values() if n.proved}
