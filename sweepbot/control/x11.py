@@ -151,15 +151,32 @@ class XTestDevice:
                 return "nothing"
             focused = self._top_of(focus)
             here = self._root.translate_coords(self._root, x, y).child
-            if focused is None or not here or focused.id != here.id:
-                named = self._client_of(focused) if focused is not None else None
-                return self._text(named or focus, "WM_NAME") or "a window with no name"
+            if not here:
+                return "nothing under the board"
             client = self._client_of(here) or here
+            if focused is None or focused.id != here.id:
+                other = self._client_of(focused) if focused is not None else None
+                if other is None or not self._same_program(client, other):
+                    return self._text(other or focus, "WM_NAME") or "a window with no name"
             names = [name.lower() for name in self._text(client, "WM_CLASS").split("\0")]
             return BROWSER if any(name in BROWSERS for name in names) else GAME_WINDOW
 
         found: str | None = self._call(look)
         return found
+
+    def _same_program(self, game: Any, other: Any) -> bool:
+        """Whether window ``other`` is the game's own too (a dialog it opened): the same process, by the
+        windows' _NET_WM_PID, a window that names the game's window as the one it belongs to, or the same
+        program by its WM_CLASS (a Tk program's windows carry no process id)."""
+        pid = self._display.intern_atom("_NET_WM_PID")
+        mine, theirs = (w.get_full_property(pid, self._X.AnyPropertyType) for w in (game, other))
+        if mine is not None and theirs is not None and list(mine.value) == list(theirs.value):
+            return True
+        owner = other.get_full_property(self._display.intern_atom("WM_TRANSIENT_FOR"), self._X.AnyPropertyType)
+        if owner is not None and game.id in list(owner.value):
+            return True
+        program = self._text(game, "WM_CLASS")
+        return bool(program) and program == self._text(other, "WM_CLASS")
 
     def _text(self, window: Any, name: str) -> str:
         """A window's text property (its parts split by NUL, as WM_CLASS keeps them); "" when it has none."""

@@ -121,3 +121,32 @@ def test_keys_go_by_the_window_that_has_the_focus(needs: Needs) -> None:
             other.terminate()
             other.wait()
             device.close()
+
+
+def test_a_dialog_the_game_opened_is_the_games_own_window_for_keys(needs: Needs) -> None:
+    """A generated client (seed 8, a Tk window) opens a dialog when a game ends, and the dialog takes the focus:
+    it is the game's own (the same program), so the game's keys may go to it."""
+    from sweepbot.control.device import open_device
+    from sweepbot.control.keys import GAME_WINDOW
+    from sweepbot.desktop.clients.generated import GeneratedClient
+
+    with VirtualDisplay() as display, launch_client(display, "generated-8", seed="1") as client, \
+            display.exported():
+        spec = client.spec
+        assert isinstance(spec, GeneratedClient) and spec.make.manners.new_game == "dialog"
+        device = open_device()
+        centre = client.cell_center(4, 4)
+        cells = [(r, c) for r in range(client.size.rows) for c in range(client.size.cols)]
+        for cell in cells:  # click on until the game is lost (or won)
+            client.click_cell(*cell, settle=False)
+            time.sleep(0.05)
+            if spec.truth(client)["state"] in ("won", "lost"):
+                break
+        from sweepbot.desktop import xtools
+
+        deadline = time.monotonic() + 10
+        while not xtools.search_windows(display.env, name="^Game over$") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert xtools.search_windows(display.env, name="^Game over$"), "no dialog opened"
+        time.sleep(0.5)
+        assert device.focus_of(*centre) == GAME_WINDOW

@@ -30,7 +30,7 @@ from sweepbot.vision.controls import (
     find_known_control,
 )
 from sweepbot.vision.rules import CONFIRM_GAP, Keys, NewGameControl
-from sweepbot.watch import CommandKeyError
+from sweepbot.watch import CommandKeyError, ControlError
 
 #: Keys clients commonly use for a new game that other programs leave alone, tried before the controls that
 #: are not yellow. Never Escape or Q: some clients quit on them (xdemineur, pygame-minesweeper on Escape).
@@ -298,7 +298,7 @@ class NewGame:
         """Whether ``combo`` may be pressed where keys go now (a game's shortcut only into its own window)."""
         try:
             self.board.watcher.input().check_keys([list(keys) for keys in combo])
-        except CommandKeyError:
+        except (CommandKeyError, ControlError):  # a command there, or the keys would go to another program
             return False
         return True
 

@@ -115,6 +115,7 @@ class Window:
     def decoy(self, label: str) -> None:
         """What a button that is not the new game does: opens a small window of its own."""
         dialog = tk.Toplevel(self.root)
+        dialog.transient(self.root)
         dialog.title(label)
         tk.Label(dialog, text=f"{label}: nothing to change here.", padx=20, pady=20).pack()
         tk.Button(dialog, text="Close", command=dialog.destroy).pack(pady=6)
@@ -254,6 +255,7 @@ class Window:
             self.message.configure(text="You won!" if won else "Game over")
         if self.manners.new_game == "dialog":
             dialog = tk.Toplevel(self.root)
+            dialog.transient(self.root)  # a dialog of this window, as toolkits mark theirs
             dialog.title("Game over")
             tk.Label(dialog, text="You won!" if won else "You hit a mine.", padx=30, pady=16).pack()
             self.button(dialog, self.manners.new_game_label, self.new_game).pack(side=tk.LEFT, padx=10, pady=10)
