@@ -28,6 +28,7 @@ PACKAGES = (
     "imagemagick",
     "fonts-dejavu-core",
     "fonts-urw-base35",
+    "tesseract-ocr",
     "xdemineur",
     "gnome-mines",
     "sgt-puzzles",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sweepbot.calibration.live import newgame
+from sweepbot.calibration.live import newgame, ways
 from sweepbot.cli import main
 from sweepbot.control.errors import ControlError
 from sweepbot.control.keys import BROWSER, GAME_WINDOW, CommandKeyError, check_keys, is_command
@@ -42,7 +42,7 @@ def test_browser_and_desktop_commands_are_never_pressed(combo: tuple[str, ...]) 
 
 def every_key_the_bot_may_send() -> set[tuple[str, ...]]:
     keys: set[tuple[str, ...]] = set()
-    for combos in (*newgame.NEW_GAME_KEYS, *newgame.CONFIRM_KEYS):
+    for combos in (*ways.NEW_GAME_KEYS, *newgame.CONFIRM_KEYS):
         keys |= set(combos)
     rules = [load_profile(f).play for f in sorted(BUILTIN_DIR.iterdir()) if f.is_dir()]
     rules += [PlayRules.from_json(spec.play) for spec in CLIENTS.values()]

@@ -18,6 +18,7 @@ from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.driver import BoardDriver, Cell
 from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.live.tiles import NEW_BOARD_SHARE, Tiles
+from sweepbot.calibration.live.ways import ways_to_try
 from sweepbot.rect import Rect
 from sweepbot.vision.controls import (
     Control,
@@ -29,19 +30,10 @@ from sweepbot.vision.controls import (
     find_control,
     find_known_control,
 )
+from sweepbot.vision.labels import available as labels_readable
 from sweepbot.vision.rules import CONFIRM_GAP, Keys, NewGameControl
 from sweepbot.watch import CommandKeyError, ControlError
 
-#: Keys clients commonly use for a new game that other programs leave alone, tried before the controls that
-#: are not yellow. Never Escape or Q: some clients quit on them (xdemineur, pygame-minesweeper on Escape).
-SAFE_KEYS: tuple[Keys, ...] = ((("f2",),), (("n",),))
-#: A new game in GNOME's and KDE's games, a browser's new window: tried after the safe keys only when the
-#: keyboard focus is on the game's own window and that is not a browser's (``control.keys``).
-GAME_KEYS: tuple[Keys, ...] = ((("ctrl", "n"),),)
-#: Keys tried last: Space presses the focused button (a page may scroll on it).
-OTHER_KEYS: tuple[Keys, ...] = ((("space",),),)
-#: Every key tried, in order (the keys of the controls come between the safe keys and the others).
-NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + GAME_KEYS + OTHER_KEYS
 #: Seconds a new game may take to show whole, covered and still once the screen began to change (a toast
 #: over the board, an animation, a "get ready" pause), and between looks for it.
 NEW_GAME_WAIT = 8.0
@@ -124,9 +116,8 @@ class NewGame:
             return frame
         controls = controls_near(ended.screen, self.board.region, self.area(ended.screen))
         tried: list[str] = []
-        steps: list[Control | Keys] = [c for c in controls if c.yellow]
-        steps += list(SAFE_KEYS) + list(GAME_KEYS) + [c for c in controls if not c.yellow] + list(OTHER_KEYS)
-        for step in steps:
+        ways = ways_to_try(controls, ended.screen)
+        for step in ways.steps:
             if isinstance(step, Control):
                 tried.append(f"the control at {step.centre}")
                 frame = self.try_control(step, ended)
@@ -140,8 +131,11 @@ class NewGame:
             self.board.check_window()
         if self.ask is not None:
             return self.shown_by_user(ended, tried)
-        raise CalibrationError(f"found no way to start a new game (tried {', '.join(tried)}): start a new game, "
-                               "then calibrate again with --new-game-keys if the client has a key for it")
+        alone = f"; left alone, since no label said new game: {', '.join(ways.left_alone)}" if ways.left_alone else ""
+        reading = "" if labels_readable() else " (no label can be read here: install tesseract-ocr)"
+        raise CalibrationError(f"found no way to start a new game (tried {', '.join(tried)}{alone}){reading}: "
+                               "start a new game, then calibrate again with --new-game-keys if the client has a "
+                               "key for it")
 
     def shown_by_user(self, ended: EndedGame, tried: list[str]) -> np.ndarray:
         """Ask the person at the screen to start a new game, watch, and learn what they clicked: the control

@@ -234,7 +234,9 @@ function layout() {{
   const b = box(board);
   const t = C.gap !== undefined && b ? [b[0] + {t.border}, b[1] + {t.border}, b[2], b[3]] : null;
   const control = document.getElementById("new") || document.querySelector(".panel .again");
-  const now = JSON.stringify({{board: t, control: box(control)}});
+  const controls = Array.from(document.querySelectorAll("button, a")).map(
+    el => ({{label: el.textContent, box: box(el), link: el.tagName === "A"}})).filter(c => c.box);
+  const now = JSON.stringify({{board: t, control: box(control), controls}});
   if (now !== sent) {{ sent = now; fetch("/layout", {{method: "POST", body: now}}); }}
 }}
 const ctl = document.getElementById("new");
@@ -299,7 +301,8 @@ def serve(make: ClientMakeUp, game: Game) -> ThreadingHTTPServer:
                 game.new(body.get("level"))
             elif self.path == "/layout":
                 with game.lock:
-                    game.layout = {"board": body.get("board"), "control": body.get("control")}
+                    game.layout = {"board": body.get("board"), "control": body.get("control"),
+                                   "controls": body.get("controls", [])}
                     game.write()
             self.send(json.dumps(game.state()).encode())
 

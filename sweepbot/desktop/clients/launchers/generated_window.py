@@ -242,11 +242,21 @@ class Window:
         if board is not None:
             board[0] += self.make.tiles.border
             board[1] += self.make.tiles.border
+        labelled = [{"label": str(w.cget("text")), "box": box(w)} for w in self.widgets(self.root)
+                    if isinstance(w, tk.Button) and box(w) is not None]
         truth = {"game": self.games, "state": field.state, "looks": rows, "board": board,
-                 "pitch": self.make.pitch, "cell": self.make.cell, "control": box(self.control)}
+                 "pitch": self.make.pitch, "cell": self.make.cell, "control": box(self.control),
+                 "controls": labelled}
         part = self.truth.with_suffix(".part")
         part.write_text(json.dumps(truth))
         part.replace(self.truth)
+
+    def widgets(self, parent: tk.Misc) -> list[tk.Misc]:
+        """Every widget under ``parent`` (its dialogs' too; their boxes are on the screen, not in the window)."""
+        out: list[tk.Misc] = []
+        for child in parent.winfo_children():
+            out += [child, *self.widgets(child)]
+        return out
 
     def game_over(self) -> None:
         assert self.field is not None

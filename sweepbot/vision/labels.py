@@ -1,0 +1,79 @@
+"""The label of a control beside a board, read as a person reads it, and whether it says "new game".
+
+Text is recognised by tesseract (the ``tesseract`` program, through pytesseract), chosen by measurement on
+generated clients' buttons (benchmarks/ocr_labels.py, docs/figures.md): as accurate as RapidOCR on buttons,
+three times as fast, and it installs a small program where RapidOCR brings a second OpenCV. It is imported
+only when a label is read; where it is missing, no label is read and no unnamed control is clicked.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import cv2
+import numpy as np
+
+from sweepbot.rect import Rect
+
+#: what a new-game control says (its words, lower case): a new game, once more, or a level to play
+NEW_GAME = ("new game", "new", "restart", "reset", "play again", "start over", "try again", "retry", "again",
+            "replay", "start", "start again", "new round")
+LEVEL_WORDS = ("beginner", "intermediate", "expert", "easy", "medium", "hard", "small", "large", "big", "custom")
+#: how much a label is scaled up before it is read, and the margin it is given (tesseract reads small text
+#: and text close to its image's edge poorly)
+SCALE = 3
+MARGIN = 12
+#: a button's outline, left out (px on each side) when the control is larger than this
+OUTLINE = 3
+MIN_INNER = 12
+
+
+def words(text: str) -> str:
+    """``text`` as lower-case words separated by one space (punctuation, sizes and counts left out)."""
+    return " ".join(re.findall(r"[a-z]+", text.lower()))
+
+
+def says_new_game(label: str) -> bool:
+    """Whether a control labelled ``label`` starts a new game: its words are a new game's, or a level's."""
+    said = words(label)
+    if said in NEW_GAME:
+        return True
+    parts = said.split()
+    return bool(parts) and parts[0] in LEVEL_WORDS and len(parts) <= 2
+
+
+@cache
+def available() -> bool:
+    """Whether labels can be read here (pytesseract and the tesseract program)."""
+    try:
+        import pytesseract
+
+        pytesseract.get_tesseract_version()
+    except Exception:  # the module or its program is missing
+        return False
+    return True
+
+
+def prepared(image: np.ndarray) -> np.ndarray:
+    """A control's pixels as tesseract reads them best: inside its outline, grey, scaled up, with a margin of
+    its own edge's colour."""
+    inner = image[OUTLINE:-OUTLINE, OUTLINE:-OUTLINE] if min(image.shape[:2]) > MIN_INNER else image
+    grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY) if inner.ndim == 3 else inner
+    big = cv2.resize(grey, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_CUBIC)
+    edge = int(np.median(np.concatenate([big[0], big[-1], big[:, 0], big[:, -1]])))
+    return cv2.copyMakeBorder(big, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=edge)
+
+
+def read_label(frame: np.ndarray, box: Rect) -> str | None:
+    """The text of the control in ``box`` of ``frame`` ("" when it shows none), or None where no text can be
+    read here."""
+    if not available():
+        return None
+    import pytesseract
+
+    x0, y0 = max(0, box.x), max(0, box.y)
+    crop = frame[y0:min(frame.shape[0], box.bottom), x0:min(frame.shape[1], box.right)]
+    if crop.size == 0:
+        return ""
+    return str(pytesseract.image_to_string(prepared(np.ascontiguousarray(crop)), config="--psm 7")).strip()
