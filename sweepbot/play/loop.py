@@ -29,6 +29,7 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.vision.frames import same_frame
+from sweepbot.vision.labels import read_text, verdict
 from sweepbot.watch import OVERLAY_WAIT, Watcher
 
 #: The longest pause (s) between two reads of a screen that made no sense (a board that flashes at the end of a
@@ -41,13 +42,27 @@ MAX_STALE_READS = 20
 MAX_UNTAKEN_MOVES = 4
 #: Seconds a window over the board is given to close after the dismiss keys
 DISMISS_WAIT = 0.5
+#: Pixels around the board where a message about the game's end is read
+MESSAGE_MARGIN = 40
 #: Times a game's dismiss keys are pressed at most: again only when the screen changed after the last time (a
 #: window that opened after them: gnome-mines greys its won board, and opens its scores a moment later)
 DISMISS_TIMES = 2
 
 
 class ScreenStoppedMakingSense(SweepbotError):
-    """Reads kept failing or contradicting themselves: the bot stops rather than click blindly."""
+    """Reads kept failing or contradicting themselves: the bot stops rather than click blindly. ``frame`` is
+    the last screen looked at, when there is one."""
+
+    def __init__(self, message: str, frame: np.ndarray | None = None) -> None:
+        super().__init__(message)
+        self.frame = frame
+
+
+def said_over(frame: np.ndarray, last: BoardView) -> str | None:
+    """``won`` or ``lost`` when a message laid over the board (and just around it) says so, else None."""
+    box = last.bbox
+    return verdict(read_text(frame, Rect(box.x - MESSAGE_MARGIN, box.y - MESSAGE_MARGIN, box.w + 2 * MESSAGE_MARGIN,
+                                         box.h + 2 * MESSAGE_MARGIN)) or "")
 
 
 class Player:
@@ -88,9 +103,15 @@ class Player:
             try:
                 frame, view, analysis = self.look(previous, report, win_expected=expected_win is not None,
                                                   won_if_laid_over=sure_win, clicked=cells)
-            except ScreenStoppedMakingSense:
+            except ScreenStoppedMakingSense as err:
                 if expected_win is None and self.dismiss():
                     continue
+                said = said_over(err.frame, previous) if previous is not None and err.frame is not None else None
+                if said is not None:
+                    # a message over the board says how the game ended ("You hit a mine"), as a person reads it
+                    report.result, report.final, report.final_view = said, previous.board if previous else None, \
+                        previous
+                    break
                 if previous is None or expected_win is None:
                     raise
                 # the last clicks opened every cell left but the mines, and no lost board shows: the
@@ -226,8 +247,7 @@ class Player:
         elif crops:
             kept = "; --record DIR keeps the frame and the unread cells' crops"
         raise ScreenStoppedMakingSense(
-            f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}"
-        )
+            f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}", frame)
 
     def _relocate(self, attempt: int) -> None:
         """After a second read that made no sense (the first may have caught a tile drawn late), the board is

@@ -77,3 +77,36 @@ def read_label(frame: np.ndarray, box: Rect) -> str | None:
     if crop.size == 0:
         return ""
     return str(pytesseract.image_to_string(prepared(np.ascontiguousarray(crop)), config="--psm 7")).strip()
+
+
+#: what a message over a board says of the game (lower-case phrases)
+WON_WORDS = ("you won", "you win", "won", "win", "winner", "congratulations", "victory", "well done", "cleared",
+             "you did it")
+LOST_WORDS = ("game over", "you lost", "you lose", "lost", "hit a mine", "boom", "exploded", "stepped on a mine",
+              "failed")
+
+
+def read_text(frame: np.ndarray, box: Rect) -> str | None:
+    """Every word in ``box`` of ``frame`` (a message over the board), or None where no text can be read."""
+    if not available():
+        return None
+    import pytesseract
+
+    x0, y0 = max(0, box.x), max(0, box.y)
+    crop = frame[y0:min(frame.shape[0], box.bottom), x0:min(frame.shape[1], box.right)]
+    if crop.size == 0:
+        return ""
+    grey = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY)
+    return str(pytesseract.image_to_string(cv2.resize(grey, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC),
+                                           config="--psm 11"))
+
+
+def verdict(text: str) -> str | None:
+    """``won`` or ``lost`` when a message says so (a win's words over a loss's: a dialog titled "Game over"
+    may say "You won"), else None."""
+    said = f" {words(text)} "
+    if any(f" {phrase} " in said for phrase in WON_WORDS):
+        return "won"
+    if any(f" {phrase} " in said for phrase in LOST_WORDS):
+        return "lost"
+    return None

@@ -96,3 +96,4 @@ def test_the_sheet_lays_every_look_out_as_the_client_lays_out_its_board() -> Non
     assert all(looks.count(ch) >= 1 for ch in "F?.12345678*!X")
     assert xs[1] - xs[0] == make.pitch and ys[1] - ys[0] == make.pitch
     assert image.shape[0] >= ys[-1] and image.shape[1] >= xs[-1]
+

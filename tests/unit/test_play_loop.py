@@ -1097,3 +1097,33 @@ def test_a_click_outside_a_board_read_at_another_size_is_never_taken_for_a_press
     board = Board.parse("#..\n#..\n")
     assert half_taken(board, [(0, 1), (5, 9), (-1, 0)]) == [(0, 1)]  # the clicks of a larger board are let be
     assert half_taken(board, [(0, 2)]) == []  # an empty cell with no covered cell beside it is opened
+
+
+@pytest.mark.parametrize(("message", "result"), [("Game over", "lost"), ("You won", "won")])
+def test_a_message_over_the_board_at_a_games_end_says_how_it_ended(message: str, result: str) -> None:
+    """A client that covers its board with a dialog at a game's end, and nothing closes it: the game ends as its
+    message says, read as a person reads it; with no words to read, the bot stops as before."""
+    from sweepbot.vision.labels import available
+
+    if not available():
+        pytest.fail("tesseract is not installed: run scripts/install-clients")
+    for words in (message, ""):
+        game, _, reader, _device, mouse = setup(8)
+
+        class Dialog(SimScreen):
+            said = words
+
+            def frame(self) -> np.ndarray:
+                image = super().frame()
+                if self.game.clicks >= 1:
+                    image[MARGIN_Y + 40:MARGIN_Y + 110, 10:image.shape[1] - 10] = 235
+                    cv2.putText(image, self.said, (20, MARGIN_Y + 80), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1)
+                return image
+
+        player = Player(watcher(Dialog(game), mouse), reader, PlaySettings(first_click="opening", tries=2))
+        if words:
+            report = player.play_game()
+            assert report.result == result and report.error is None
+        else:
+            with pytest.raises(ScreenStoppedMakingSense):
+                player.play_game()

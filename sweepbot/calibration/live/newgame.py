@@ -18,7 +18,7 @@ from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.live.driver import BoardDriver, Cell
 from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.live.tiles import NEW_BOARD_SHARE, Tiles
-from sweepbot.calibration.live.ways import ways_to_try
+from sweepbot.calibration.live.ways import labelled_new_game, ways_to_try
 from sweepbot.rect import Rect
 from sweepbot.vision.controls import (
     Control,
@@ -97,10 +97,18 @@ class NewGame:
     def start(self, end_screen: np.ndarray, exploded: Cell | None) -> np.ndarray:
         """Start the next game: the way found before, else the first way that works. A dialog that opened over
         the ended game (``end_screen``: a scores dialog, perhaps a moment late) is closed first, with Escape:
-        only ever sent to such a window. Returns the new game's screen."""
+        only ever sent to such a window, after its own buttons: one that says new game ("Play again") starts
+        the next game as a person would. Returns the new game's screen."""
+        rules = self.session.play
+        if not rules.new_game_keys and rules.new_game_control is None:
+            now = self.board.watcher.hold_still(quiet=DIALOG_QUIET)
+            pitch = self.tiles.cells.geometry.pitch
+            for control in labelled_new_game(now, self.area(now), (pitch[0] + pitch[1]) / 2):
+                frame = self.try_control(control, EndedGame(now, exploded))
+                if frame is not None:
+                    return frame
         self.close_dialog(end_screen)
         ended = EndedGame(self.board.watcher.grab(), exploded)
-        rules = self.session.play
         if rules.new_game_keys:
             return self.again(rules.new_game_keys, ended)
         if rules.new_game_control is not None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweepbot.vision.controls import Control
+from sweepbot.rect import Rect
+from sweepbot.vision.controls import Control, controls_near
 from sweepbot.vision.labels import LEVEL_WORDS, read_label, says_new_game, words
 from sweepbot.vision.rules import Keys
 
@@ -27,6 +28,10 @@ GAME_KEYS: tuple[Keys, ...] = ((("ctrl", "n"),),)
 OTHER_KEYS: tuple[Keys, ...] = ((("space",),),)
 #: Every key tried, in order (the named controls come between the game's keys and the others).
 NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + GAME_KEYS + OTHER_KEYS
+#: A control within this share of the cell size each way is a tile, not a dialog's button
+TILE_LIKE = 0.25
+#: A patch this wide or this tall may be a panel or a dialog with buttons of its own inside
+PANEL = (150, 60)
 
 
 @dataclass(frozen=True)
@@ -55,3 +60,22 @@ def ways_to_try(controls: list[Control], frame: np.ndarray) -> Ways:
             left_alone.append(f"the control at {control.centre} ({said})")
     ordered = [control for _, control in sorted(named, key=lambda pair: pair[0])]
     return Ways([*faces, *SAFE_KEYS, *GAME_KEYS, *ordered, *OTHER_KEYS], left_alone)
+
+
+def labelled_new_game(frame: np.ndarray, area: Rect, cell: float) -> list[Control]:
+    """The controls in ``area`` (the client's window), over the board too, whose label says new game: a "New
+    game" beside the board, or a dialog's "Play again" over it, as a person sees them when a game ends. A patch
+    of a tile's size is a tile, not read."""
+    found = []
+    outer = controls_near(frame, Rect(0, 0, 0, 0), area)
+    # a panel or a dialog is a flat patch of its own: its buttons are found inside it
+    inner = [c for panel in outer if panel.box.w >= PANEL[0] or panel.box.h >= PANEL[1]
+             for c in controls_near(frame, Rect(0, 0, 0, 0), panel.box)]
+    for control in outer + inner:
+        w, h = control.box.w, control.box.h
+        if abs(w - cell) <= TILE_LIKE * cell and abs(h - cell) <= TILE_LIKE * cell:
+            continue
+        label = read_label(frame, control.box)
+        if label is not None and says_new_game(label):
+            found.append(control)
+    return found
