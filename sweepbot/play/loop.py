@@ -58,6 +58,22 @@ class ScreenStoppedMakingSense(SweepbotError):
         self.frame = frame
 
 
+def lost_at(board: Board, clicked: list[tuple[int, int]], before: Board | None) -> bool:
+    """Whether the board shows a loss as a loss shows: one mine gone off at most, a cell just clicked a mine, and,
+    unless the other mines show, no other cell opened (against the board ``before`` the clicks) to a number or
+    an empty cell: a click on a mine opens nothing. An opening read as mines (looks named wrongly) fails."""
+    if board.count("!") > 1:
+        return False
+    if not any(0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] in "!*" for r, c in clicked):
+        return False
+    if board.count("*") or before is None or (before.rows, before.cols) != (board.rows, board.cols):
+        return True  # the mines shown: a loss may show the whole board (xbomb)
+    mine = set(clicked)
+    return not any(old in "#?" and new in ".12345678" and (r, c) not in mine
+                   for r, (row_before, row_after) in enumerate(zip(before.grid, board.grid, strict=True))
+                   for c, (old, new) in enumerate(zip(row_before, row_after, strict=True)))
+
+
 def said_over(frame: np.ndarray, last: BoardView) -> str | None:
     """``won`` or ``lost`` when a message laid over the board (and just around it) says so, else None."""
     box = last.bbox
@@ -122,6 +138,13 @@ class Player:
             over = game_over(view.board)
             if over == "lost" and expected_win is not None and opened_safely(view.board, cells):
                 over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
+            if over == "lost" and cells and not lost_at(view.board, cells, previous.board if previous else None):
+                # the game did not show this loss: a look read wrongly does
+                report.error = ("the board reads as lost, but not as a loss shows: one mine gone off where the bot "
+                                "clicked, nothing opened beside it; not counted (a look named wrongly? calibrate "
+                                "again)")
+                report.final, report.final_view = view.board, view
+                break
             if previous is not None and not over and cells:
                 untaken = untaken_clicks(previous.board, view.board, cells)
                 report.missed += len(untaken)

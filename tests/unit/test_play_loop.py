@@ -1127,3 +1127,15 @@ def test_a_message_over_the_board_at_a_games_end_says_how_it_ended(message: str,
         else:
             with pytest.raises(ScreenStoppedMakingSense):
                 player.play_game()
+
+
+def test_a_loss_counts_only_as_a_loss_shows_at_the_click() -> None:
+    from sweepbot.play.loop import lost_at
+
+    before = Board.parse("####\n####\n####\n")
+    assert lost_at(Board.parse("##!#\n####\n####\n"), [(0, 2)], before)  # the mine clicked went off
+    assert lost_at(Board.parse("*#!#\n####\n#*##\n"), [(0, 2)], before)  # and the others show
+    assert lost_at(Board.parse("1*!1\n2221\n.1*1\n"), [(0, 2)], before)  # the whole board shown, mines too
+    assert not lost_at(Board.parse("##!#\n####\n####\n"), [(1, 1)], before)  # not where the bot clicked
+    assert not lost_at(Board.parse("!!!#\n!!1#\n####\n"), [(0, 1)], before)  # an opening read as mines
+    assert not lost_at(Board.parse("..!#\n.11#\n####\n"), [(0, 2)], before)  # cells opened beside it
