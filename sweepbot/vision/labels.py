@@ -34,6 +34,12 @@ def words(text: str) -> str:
     return " ".join(re.findall(r"[a-z]+", text.lower()))
 
 
+def has_words(label: str) -> bool:
+    """Whether ``label`` holds a word (three letters or more): text recognition reads a letter or two into an
+    icon (a smiley read as "a 2"), never a word."""
+    return any(len(word) >= 3 for word in words(label).split())
+
+
 def says_new_game(label: str) -> bool:
     """Whether a control labelled ``label`` starts a new game: its words are a new game's, or a level's."""
     said = words(label)

@@ -21,3 +21,11 @@ def test_a_label_says_new_game_by_its_words(label: str, new: bool) -> None:
     from sweepbot.vision.labels import says_new_game
 
     assert says_new_game(label) is new
+
+
+@pytest.mark.parametrize(("label", "worded"), [("a 2", False), ("K", False), ("", False), ("New", True),
+                                                ("Play again", True), ("OK", False)])
+def test_a_letter_or_two_read_into_an_icon_is_no_label(label: str, worded: bool) -> None:
+    from sweepbot.vision.labels import has_words
+
+    assert has_words(label) is worded

@@ -15,7 +15,8 @@ import numpy as np
 
 from sweepbot.rect import Rect
 from sweepbot.vision.controls import Control, controls_near
-from sweepbot.vision.labels import LEVEL_WORDS, read_label, says_new_game, words
+from sweepbot.vision.face import looks_like_a_face
+from sweepbot.vision.labels import LEVEL_WORDS, has_words, read_label, says_new_game, words
 from sweepbot.vision.rules import Keys
 
 #: Keys clients commonly use for a new game that other programs leave alone. Never Escape or Q: some clients
@@ -49,8 +50,8 @@ def ways_to_try(controls: list[Control], frame: np.ndarray) -> Ways:
     left_alone: list[str] = []
     for control in controls:
         label = read_label(frame, control.box)
-        if control.yellow and not words(label or ""):
-            faces.append(control)  # a smiley says nothing: its look is its name
+        if (control.yellow or looks_like_a_face(frame, control.centre)) and not has_words(label or ""):
+            faces.append(control)  # a smiley says nothing: its look is its name (a letter read into it is none)
         elif label is not None and says_new_game(label):
             level = words(label).split()[0] in LEVEL_WORDS
             named.append((1 if level else 0, control))
