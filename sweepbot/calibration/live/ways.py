@@ -1,8 +1,9 @@
 """The ways to try for a new game, in the order a person tries them, from the controls beside the board.
 
 A face first (a yellow control with no words on it: a smiley), then the keys no program takes amiss (F2,
-N), a game's own shortcut where the keys go to the game's own window (Ctrl+N), then the controls whose label
-says new game (its words: "New game", "Restart", "Play again" ...; then a level's name), then Space. A control
+N), then the controls whose label says new game (its words: "New game", "Restart", "Play again" ...; then a
+level's name), then a game's own shortcut where the keys go to the game's own window (Ctrl+N: gnome-mines
+goes to its level chooser on it, where its "Play Again" starts the next game at once), then Space. A control
 whose label says something else ("Settings", "Help", a link) is never clicked: a bot does not click what it
 cannot name. Where no label can be read (no text recognition here), no unnamed control is clicked either.
 """
@@ -27,7 +28,7 @@ SAFE_KEYS: tuple[Keys, ...] = ((("f2",),), (("n",),))
 GAME_KEYS: tuple[Keys, ...] = ((("ctrl", "n"),),)
 #: Keys tried last: Space presses the focused button (a page may scroll on it).
 OTHER_KEYS: tuple[Keys, ...] = ((("space",),),)
-#: Every key tried, in order (the named controls come between the game's keys and the others).
+#: Every key tried, in order (the named controls come between the safe keys and the game's).
 NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + GAME_KEYS + OTHER_KEYS
 #: A control within this share of the cell size each way is a tile, not a dialog's button
 TILE_LIKE = 0.25
@@ -60,7 +61,7 @@ def ways_to_try(controls: list[Control], frame: np.ndarray) -> Ways:
                                                                           else "no words")
             left_alone.append(f"the control at {control.centre} ({said})")
     ordered = [control for _, control in sorted(named, key=lambda pair: pair[0])]
-    return Ways([*faces, *SAFE_KEYS, *GAME_KEYS, *ordered, *OTHER_KEYS], left_alone)
+    return Ways([*faces, *SAFE_KEYS, *ordered, *GAME_KEYS, *OTHER_KEYS], left_alone)
 
 
 def labelled_new_game(frame: np.ndarray, area: Rect, cell: float) -> list[Control]:
