@@ -47,9 +47,18 @@ def late_numbers(bad: list[tuple[tuple[int, int], str, str]]) -> bool:
 
 
 def opened_safely(board: Board, opened: list[tuple[int, int]]) -> bool:
-    """Every cell of ``opened`` shows a number or the empty cell, and no mine shows as clicked: a game that
-    ``opened`` was to win, shown with its mines (some clients draw them at a win as at a loss), was won."""
-    return board.count("!") == 0 and all(board.grid[r][c] in ".12345678" for r, c in opened)
+    """Every cell of ``opened`` shows a number or the empty cell (its number not known yet included), and no
+    mine shows as clicked: a game that ``opened`` was to win, shown with its mines (some clients draw them at
+    a win as at a loss), was won."""
+    return bool(opened) and board.count("!") == 0 and all(board.grid[r][c] in ".12345678=" for r, c in opened)
+
+
+def won_with_mines_shown(board: Board, opened: list[tuple[int, int]]) -> bool:
+    """Whether a board that shows its mines is a win: every cell of ``opened`` opened safely (an opening
+    that spread from one of them may have opened the rest), and what is not open is exactly the game's
+    mines, shown or still covered."""
+    return (board.mines is not None and opened_safely(board, opened)
+            and board.count("#?F*") == board.mines)
 
 
 def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:

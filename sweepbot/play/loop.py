@@ -21,6 +21,7 @@ from sweepbot.play.consistency import (
     opened_safely,
     untaken_clicks,
     winning_board,
+    won_with_mines_shown,
 )
 from sweepbot.play.record import Recorder
 from sweepbot.play.settings import GameReport, PlaySettings
@@ -69,7 +70,7 @@ def lost_at(board: Board, clicked: list[tuple[int, int]], before: Board | None) 
     if board.count("*") or before is None or (before.rows, before.cols) != (board.rows, board.cols):
         return True  # the mines shown: a loss may show the whole board (xbomb)
     mine = set(clicked)
-    return not any(old in "#?" and new in ".12345678" and (r, c) not in mine
+    return not any(old in "#?" and new in ".12345678=" and (r, c) not in mine
                    for r, (row_before, row_after) in enumerate(zip(before.grid, board.grid, strict=True))
                    for c, (old, new) in enumerate(zip(row_before, row_after, strict=True)))
 
@@ -136,13 +137,18 @@ class Player:
                     previous, board=expected_win)
                 break
             over = game_over(view.board)
-            if over == "lost" and expected_win is not None and opened_safely(view.board, cells):
+            if over == "lost" and ((expected_win is not None and opened_safely(view.board, cells))
+                                   or won_with_mines_shown(view.board, cells)):
                 over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
             if over == "lost" and cells and not lost_at(view.board, cells, previous.board if previous else None):
                 # the game did not show this loss: a look read wrongly does
                 report.error = ("the board reads as lost, but not as a loss shows: one mine gone off where the bot "
                                 "clicked, nothing opened beside it; not counted (a look named wrongly? calibrate "
                                 "again)")
+                if self.recorder:
+                    kept = self.recorder.diagnostic(frame, [report.error, f"clicked: {cells}", "read:",
+                                                            *view.board.grid])
+                    report.error += f"; the frame is in {kept.parent}"
                 report.final, report.final_view = view.board, view
                 break
             if previous is not None and not over and cells:

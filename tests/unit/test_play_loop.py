@@ -1139,3 +1139,27 @@ def test_a_loss_counts_only_as_a_loss_shows_at_the_click() -> None:
     assert not lost_at(Board.parse("##!#\n####\n####\n"), [(1, 1)], before)  # not where the bot clicked
     assert not lost_at(Board.parse("!!!#\n!!1#\n####\n"), [(0, 1)], before)  # an opening read as mines
     assert not lost_at(Board.parse("..!#\n.11#\n####\n"), [(0, 2)], before)  # cells opened beside it
+
+
+def test_a_win_shown_with_every_mine_drawn_as_at_a_loss_counts_as_won() -> None:
+    """A client that draws its mines at a win as at a loss, and says nothing else (mfranceschi-minesweeper):
+    the last clicks opened safely, and the cells not open are the game's mines, shown. The last click may
+    open an area that spreads to the last safe cells, so the clicks alone need not be certain to win."""
+
+    class MinesAtTheEnd(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            image[0, 0, 1] = 0  # no state shown but the board
+            if self.game.state == "won":
+                board = image[MARGIN_Y:MARGIN_Y + self.game.view().rows * CELL,
+                              MARGIN_X:MARGIN_X + self.game.view().cols * CELL, 0]
+                board[np.isin(board, [ord("#"), ord("F")])] = ord("*")
+            return image
+
+    results = []
+    for seed in range(12):
+        game, _, reader, _device, mouse = setup(seed)
+        report = Player(watcher(MinesAtTheEnd(game), mouse), reader, OPENING).play_game()
+        assert report.error is None and report.result == game.state, (seed, report.error)
+        results.append(report.result)
+    assert "won" in results and "lost" in results
