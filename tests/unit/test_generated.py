@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 from sweepbot.desktop.generated.rules import Minefield
-from sweepbot.desktop.generated.spec import FONTS, LEVELS, MAX_BOARD, NEW_GAME_WAYS, ClientMakeUp, make_up
+from sweepbot.desktop.generated.spec import (
+    FONTS,
+    LEVELS,
+    MAX_BOARD,
+    NEW_GAME_WAYS,
+    ClientMakeUp,
+    at_cell,
+    make_up,
+)
 from sweepbot.desktop.generated.tiles import LOOKS, TRUTH, draw_look, truth_sheet
 
 
@@ -37,6 +45,20 @@ def test_the_seeds_vary_what_a_client_varies_within_what_a_screen_holds() -> Non
         assert cols * m.pitch <= MAX_BOARD[0] + m.tiles.gap and rows * m.pitch <= MAX_BOARD[1] + m.tiles.gap
         assert m.manners.links == [] or m.kind == "page"  # a window has no links
         assert m.manners.new_game_key != ["ctrl", "n"] or m.kind == "window"  # a browser's command: never a page's
+
+
+def test_a_client_drawn_at_another_cell_size_is_the_same_client_within_the_screen() -> None:
+    for seed in range(40):
+        make = make_up(seed)
+        assert at_cell(make, make.cell) == make
+        other = at_cell(make, 12)
+        assert other.cell == 12 and other.manners == make.manners and other.palette == make.palette
+        assert (other.tiles.bevel >= 1) == (make.tiles.covered == "bevel")
+        cols, _, _ = LEVELS[make.level]
+        with pytest.raises(ValueError, match="does not fit"):
+            at_cell(make, MAX_BOARD[0] // cols + 1)
+    with pytest.raises(ValueError):
+        at_cell(make_up(0), 11)
 
 
 @pytest.mark.parametrize("rule", ["none", "safe", "opening"])

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sweepbot.desktop.clients.base import DEFAULT_SCREEN, ClientSpec, Grid, LaunchPlan, Size
 from sweepbot.desktop.errors import DesktopError
-from sweepbot.desktop.generated.spec import LEVELS, ClientMakeUp, make_up
+from sweepbot.desktop.generated.spec import LEVELS, ClientMakeUp, at_cell, make_up
 
 if TYPE_CHECKING:
     from sweepbot.desktop.clients.launched import LaunchedClient
@@ -52,13 +52,17 @@ class GeneratedClient(ClientSpec):
         return True
 
     def plan(self, level: str, size: Size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:
-        if tile_size is not None:
-            raise DesktopError("a generated client's tiles are its make-up's")
-        launcher = "generated_window.py" if self.make.kind == "window" else "generated_page.py"
+        make = self.make
+        if tile_size is not None:  # the same client drawn at another cell size
+            try:
+                make = at_cell(make, tile_size)
+            except ValueError as err:
+                raise DesktopError(f"{self.name}: {err}") from None
+        launcher = "generated_window.py" if make.kind == "window" else "generated_page.py"
         argv = [sys.executable, str(LAUNCHERS / launcher), MAKEUP, "--truth", TRUTH]
         if seed is not None:
             argv += ["--boards", seed]  # the mines' places, for a test that wants the same boards again
-        return LaunchPlan(argv, {"PYTHONPATH": str(Path(__file__).resolve().parents[3])}, {MAKEUP: self.make.to_json()})
+        return LaunchPlan(argv, {"PYTHONPATH": str(Path(__file__).resolve().parents[3])}, {MAKEUP: make.to_json()})
 
     def screen_size(self, size: Size) -> tuple[int, int]:
         return DEFAULT_SCREEN

@@ -230,6 +230,17 @@ def _manners(rnd: random.Random, kind: str) -> Manners:
                    message_at_end=rnd.random() < 0.5)
 
 
+def at_cell(make: ClientMakeUp, cell: int) -> ClientMakeUp:
+    """The same client with its cells drawn ``cell`` px wide (its bevel follows); ValueError when its board
+    would not fit the screen."""
+    cols, rows, _ = LEVELS[make.level]
+    pitch = cell + make.tiles.gap
+    if cell < 12 or pitch * cols > MAX_BOARD[0] or pitch * rows > MAX_BOARD[1]:
+        raise ValueError(f"a {cols}x{rows} board of {cell} px cells does not fit the screen")
+    tiles = replace(make.tiles, bevel=max(1, min(4, cell // 8))) if make.tiles.covered == "bevel" else make.tiles
+    return replace(make, cell=cell, tiles=tiles)
+
+
 def make_up(seed: int) -> ClientMakeUp:
     """The client of ``seed``: a window for even seeds, a page for odd ones."""
     rnd = random.Random(seed)
