@@ -71,3 +71,12 @@ def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:
     if covered != board.mines:
         return None
     return replace(board.replace(dict.fromkeys(opened, ".")), state="won")
+
+
+def mines_all_proved(board: Board, mines: list[tuple[int, int]]) -> bool:
+    """Whether every cell still covered is one of ``mines``, the cells the numbers prove to be mines: then no
+    safe cell is left and the game is won, whether or not the client shows it (one that shows no counter and
+    no message at a win)."""
+    covered = {(r, c) for r, row in enumerate(board.grid) for c, ch in enumerate(row) if ch in "#?"}
+    return bool(covered) and covered <= set(mines)
+

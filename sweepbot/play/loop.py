@@ -18,6 +18,7 @@ from sweepbot.play.consistency import (
     changes_that_cannot_happen,
     half_taken,
     late_numbers,
+    mines_all_proved,
     opened_safely,
     untaken_clicks,
     winning_board,
@@ -162,6 +163,9 @@ class Player:
                                        else ""))
                     report.final, report.final_view = view.board, view
                     break
+            if not over and analysis is not None and view.board.mines is None \
+                    and mines_all_proved(view.board, analysis.mines):
+                over = "won"  # no safe cell left: what is covered, the numbers prove mines
             if over:
                 report.result = over
                 report.final = view.board

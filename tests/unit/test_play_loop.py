@@ -1163,3 +1163,25 @@ def test_a_win_shown_with_every_mine_drawn_as_at_a_loss_counts_as_won() -> None:
         assert report.error is None and report.result == game.state, (seed, report.error)
         results.append(report.result)
     assert "won" in results and "lost" in results
+
+
+def test_a_win_a_client_shows_with_no_counter_no_message_and_no_mines_is_seen_by_the_proved_mines() -> None:
+    """A client that shows neither a mine counter nor anything at a win: once every covered cell is a mine the
+    numbers prove, no safe cell is left and the game is won; the bot does not go on flagging a finished game."""
+
+    class NothingAtTheEnd(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            image[0, 0, 1] = 0
+            return image
+
+    settings = PlaySettings(first_click="opening")
+    results = []
+    for seed in range(10):
+        game, _, _, _device, mouse = setup(seed)
+        report = Player(watcher(NothingAtTheEnd(game), mouse), SimReader(9, 9, None),  # type: ignore[arg-type]
+                        settings).play_game()
+        assert report.error is None and report.result == game.state, (seed, report.error)
+        results.append(report.result)
+    assert "won" in results
+    assert settings.known_mines == {(9, 9): 10}
