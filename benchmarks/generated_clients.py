@@ -23,15 +23,15 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import cv2
 
-from sweepbot.calibration.truth import misnamed
+from sweepbot.calibration.truth import misnamed_in_store
 from sweepbot.desktop.clients import launch_client
 from sweepbot.desktop.display import VirtualDisplay
 from sweepbot.desktop.generated.spec import make_up
 from sweepbot.desktop.generated.tiles import truth_sheet
-from sweepbot.vision.profile import load_profile
 
 CALIBRATION_TIMEOUT = 900.0
 PLAY_TIMEOUT = 900.0
@@ -53,26 +53,12 @@ def answer(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
         return {"error": done.stderr.strip()[-400:] or f"exit {done.returncode}"}
 
 
-def misread_looks(seed: int, store: Path) -> tuple[list[str], int]:
-    """Every look read as another by a profile of ``store``, and how many looks those profiles name at all."""
-    make = make_up(seed)
-    image, xs, ys, truth = truth_sheet(make)
-    frame = cv2.cvtColor(image, cv2.COLOR_RGB2BGR)
-    wrong: list[str] = []
-    named = 0
-    for folder in sorted(p for p in store.iterdir() if (p / "profile.json").is_file()):
-        cells, count = misnamed(frame, xs, ys, truth, load_profile(folder))
-        wrong += [f"{folder.name}: {true} read as {read}" for _, _, true, read in cells]
-        named = max(named, count)
-    return wrong, named
-
-
-def run_seed(seed: int, games: int, keep: Path) -> dict[str, object]:
+def run_seed(seed: int, games: int, keep: Path) -> dict[str, Any]:
     make = make_up(seed)
     folder = keep / f"seed-{seed}"
     store = folder / "profiles"
     store.mkdir(parents=True, exist_ok=True)
-    row: dict[str, object] = {"seed": seed, "kind": make.kind, "level": make.level, "cell": make.cell,
+    row: dict[str, Any] = {"seed": seed, "kind": make.kind, "level": make.level, "cell": make.cell,
                               "palette": make.palette.scheme, "new_game": make.manners.new_game,
                               "hold": make.manners.hold, "first_click": make.manners.first_click}
     name = f"generated-{seed}"
@@ -88,7 +74,8 @@ def run_seed(seed: int, games: int, keep: Path) -> dict[str, object]:
         if done.returncode != 0:
             row["why"] = str(calibrated.get("error", ""))[:300]
         else:
-            wrong, named = misread_looks(seed, store)
+            image, xs, ys, truth = truth_sheet(make)
+            wrong, named = misnamed_in_store(cv2.cvtColor(image, cv2.COLOR_RGB2BGR), xs, ys, truth, store)
             row["misread"], row["looks_named"] = wrong, named
             done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json",
                                    "--record", str(folder / "play")], env=env, capture_output=True, text=True,
@@ -126,7 +113,7 @@ def main() -> int:
     def total(key: str) -> int:
         return sum(int(r.get(key) or 0) for r in calibrated)
 
-    misread = sum(len(r["misread"]) for r in calibrated)  # type: ignore[arg-type]
+    misread = sum(len(r["misread"]) for r in calibrated)
     print(f"\ncalibrated {len(calibrated)} of {len(rows)}; looks misread {misread}; games {total('games')}, "
           f"wins {total('wins')}, errors {total('errors')}")
     by_way = Counter((r["new_game"], bool(r["calibrated"])) for r in rows)

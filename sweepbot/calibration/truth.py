@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from sweepbot.vision.cells import classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
-from sweepbot.vision.profile import Profile
+from sweepbot.vision.profile import Profile, load_profile
 
 
 def misnamed(image: np.ndarray, x_edges: Sequence[int], y_edges: Sequence[int], truth: Sequence[str],
@@ -36,3 +37,17 @@ def misnamed(image: np.ndarray, x_edges: Sequence[int], y_edges: Sequence[int], 
             if read != true:
                 wrong.append((r, c, true, read))
     return wrong, named
+
+
+def misnamed_in_store(image: np.ndarray, x_edges: Sequence[int], y_edges: Sequence[int], truth: Sequence[str],
+                      store: Path) -> tuple[list[str], int]:
+    """Every cell of ``truth`` named otherwise by a profile of ``store`` ("PROFILE: TRUE read as READ"), and
+    how many cells the best-knowing of those profiles names at all (see :func:`misnamed`)."""
+    wrong: list[str] = []
+    named = 0
+    for folder in sorted(p for p in store.iterdir() if (p / "profile.json").is_file()):
+        cells, count = misnamed(image, x_edges, y_edges, truth, load_profile(folder))
+        wrong += [f"{folder.name}: {true} read as {read}" for _, _, true, read in cells]
+        named = max(named, count)
+    return wrong, named
+

@@ -16,7 +16,7 @@ from sweepbot.desktop.clients import get_spec
 def need(request: pytest.FixtureRequest, *clients: str) -> None:
     """Fail (``--full``) or skip the test unless Xvfb and every one of ``clients`` are installed."""
     missing = [] if shutil.which("Xvfb") else ["Xvfb"]
-    missing += [c for c in clients if not get_spec(c).executable.exists()]
+    missing += [c for c in clients if not get_spec(c).installed()]
     if missing:
         reason = f"{', '.join(missing)} not installed: run scripts/install-clients"
         if request.config.getoption("full"):

@@ -9,7 +9,9 @@ there; nothing of it reaches the bot, which meets the client as a person would.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -49,7 +51,10 @@ class GeneratedClient(ClientSpec):
         return Path(sys.executable)
 
     def installed(self) -> bool:
-        return True
+        """A page needs Chromium; a window, Tk in sweepbot's own Python."""
+        if self.make.kind == "page":
+            return shutil.which("chromium") is not None
+        return importlib.util.find_spec("tkinter") is not None
 
     def plan(self, level: str, size: Size, *, seed: str | None, tile_size: int | None) -> LaunchPlan:
         make = self.make
