@@ -1,5 +1,7 @@
 """A profile checked against a board whose every cell's truth is known (a generated client's sheet of looks):
-the cells it names, and names wrongly. A cell it refuses is not a wrong name: a refusal reads no board."""
+the cells it names, and names wrongly. A cell it refuses is not a wrong name: a refusal reads no board; nor
+is an open cell read as open with its number not known yet (``=``), which play plays around until the game
+proves the number."""
 
 from __future__ import annotations
 
@@ -9,10 +11,14 @@ from pathlib import Path
 
 import numpy as np
 
+from sweepbot.board import NUMBERS, OPENED, ZERO
 from sweepbot.vision.cells import classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import Profile, load_profile
+
+#: the truths an open cell of unknown number (``=``) may stand for
+REVEALED_NUMBERS = ZERO + NUMBERS
 
 
 def misnamed(image: np.ndarray, x_edges: Sequence[int], y_edges: Sequence[int], truth: Sequence[str],
@@ -30,10 +36,10 @@ def misnamed(image: np.ndarray, x_edges: Sequence[int], y_edges: Sequence[int], 
     named = 0
     for r, row in enumerate(truth):
         for c, true in enumerate(row):
-            if not scores.accepted[r, c]:
-                continue
-            named += 1
             read = str(scores.chars[r, c])
+            if not scores.accepted[r, c] or (read == OPENED and true in REVEALED_NUMBERS):
+                continue  # refused, or read as open with its number not known yet: no name given
+            named += 1
             if read != true:
                 wrong.append((r, c, true, read))
     return wrong, named
