@@ -37,6 +37,12 @@ def _covered(make: ClientMakeUp, draw: ImageDraw.ImageDraw, fill: RGB) -> None:
             draw.line([(0, y), (n - 1, y)], fill=tuple(max(0, min(255, v)) for v in shade))
     else:
         draw.rectangle([0, 0, n - 1, n - 1], fill=fill)
+    if t.covered in ("flat", "gradient") and t.gap == 0:
+        # tiles drawn edge to edge with nothing between them show a grid line, as real clients do: else no
+        # one, person or program, could see where one covered cell ends and the next begins
+        line = tuple(max(0, c - 35) for c in fill) if sum(fill) > 150 else tuple(min(255, c + 35) for c in fill)
+        draw.line([(n - 1, 0), (n - 1, n - 1)], fill=line)
+        draw.line([(0, n - 1), (n - 1, n - 1)], fill=line)
 
 
 def _opened(make: ClientMakeUp, draw: ImageDraw.ImageDraw, fill: RGB | None = None) -> None:
