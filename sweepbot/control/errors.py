@@ -7,6 +7,10 @@ class ControlError(SweepbotError):
     """Input cannot or must not be sent."""
 
 
+class FocusElsewhere(ControlError):
+    """The keyboard focus is on a window that is not the game's: no key goes there."""
+
+
 class OutsideBoardError(ControlError):
     """A click outside the board just read: refused, always."""
 

@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from sweepbot.clock import SYSTEM_CLOCK, Clock
 from sweepbot.control.device import InputDevice
-from sweepbot.control.errors import ControlError, InputHeld, LimitReached, OutsideBoardError, UserTookOver
+from sweepbot.control.errors import (
+    ControlError,
+    FocusElsewhere,
+    InputHeld,
+    LimitReached,
+    OutsideBoardError,
+    UserTookOver,
+)
 from sweepbot.control.keys import BROWSER, GAME_WINDOW, UNKNOWN, check_keys
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.rect import Rect
@@ -108,7 +115,7 @@ class BoardInput:
         if found is None:
             return UNKNOWN
         if found not in (GAME_WINDOW, BROWSER):
-            raise ControlError(f"the keyboard focus is on another window ({found}), not the game's: no key pressed")
+            raise FocusElsewhere(f"the keyboard focus is on another window ({found}), not the game's: no key pressed")
         return str(found)
 
     def check_keys(self, combos: list[list[str]]) -> None:

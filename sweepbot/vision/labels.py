@@ -85,6 +85,8 @@ def read_label(frame: np.ndarray, box: Rect) -> str | None:
     return str(pytesseract.image_to_string(prepared(np.ascontiguousarray(crop)), config="--psm 7")).strip()
 
 
+#: the neighbourhood (px, of the text scaled twice) and offset a message's contrast is raised over
+LOCAL_BLOCK, LOCAL_C = 31, 8
 #: what a message over a board says of the game (lower-case phrases)
 WON_WORDS = ("you won", "you win", "won", "win", "winner", "congratulations", "victory", "well done", "cleared",
              "you did it")
@@ -102,9 +104,12 @@ def read_text(frame: np.ndarray, box: Rect) -> str | None:
     crop = frame[y0:min(frame.shape[0], box.bottom), x0:min(frame.shape[1], box.right)]
     if crop.size == 0:
         return ""
-    grey = cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY)
-    return str(pytesseract.image_to_string(cv2.resize(grey, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC),
-                                           config="--psm 11"))
+    grey = cv2.resize(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY), None, fx=2, fy=2,
+                      interpolation=cv2.INTER_CUBIC)
+    # read as it is, then with each part's contrast raised: dark words on a dark ground beside bright
+    # buttons ("Game over" on a dark theme) are lost to a reading of the whole range
+    local = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, LOCAL_BLOCK, LOCAL_C)
+    return "\n".join(str(pytesseract.image_to_string(image, config="--psm 11")) for image in (grey, local))
 
 
 def verdict(text: str) -> str | None:

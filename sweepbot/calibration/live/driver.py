@@ -13,7 +13,7 @@ from sweepbot.calibration.looks import window_crop
 from sweepbot.rect import Rect
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
-from sweepbot.watch import CALIBRATION, Watcher
+from sweepbot.watch import CALIBRATION, FocusElsewhere, Watcher
 
 #: A cell: (row, column).
 Cell = tuple[int, int]
@@ -142,9 +142,14 @@ class BoardDriver:
             return frame
         return self.watcher.grab() if clear is None else self.answered()
 
-    def press(self, key: str) -> None:
-        """Press one key (Escape, to close a window over the board)."""
-        self.watcher.press([[key]])
+    def press(self, key: str) -> bool:
+        """Press one key (Escape, to close a window over the board); not when the keyboard focus is on a
+        window that is not the game's (a menu that took the board's place, another program): False then."""
+        try:
+            self.watcher.press([[key]])
+        except FocusElsewhere:
+            return False
+        return True
 
     def window_over(self) -> bool:
         """Whether another window lies over the board (a dialog the client opened at the end of a game): the

@@ -103,7 +103,7 @@ class NewGame:
         if not rules.new_game_keys and rules.new_game_control is None:
             now = self.board.watcher.hold_still(quiet=DIALOG_QUIET)
             pitch = self.tiles.cells.geometry.pitch
-            for control in labelled_new_game(now, self.area(now), (pitch[0] + pitch[1]) / 2):
+            for control in labelled_new_game(now, self.area(now), (pitch[0] + pitch[1]) / 2, self.size()):
                 frame = self.try_control(control, EndedGame(now, exploded))
                 if frame is not None:
                     return frame
@@ -124,7 +124,7 @@ class NewGame:
             return frame
         controls = controls_near(ended.screen, self.board.region, self.area(ended.screen))
         tried: list[str] = []
-        ways = ways_to_try(controls, ended.screen)
+        ways = ways_to_try(controls, ended.screen, self.size())
         for step in ways.steps:
             if isinstance(step, Control):
                 tried.append(f"the control at {step.centre}")
@@ -184,6 +184,11 @@ class NewGame:
         self.session.learn(new_game_control=NewGameControl((box.x - region.x, box.y - region.y),
                                                            (encode_look(control_look(ended.screen, box)),)))
         return self.board.unhidden(watcher.hold_still())
+
+    def size(self) -> tuple[int, int]:
+        """The board's rows and columns."""
+        geometry = self.tiles.cells.geometry
+        return geometry.rows, geometry.cols
 
     def area(self, frame: np.ndarray) -> Rect:
         """Where the client's controls may be: its window, else the screen near the board."""
@@ -291,7 +296,8 @@ class NewGame:
         """Close, with Escape, a dialog that opened since the game ended."""
         watcher = self.board.watcher
         now = watcher.hold_still(quiet=DIALOG_QUIET)
-        if dialog_opened(end_screen, now):
+        if dialog_opened(end_screen, now) and self.may_press((("escape",),)):
+            # (never into another program's window: a menu that took the board's place may be all there is)
             self.board.press("escape")
             watcher.hold_still()
             self.escape_first = True  # play will close such a dialog the same way before a new game

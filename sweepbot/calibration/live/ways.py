@@ -10,6 +10,7 @@ cannot name. Where no label can be read (no text recognition here), no unnamed c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +35,8 @@ NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + GAME_KEYS + OTHER_KEYS
 TILE_LIKE = 0.25
 #: A patch this wide or this tall may be a panel or a dialog with buttons of its own inside
 PANEL = (150, 60)
+#: A board size written in a label ("16x16", "30 × 16")
+SIZE_WRITTEN = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
 
 
 @dataclass(frozen=True)
@@ -44,10 +47,19 @@ class Ways:
     left_alone: list[str]
 
 
-def ways_to_try(controls: list[Control], frame: np.ndarray) -> Ways:
-    """The steps for the controls found beside the board on ``frame``."""
+def size_rank(label: str, size: tuple[int, int] | None) -> int:
+    """0 for a label that names the board's size (``size``: rows, cols), 2 for one that names another size, 1
+    for one that names none: a level menu's entry for the board being played is the one a person picks."""
+    written = [(int(a), int(b)) for a, b in SIZE_WRITTEN.findall(label.lower())]
+    if not written or size is None:
+        return 1
+    return 0 if size in written or size[::-1] in written else 2
+
+
+def ways_to_try(controls: list[Control], frame: np.ndarray, size: tuple[int, int] | None = None) -> Ways:
+    """The steps for the controls found beside the board on ``frame`` (a board of ``size``: rows, cols)."""
     faces: list[Control] = []
-    named: list[tuple[int, Control]] = []
+    named: list[tuple[tuple[int, int], Control]] = []
     left_alone: list[str] = []
     for control in controls:
         label = read_label(frame, control.box)
@@ -55,7 +67,7 @@ def ways_to_try(controls: list[Control], frame: np.ndarray) -> Ways:
             faces.append(control)  # a smiley says nothing: its look is its name (a letter read into it is none)
         elif label is not None and says_new_game(label):
             level = words(label).split()[0] in LEVEL_WORDS
-            named.append((1 if level else 0, control))
+            named.append(((1 if level else 0, size_rank(label, size)), control))
         else:
             said = f"'{label.strip()}'" if label and label.strip() else ("no label it could read" if label is None
                                                                           else "no words")
@@ -64,11 +76,13 @@ def ways_to_try(controls: list[Control], frame: np.ndarray) -> Ways:
     return Ways([*faces, *SAFE_KEYS, *ordered, *GAME_KEYS, *OTHER_KEYS], left_alone)
 
 
-def labelled_new_game(frame: np.ndarray, area: Rect, cell: float) -> list[Control]:
+def labelled_new_game(frame: np.ndarray, area: Rect, cell: float,
+                      size: tuple[int, int] | None = None) -> list[Control]:
     """The controls in ``area`` (the client's window), over the board too, whose label says new game: a "New
-    game" beside the board, or a dialog's "Play again" over it, as a person sees them when a game ends. A patch
-    of a tile's size is a tile, not read."""
-    found = []
+    game" beside the board, or a dialog's "Play again" over it, as a person sees them when a game ends; a
+    level that names the size of the board played (``size``: rows, cols) before the others. A patch of a
+    tile's size is a tile, not read."""
+    found: list[tuple[int, Control]] = []
     outer = controls_near(frame, Rect(0, 0, 0, 0), area)
     # a panel or a dialog is a flat patch of its own: its buttons are found inside it
     inner = [c for panel in outer if panel.box.w >= PANEL[0] or panel.box.h >= PANEL[1]
@@ -79,5 +93,5 @@ def labelled_new_game(frame: np.ndarray, area: Rect, cell: float) -> list[Contro
             continue
         label = read_label(frame, control.box)
         if label is not None and says_new_game(label):
-            found.append(control)
-    return found
+            found.append((size_rank(label, size), control))
+    return [control for _, control in sorted(found, key=lambda pair: pair[0])]
