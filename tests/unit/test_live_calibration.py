@@ -441,7 +441,7 @@ def test_a_win_whose_last_click_shows_a_number_never_opened_before_is_a_win() ->
     board, tiles, frame = find_board(watcher(client, mouse))
     session = LiveSession()
     fact_log = FactLog(session, tiles, lambda _m: None, window_over=board.window_over)
-    question_marks = learn_marks(board, tiles, fact_log, frame, lambda _m: None)
+    _, question_marks = learn_marks(board, tiles, fact_log, frame, lambda _m: None)
     assert tiles.flag_look is not None
     game = client.game
     # the last safe cell a 3 between three mines, with no empty cell beside it (no opening reaches it)
@@ -903,7 +903,7 @@ def test_a_client_that_takes_only_a_held_press_is_found_to_and_played_with_the_s
     """The drawn client takes a click only with the button held 0.2 s (a page that opens a cell on a long
     press): calibration's first click, taken by nothing, is sent again held longer and longer; the shortest
     hold it took (0.25 s of the holds tried) is kept in the rules for play, every game is played with it,
-    and play holds the button as long."""
+    and play holds the button as long. Its marks, asked for before the hold was known, are asked for again."""
     from sweepbot.play.loop import Player
     from sweepbot.play.settings import settings_for
     from sweepbot.vision.rules import PlayRules
@@ -915,6 +915,8 @@ def test_a_client_that_takes_only_a_held_press_is_found_to_and_played_with_the_s
     assert PlayRules.from_json(session.play.to_json()).press_hold == 0.25
     cal, Reader = profile_and_reader(session)
     assert cal.profile.play.press_hold == 0.25
+    # the right-clicks before the hold was known were taken by nothing: asked again with it, they show a flag
+    assert "F" in {n.char for n in cal.names.values() if n.proved}
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     clicks = len(client.clicked)
     with contextlib.suppress(SweepbotError):  # a digit the two games did not show stops it: no matter here

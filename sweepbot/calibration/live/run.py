@@ -40,9 +40,9 @@ def find_board(watcher: Watcher) -> tuple[BoardDriver, Tiles, np.ndarray]:
 
 
 def learn_marks(board: BoardDriver, tiles: Tiles, fact_log: FactLog, frame: np.ndarray,
-                log: Callable[[str], None]) -> bool:
+                log: Callable[[str], None]) -> tuple[bool, bool]:
     """Right-click a cell until it is covered again: the looks on the way are a flag and a question mark.
-    True if the client has question marks."""
+    Whether the client has flags, and question marks."""
     fact_log.record(frame, tiles.all_covered(frame))
     cell = max(tiles.covered(frame), key=lambda rc: (rc[0] + rc[1], rc))
     new_board = frame
@@ -54,7 +54,7 @@ def learn_marks(board: BoardDriver, tiles: Tiles, fact_log: FactLog, frame: np.n
             board.press("escape")
             board.last_frame = board.answered()
             log("marks: none (a right-click opens a menu, closed with Escape)")
-            return False
+            return False, False
         now = tiles.cells.window(frame, cell)
         if cell not in board.changes(new_board, frame, cell):
             break  # back to covered (or right-clicks do nothing; a focus ring drawn around it is no change)
@@ -65,7 +65,7 @@ def learn_marks(board: BoardDriver, tiles: Tiles, fact_log: FactLog, frame: np.n
     else:
         raise CalibrationError("three right-clicks did not bring the cell back: the board does not answer")
     log(f"marks: {'flag' if seen else 'none'}{', question mark' if len(seen) > 1 else ''}")
-    return len(seen) > 1
+    return bool(seen), len(seen) > 1
 
 
 #: How many times the games asked for may be played while they prove no number or no empty cell.
@@ -97,7 +97,7 @@ class LiveCalibration:
         if board.follower is not None:  # it located the board on each frame it drew
             fact_log.found_whole = board.follower.whole
         board.window = self.watcher.input().window_at(*board.region.center)
-        question_marks = learn_marks(board, tiles, fact_log, frame, self.log)
+        flags, question_marks = learn_marks(board, tiles, fact_log, frame, self.log)
         chooser = Chooser(tiles, self.rng)
         new_game = NewGame(board, tiles, session, self.given_keys, ask=self.ask)
         # more games, up to MORE_GAMES times as many, while no number or no empty cell is proved (games lost at
@@ -112,6 +112,10 @@ class LiveCalibration:
             # the last one too: the client is left with a new game, ready to play
             frame = new_game.start(end_screen, game.exploded)
             fact_log.record(frame, tiles.all_covered(frame))
+            if not flags and session.play.press_hold and session.games == 1:
+                # right-clicks taken by nothing may have wanted the button held, as the clicks did: asked
+                # again now that the hold is known, on the new game's board
+                flags, question_marks = learn_marks(board, tiles, fact_log, frame, self.log)
             if board.follower is not None and board.follower.resized:
                 session.learn(cells_resize=True)  # play locates the board on every frame
         return session
