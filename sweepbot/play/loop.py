@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from sweepbot.board import Board, game_over
+from sweepbot.board import OPENED, Board, game_over
 from sweepbot.control.errors import ControlError
 from sweepbot.errors import SweepbotError
 from sweepbot.play.consistency import (
@@ -74,6 +74,17 @@ def lost_at(board: Board, clicked: list[tuple[int, int]], before: Board | None) 
     return not any(old in "#?" and new in ".12345678=" and (r, c) not in mine
                    for r, (row_before, row_after) in enumerate(zip(before.grid, board.grid, strict=True))
                    for c, (old, new) in enumerate(zip(row_before, row_after, strict=True)))
+
+
+def misread_mines_opened(board: Board, before: Board | None) -> Board:
+    """``board`` with the cells that read as mines where ``before`` (the board the last clicks were chosen on)
+    had them covered read as open cells of unknown number instead: for a board that does not show a loss as a
+    loss shows (see :func:`lost_at`)."""
+    if before is None or (before.rows, before.cols) != (board.rows, board.cols):
+        return board
+    mines = [(r, c) for r, (old, new) in enumerate(zip(before.grid, board.grid, strict=True))
+             for c, (was, now) in enumerate(zip(old, new, strict=True)) if was in "#?" and now in "!*"]
+    return board.replace(dict.fromkeys(mines, OPENED))
 
 
 def said_over(frame: np.ndarray, last: BoardView) -> str | None:
@@ -141,6 +152,12 @@ class Player:
             if over == "lost" and ((expected_win is not None and opened_safely(view.board, cells))
                                    or won_with_mines_shown(view.board, cells)):
                 over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
+            if over == "lost" and cells and not lost_at(view.board, cells, previous.board if previous else None) \
+                    and game_over(opened := misread_mines_opened(view.board, previous.board if previous else None)) \
+                    == "won":
+                # the cells just opened that read as mines did not go off: read as open cells of unknown number,
+                # the board is the won one (a number never seen, read at a drawn size as a mine gone off)
+                view, over = replace(view, board=opened), "won"
             if over == "lost" and cells and not lost_at(view.board, cells, previous.board if previous else None):
                 # the game did not show this loss: a look read wrongly does
                 report.error = ("the board reads as lost, but not as a loss shows: one mine gone off where the bot "

@@ -1185,3 +1185,37 @@ def test_a_win_a_client_shows_with_no_counter_no_message_and_no_mines_is_seen_by
         results.append(report.result)
     assert "won" in results
     assert settings.known_mines == {(9, 9): 10}
+
+
+def test_clicked_cells_read_as_mines_that_cannot_all_have_gone_off_on_a_won_board_are_a_win() -> None:
+    """A number never seen, read at a drawn size as the mine that went off (nicegui-minesweeper's 4s at 150 %),
+    on the cells the winning clicks opened: two mines cannot go off, and read as open cells of unknown number
+    the board is the won one (the game's total known). A real loss stays a loss."""
+
+    class FoursAsMines(SimScreen):
+        playing: np.ndarray | None = None  # the board as it was while the game went on
+
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            board = image[MARGIN_Y:MARGIN_Y + 9 * CELL, MARGIN_X:MARGIN_X + 9 * CELL, 0]
+            if self.game.state != "won":
+                self.playing = board.copy()
+                return image
+            image[0, 0, 1] = 0
+            assert self.playing is not None
+            # the numbers the winning clicks opened, read as mines gone off where there are two or more: one
+            # alone would read as a loss as a loss shows, which a board alone cannot tell from one
+            opened = (self.playing == ord("#")) & np.isin(board, [ord(d) for d in "12345678"])
+            if opened.sum() >= 2 * CELL * CELL:  # (pixels: CELL x CELL a cell)
+                board[opened] = ord("!")
+                misread.append(int(opened.sum()) // (CELL * CELL))
+            return image
+
+    results = []
+    misread: list[int] = []
+    for seed in range(16):
+        game, _, reader, _device, mouse = setup(seed)
+        report = Player(watcher(FoursAsMines(game), mouse), reader, OPENING).play_game()
+        assert report.error is None and report.result == game.state, (seed, report.error)
+        results.append(report.result)
+    assert misread and "won" in results and "lost" in results
