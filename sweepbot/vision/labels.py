@@ -71,6 +71,12 @@ def prepared(image: np.ndarray) -> np.ndarray:
     return cv2.copyMakeBorder(big, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_CONSTANT, value=edge)
 
 
+def inside(frame: np.ndarray, box: Rect) -> np.ndarray:
+    """The pixels of ``frame`` inside ``box`` (clipped to the frame), contiguous as tesseract wants them."""
+    x0, y0 = max(0, box.x), max(0, box.y)
+    return np.ascontiguousarray(frame[y0:min(frame.shape[0], box.bottom), x0:min(frame.shape[1], box.right)])
+
+
 def read_label(frame: np.ndarray, box: Rect) -> str | None:
     """The text of the control in ``box`` of ``frame`` ("" when it shows none), or None where no text can be
     read here."""
@@ -78,11 +84,10 @@ def read_label(frame: np.ndarray, box: Rect) -> str | None:
         return None
     import pytesseract
 
-    x0, y0 = max(0, box.x), max(0, box.y)
-    crop = frame[y0:min(frame.shape[0], box.bottom), x0:min(frame.shape[1], box.right)]
+    crop = inside(frame, box)
     if crop.size == 0:
         return ""
-    return str(pytesseract.image_to_string(prepared(np.ascontiguousarray(crop)), config="--psm 7")).strip()
+    return str(pytesseract.image_to_string(prepared(crop), config="--psm 7")).strip()
 
 
 #: the neighbourhood (px, of the text scaled twice) and offset a message's contrast is raised over
@@ -100,11 +105,10 @@ def read_text(frame: np.ndarray, box: Rect) -> str | None:
         return None
     import pytesseract
 
-    x0, y0 = max(0, box.x), max(0, box.y)
-    crop = frame[y0:min(frame.shape[0], box.bottom), x0:min(frame.shape[1], box.right)]
+    crop = inside(frame, box)
     if crop.size == 0:
         return ""
-    grey = cv2.resize(cv2.cvtColor(np.ascontiguousarray(crop), cv2.COLOR_BGR2GRAY), None, fx=2, fy=2,
+    grey = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), None, fx=2, fy=2,
                       interpolation=cv2.INTER_CUBIC)
     # read as it is, then with each part's contrast raised: dark words on a dark ground beside bright
     # buttons ("Game over" on a dark theme) are lost to a reading of the whole range
