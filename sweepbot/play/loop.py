@@ -152,23 +152,23 @@ class Player:
             if over == "lost" and ((expected_win is not None and opened_safely(view.board, cells))
                                    or won_with_mines_shown(view.board, cells)):
                 over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
-            if over == "lost" and cells and not lost_at(view.board, cells, previous.board if previous else None) \
-                    and game_over(opened := misread_mines_opened(view.board, previous.board if previous else None)) \
-                    == "won":
+            before = previous.board if previous else None
+            if over == "lost" and cells and not lost_at(view.board, cells, before):
+                opened = misread_mines_opened(view.board, before)
+                if game_over(opened) != "won":
+                    # the game did not show this loss: a look read wrongly does
+                    report.error = ("the board reads as lost, but not as a loss shows: one mine gone off where the "
+                                    "bot clicked, nothing opened beside it; not counted (a look named wrongly? "
+                                    "calibrate again)")
+                    if self.recorder:
+                        kept = self.recorder.diagnostic(frame, [report.error, f"clicked: {cells}", "read:",
+                                                                *view.board.grid])
+                        report.error += f"; the frame is in {kept.parent}"
+                    report.final, report.final_view = view.board, view
+                    break
                 # the cells just opened that read as mines did not go off: read as open cells of unknown number,
                 # the board is the won one (a number never seen, read at a drawn size as a mine gone off)
                 view, over = replace(view, board=opened), "won"
-            if over == "lost" and cells and not lost_at(view.board, cells, previous.board if previous else None):
-                # the game did not show this loss: a look read wrongly does
-                report.error = ("the board reads as lost, but not as a loss shows: one mine gone off where the bot "
-                                "clicked, nothing opened beside it; not counted (a look named wrongly? calibrate "
-                                "again)")
-                if self.recorder:
-                    kept = self.recorder.diagnostic(frame, [report.error, f"clicked: {cells}", "read:",
-                                                            *view.board.grid])
-                    report.error += f"; the frame is in {kept.parent}"
-                report.final, report.final_view = view.board, view
-                break
             if previous is not None and not over and cells:
                 untaken = untaken_clicks(previous.board, view.board, cells)
                 report.missed += len(untaken)
