@@ -28,9 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sweepbot.desktop.clients import launch_client, screen_for
-from sweepbot.desktop.display import VirtualDisplay
 from sweepbot.vision.profile import available_profiles
+from sweeplab.clients import launch_client, screen_for
+from sweeplab.display import VirtualDisplay
 
 DEFAULT_CASES = [
     "gnome-mines:small:scale=0.75", "gnome-mines:small:scale=1.3", "gnome-mines:medium:scale=1.6",

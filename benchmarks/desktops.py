@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sweepbot.desktop.clients import launch_client, screen_for
-from sweepbot.desktop.display import VirtualDisplay
-from sweepbot.desktop.wayland import WaylandSession, start_client
+from sweeplab.clients import launch_client, screen_for
+from sweeplab.display import VirtualDisplay
+from sweeplab.wayland import WaylandSession, start_client
 
 DEFAULT_CASES = [
     "xvfb-openbox:xdemineur:expert", "gnome:xdemineur:expert", "kde:xdemineur:expert", "sway:xdemineur:expert",

@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/generated_clients.py [--games 5] [--keep DIR] [--jobs 1] [SEED|FROM-TO ...]
 
 A seed is one client (``generated-SEED``: a Tk window for an even seed, a page in Chromium for an odd one;
-sweepbot/desktop/generated). Default seeds 0-49. For each: a fresh virtual screen under openbox's stock
+sweeplab/generated). Default seeds 0-49. For each: a fresh virtual screen under openbox's stock
 settings, the client, ``sweepbot calibrate --live --client generated-SEED --yes --json`` into an empty store
 with no built-in profile, then ``sweepbot play --games N --json``. The looks are checked against the seed's
 truth: every look the client draws, laid out on a sheet as it lays out its board, read with each profile
@@ -28,10 +28,10 @@ from typing import Any
 import cv2
 
 from sweepbot.calibration.truth import misnamed_in_store
-from sweepbot.desktop.clients import launch_client
-from sweepbot.desktop.display import VirtualDisplay
-from sweepbot.desktop.generated.spec import make_up
-from sweepbot.desktop.generated.tiles import truth_sheet
+from sweeplab.clients import launch_client
+from sweeplab.display import VirtualDisplay
+from sweeplab.generated.spec import make_up
+from sweeplab.generated.tiles import truth_sheet
 
 CALIBRATION_TIMEOUT = 900.0
 PLAY_TIMEOUT = 900.0

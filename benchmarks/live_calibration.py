@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from sweepbot.desktop import procs
-from sweepbot.desktop.clients import CLIENTS, LaunchedClient, launch_client, screen_for
-from sweepbot.desktop.display import VirtualDisplay
+from sweeplab import procs
+from sweeplab.clients import CLIENTS, LaunchedClient, launch_client, screen_for
+from sweeplab.display import VirtualDisplay
 
 
 def parse(spec: str) -> dict[str, object]:

@@ -3,7 +3,7 @@
 
     .venv/bin/python benchmarks/ocr_labels.py [SEED|FROM-TO ...]     (default 0-39)
 
-Each seed's client (a Tk window or a page in Chromium, sweepbot/desktop/generated) is started on a virtual
+Each seed's client (a Tk window or a page in Chromium, sweeplab/generated) is started on a virtual
 screen; it tells the box and the label of every button and link it shows (its truth file). Each box is cut
 from a screenshot, as calibration would cut a control found beside the board, and read by each engine:
 tesseract (pytesseract, Debian's tesseract-ocr) and RapidOCR (rapidocr-onnxruntime); an engine that is not
@@ -23,9 +23,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from sweepbot.desktop.clients import launch_client
-from sweepbot.desktop.clients.generated import GeneratedClient
-from sweepbot.desktop.display import VirtualDisplay
+from sweeplab.clients import launch_client
+from sweeplab.clients.generated import GeneratedClient
+from sweeplab.display import VirtualDisplay
 
 
 def words(text: str) -> str:

@@ -20,8 +20,8 @@ import subprocess
 import sys
 from collections.abc import Iterator
 
-from sweepbot.desktop.clients import launch_client, screen_for
-from sweepbot.desktop.display import VirtualDisplay
+from sweeplab.clients import launch_client, screen_for
+from sweeplab.display import VirtualDisplay
 
 DEFAULT_CASES = [
     "xdemineur:12x9/10", "xdemineur:intermediate", "xdemineur:expert",

@@ -22,8 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from sweepbot.desktop.clients import launch_client
-from sweepbot.desktop.display import VirtualDisplay
+from sweeplab.clients import launch_client
+from sweeplab.display import VirtualDisplay
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CASES = ["xdemineur:expert", "sgt-mines:expert"]

@@ -59,7 +59,12 @@ from capture_fixtures import (  # noqa: E402
 )
 
 from sweepbot.board import Board  # noqa: E402
-from sweepbot.desktop import (  # noqa: E402
+from sweepbot.vision.align import align  # noqa: E402
+from sweepbot.vision.capture import load_image  # noqa: E402
+from sweepbot.vision.cells import classify  # noqa: E402
+from sweepbot.vision.locate import locate  # noqa: E402
+from sweepbot.vision.profile import Profile, available_profiles  # noqa: E402
+from sweeplab import (  # noqa: E402
     CLIENTS,
     DesktopError,
     Grid,
@@ -68,11 +73,6 @@ from sweepbot.desktop import (  # noqa: E402
     VirtualDisplay,
     launch_client,
 )
-from sweepbot.vision.align import align  # noqa: E402
-from sweepbot.vision.capture import load_image  # noqa: E402
-from sweepbot.vision.cells import classify  # noqa: E402
-from sweepbot.vision.locate import locate  # noqa: E402
-from sweepbot.vision.profile import Profile, available_profiles  # noqa: E402
 
 DIGITS = "12345678"
 
@@ -102,7 +102,7 @@ def fixed_time_library(folder: Path) -> Path:
 
 def seed_ace(lib: Path) -> None:
     """Make launch_client(..., seed=S) start ace-minesweeper with time() fixed at S."""
-    from sweepbot.desktop.clients.base import LaunchPlan
+    from sweeplab.clients.base import LaunchPlan
 
     spec = CLIENTS["ace-minesweeper"]
     plain = type(spec).plan
@@ -241,7 +241,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     if client == "gnome-mines":
-        from sweepbot.desktop.clients import gnome_mines
+        from sweeplab.clients import gnome_mines
 
         # a custom size gets the window of the level with the same board size: the same tile size
         windows = {(8, 8): "small", (16, 16): "medium", (30, 16): "big"}

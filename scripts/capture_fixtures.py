@@ -38,7 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sweepbot.desktop import DesktopError, Grid, LaunchedClient, VirtualDisplay, launch_client  # noqa: E402
+from sweeplab import DesktopError, Grid, LaunchedClient, VirtualDisplay, launch_client  # noqa: E402
 
 STATES = ("fresh", "first", "flags", "lost", "won")
 FLAGS_TO_PLACE = 4
@@ -309,7 +309,7 @@ def win_by_undo(game: LaunchedClient, grid: Grid, reference: np.ndarray, flags: 
 README_HEAD = """# Recorded-screenshot fixtures
 
 Screenshots of real Minesweeper clients, captured by `scripts/capture_fixtures.py` with the virtual-desktop
-harness (`sweepbot.desktop`): Xvfb 1280x1024x24 with openbox (Clearlooks theme, every window's frame placed
+harness (`sweeplab`): Xvfb 1280x1024x24 with openbox (Clearlooks theme, every window's frame placed
 at (16, 16)), one client at a time, the pointer parked off the window, the whole screen saved as PNG.
 
 `<name>.board` files beside the PNGs are written by hand after checking each image by eye (see docs/formats.md);

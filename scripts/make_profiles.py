@@ -49,7 +49,6 @@ from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.facts import CalibrationError
 from sweepbot.calibration.looks import window_crop
 from sweepbot.calibration.recorded import FIXED_SIZES, calibrate_recorded, load_recorded
-from sweepbot.desktop.clients import get_spec
 from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows, classify
@@ -59,6 +58,7 @@ from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import Profile, make_profile, save_profile
 from sweepbot.vision.read import ReadError, read_screenshot
 from sweepbot.vision.rules import PlayRules
+from sweeplab.clients import get_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Clients drawn at fractional positions (gnome-mines) antialias tile edges differently from cell to cell:

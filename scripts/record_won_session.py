@@ -28,8 +28,8 @@ from capture_fixtures import covered_cells, covered_reference, undo_death, windo
 from sweepbot.calibration.facts import REVEALED, Fact  # noqa: E402
 from sweepbot.calibration.live.session import KEEP_MARGIN, LiveSession  # noqa: E402
 from sweepbot.calibration.recording import save_session  # noqa: E402
-from sweepbot.desktop import CLIENTS, DesktopError, Grid, LaunchedClient, VirtualDisplay, launch_client  # noqa: E402
 from sweepbot.vision.locate import locate  # noqa: E402
+from sweeplab import CLIENTS, DesktopError, Grid, LaunchedClient, VirtualDisplay, launch_client  # noqa: E402
 
 Cell = tuple[int, int]
 

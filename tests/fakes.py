@@ -15,7 +15,7 @@ from sweepbot.clock import Clock, FakeClock
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.game import Game
-from sweepbot.play.view import BoardView
+from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.watch import Watcher
 

@@ -7,7 +7,7 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from sweepbot.errors import SweepbotError
@@ -17,7 +17,6 @@ def _commands() -> list[ModuleType]:
     from sweepbot.cli import (
         bench_cmd,
         calibrate_cmd,
-        demo_cmd,
         play_cmd,
         profiles_cmd,
         read_cmd,
@@ -25,7 +24,7 @@ def _commands() -> list[ModuleType]:
         solve_cmd,
     )
 
-    return [play_cmd, calibrate_cmd, profiles_cmd, demo_cmd, read_cmd, replay_cmd, solve_cmd, bench_cmd]
+    return [play_cmd, calibrate_cmd, profiles_cmd, read_cmd, replay_cmd, solve_cmd, bench_cmd]
 
 
 DESCRIPTION = """\
@@ -37,7 +36,6 @@ examples:
   sweepbot play --games 5                      play the game open on screen, five games in a row
   sweepbot play --dry-run --annotate plan.png  draw the moves it would make, click nothing
   sweepbot calibrate --live --client NAME      learn a client sweepbot cannot read yet
-  sweepbot demo --client sgt-mines             watch it play a real client on a virtual screen
   sweepbot solve board.txt                     probabilities and the move for a board written as text
 
 Every command takes --json (one JSON object on stdout, also on errors); 'sweepbot COMMAND --help' tells more."""
@@ -63,12 +61,17 @@ def _terminate(_signum: int, _frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    return stopping_on_sigterm(args, args.run)
+
+
+def stopping_on_sigterm(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
+    """Run a command: a ``SweepbotError`` becomes its message and exit code, Ctrl-C and SIGTERM exit 2 after
+    what the command started is closed."""
     main_thread = threading.current_thread() is threading.main_thread()
     before = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
-        return int(args.run(args))
+        return int(run(args))
     except SweepbotError as err:
         return fail(args, str(err), err.exit_code, err.partial)
     except KeyboardInterrupt:

@@ -16,18 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
-from pathlib import Path
 from typing import Any
-
-import cv2
 
 from sweepbot.cli.play_cmd import add_route_option
 from sweepbot.errors import SweepbotError
-from sweepbot.vision.rules import PlayRules
-
-#: The whole screen when a live calibration stopped on an error, kept with its record.
-STOPPED_SCREEN = "stopped.png"
 
 DESCRIPTION = """\
 Make a profile for a client sweepbot cannot read yet.
@@ -40,10 +32,6 @@ a right click shows a flag, an opened cell is a number that agrees with its neig
 mines. It also finds how the client starts a new game and keeps that in the profile. Looks the game did not
 prove stay unnamed (the image of the looks saved beside the profile shows a hint for them) and are refused
 in play, never guessed. --record DIR keeps the session, --recording DIR calibrates from it again."""
-
-
-#: Looks of opened cells: a profile needs one of them at least.
-OPEN_CHARS = ".12345678="
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -70,120 +58,30 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sweepbot.calibration.calibrate import calibrate_frames
-    from sweepbot.calibration.recording import load_session
-    from sweepbot.calibration.sheet import names_sheet
+    from sweepbot.calibration.client import calibrate
     from sweepbot.vision.capture import load_image
-    from sweepbot.vision.profile import save_profile, user_profiles_dir
 
-    if not args.client.replace("-", "").replace("_", "").isalnum():
-        raise SweepbotError(f"--client {args.client!r}: use letters, digits, - and _ only")
-    if not (args.images or args.live or args.recording):
-        raise SweepbotError("give screenshots, --recording DIR or --live")
-    if args.mines is not None and (args.mines < 1 or not (args.live or args.recording)):
-        raise SweepbotError("--mines must be at least 1, with --live or --recording DIR")
     images = [load_image(p) for p in args.images]
-    geometries: list[Any] = [None] * len(images)
-    facts = []
-    play = PlayRules()
-    for folder in args.recording:
-        session = load_session(Path(folder))
-        facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
-        images += session.frames
-        geometries += [session_geometry(session)] * len(session.frames)
-        play = play.merged(session.play)
-    if args.live:
-        session = live_session(args)
-        facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
-        images += session.frames
-        geometries += [session_geometry(session)] * len(session.frames)
-        play = play.merged(session.play)
-    out = Path(args.out) if args.out else user_profiles_dir()
-    results: list[dict[str, Any]] = []
-    if args.mines is not None:
-        sizes = sorted({(g.rows, g.cols) for g in geometries if g})
-        play = play.learnt(mines=[(rows, cols, args.mines) for rows, cols in sizes])
-    for cal in calibrate_frames(images, args.client, facts, play, min_cells=1 if facts else 3, geometries=geometries):
-        proved = "".join(sorted({n.char for n in cal.names.values() if n.proved}))
-        if not set(proved) & set(OPEN_CHARS):
-            raise SweepbotError(
-                f"{cal.profile.name}: the frames proved only {proved or 'nothing'}, no look of an opened cell, so "
-                "no profile was saved (a frame is used only while the board stays where the first one showed it: "
-                "a board whose columns or rows change size in play is not read)")
-        folder = out / cal.profile.name
-        sheet_path = Path(args.sheet) if args.sheet else folder.with_name(cal.profile.name + "-looks.png")
-        sheet_path.parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(sheet_path), names_sheet(cal.looks, cal.names))
-        if cal.misread:
-            kept = (f"the frames are kept in {args.record}" if args.live and args.record
-                    else "--record DIR keeps the frames to look at")
-            raise SweepbotError(
-                f"{cal.profile.name}: a profile of these names misreads {cal.misread} named cells of the frames "
-                f"they were learnt on, so it was not saved: the game's facts and the looks disagree (looks: "
-                f"{sheet_path}); calibrate again ({kept})")
-        save_profile(cal.profile, folder)
-        summary = cal.summary()
-        summary["folder"] = str(folder)
-        summary["sheet"] = str(sheet_path)
-        results.append(summary)
-        if not args.json:
-            print(f"{cal.profile.name}: {len(cal.frames)} frames, {cal.looks.count} looks, named "
-                  f"{summary['chars']}, {len(cal.unnamed)} unnamed, "
-                  f"{cal.misread} named cells misread; saved in {folder}; looks: {sheet_path}")
-    if args.json:
-        print(json.dumps({"profiles": results}))
-    return 0
-
-
-def session_geometry(session: Any) -> Any:
-    """A session's frames all show one board: located once, on its first frame (a new game)."""
-    from sweepbot.vision.locate import locate
-
-    return locate(session.frames[0])
-
-
-def live_session(args: argparse.Namespace) -> Any:
-    from sweepbot.watch import check_keys
-    from sweepbot.watch.live import ScreenGrabber
-
-    keys = [args.new_game_keys.split("+")] if args.new_game_keys else []
-    check_keys(keys)
-    screen = ScreenGrabber(args.route)
-    try:
-        return calibrate_on(screen, keys, args)
-    finally:
-        screen.close()
-
-
-def calibrate_on(screen: Any, keys: list[list[str]], args: argparse.Namespace) -> Any:
-    from sweepbot.calibration.live.run import LiveCalibration
-    from sweepbot.calibration.recording import compact, save_session
-    from sweepbot.watch.live import live_watcher
-
-    if not args.yes and sys.stdin.isatty() and not args.json:
+    if args.live and not args.yes and sys.stdin.isatty() and not args.json:
         answer = input("sweepbot will play a few games in the client on screen, clicking in it for a minute or "
                        "two; keep the mouse still. Start? [Y/n] ")
         if answer.strip().lower() not in ("", "y", "yes"):
             raise SweepbotError("calibration not started")
     # a person at a terminal is asked to show how a new game starts when no way is found
     ask = (lambda m: print(f"sweepbot: {m}", file=sys.stderr, flush=True)) if sys.stdin.isatty() else None
-    calibration = LiveCalibration(live_watcher(screen), games=args.games, log=lambda m: print(m, file=sys.stderr),
-                                  new_game_keys=keys, ask=ask)
-    try:
-        session = calibration.run()
-    except SweepbotError as err:
-        kept = calibration.session
-        if not args.record or not kept.frames:
-            raise
-        save_session(compact(kept), Path(args.record))
-        stopped = Path(args.record) / STOPPED_SCREEN
-        cv2.imwrite(str(stopped), screen.grab())
-        raise SweepbotError(f"{err}; what {kept.games} game(s) showed is kept in {args.record}, and the screen "
-                            f"when calibration stopped in {stopped}: `sweepbot calibrate --recording {args.record} "
-                            f"--client {args.client}` makes a profile of it, and adding --live plays more games on "
-                            "top") from None
-    if args.record:
-        save_session(compact(session), Path(args.record))
-    print(f"live: {session.games} games, {session.wins} won, {len(session.frames)} frames, {len(session.facts)} facts",
-          file=sys.stderr)
-    return session
+    made = calibrate(args.client, screenshots=images, recordings=args.recording, live=args.live, route=args.route,
+                     games=args.games, mines=args.mines,
+                     new_game_keys=[args.new_game_keys.split("+")] if args.new_game_keys else [],
+                     save_to=args.out, sheet=args.sheet, record=args.record,
+                     log=lambda m: print(m, file=sys.stderr), ask=ask)
+    results: list[dict[str, Any]] = []
+    for cal in made:
+        summary = dict(cal.summary, folder=str(cal.folder), sheet=str(cal.sheet))
+        results.append(summary)
+        if not args.json:
+            print(f"{cal.profile.name}: {summary['frames']} frames, {summary['looks']} looks, named "
+                  f"{summary['chars']}, {len(summary['unnamed'])} unnamed, "
+                  f"{summary['misread']} named cells misread; saved in {cal.folder}; looks: {cal.sheet}")
+    if args.json:
+        print(json.dumps({"profiles": results}))
+    return 0

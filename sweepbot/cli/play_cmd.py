@@ -12,11 +12,11 @@ import cv2
 
 from sweepbot.errors import SweepbotError
 from sweepbot.game import FIRST_CLICK_RULES
-from sweepbot.play.loop import Player
-from sweepbot.play.record import Recorder
-from sweepbot.play.session import play_games
-from sweepbot.play.settings import GameReport, PlaySettings, settings_for
-from sweepbot.play.vision_reader import VisionReader
+from sweepbot.playing.loop import Player
+from sweepbot.playing.record import Recorder
+from sweepbot.playing.session import play_games
+from sweepbot.playing.settings import GameReport, PlaySettings, settings_for
+from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.routes.route import ABOUT, ROUTES
 from sweepbot.solver.strategy import parse_strategy
 from sweepbot.vision.rules import PlayRules

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from sweepbot.errors import SweepbotError
-from sweepbot.play.record import replay
-from sweepbot.play.vision_reader import VisionReader
+from sweepbot.playing.record import replay
+from sweepbot.playing.vision_reader import VisionReader
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

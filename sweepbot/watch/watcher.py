@@ -16,7 +16,9 @@ from typing import TypeVar
 import numpy as np
 
 from sweepbot.clock import SYSTEM_CLOCK, Clock
+from sweepbot.control.device import InputDevice
 from sweepbot.control.keys import check_keys
+from sweepbot.control.mapping import ScreenMapping
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
@@ -74,6 +76,13 @@ class Watcher:
         self.pace = Pace()
         self.overlays = Overlays()
         self.clicked_at = 0.0  # when the last click went (0: none since the last answer)
+
+    @classmethod
+    def of(cls, screen: Grabber, device: InputDevice | None = None, clock: Clock = SYSTEM_CLOCK) -> Watcher:
+        """A watcher of a screen of your own (anything with ``grab(region=None)`` giving a BGR array) clicked
+        through ``device`` (an :class:`~sweepbot.control.device.InputDevice` whose coordinates are the
+        screen's pixels; None: a watcher that only looks)."""
+        return cls(screen, BoardInput(device, ScreenMapping()) if device is not None else None, clock)
 
     def seeing(self, screen: Grabber) -> Watcher:
         """This watcher looking at ``screen`` instead (the same screen seen through a filter), sharing its input,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from sweepbot.desktop.clients import get_spec
+from sweeplab.clients import get_spec
 
 
 def need(request: pytest.FixtureRequest, *clients: str) -> None:

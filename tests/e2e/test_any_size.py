@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from sweepbot.desktop import xtools
-from sweepbot.desktop.clients import launch_client, screen_for
-from sweepbot.desktop.display import VirtualDisplay
+from sweeplab import xtools
+from sweeplab.clients import launch_client, screen_for
+from sweeplab.display import VirtualDisplay
 from tests.e2e.conftest import Needs
 
 pytestmark = pytest.mark.e2e

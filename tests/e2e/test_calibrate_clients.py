@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sweepbot.desktop.clients import screen_for
+from sweeplab.clients import screen_for
 from tests.e2e.conftest import Needs
 
 pytestmark = pytest.mark.e2e
@@ -28,8 +28,8 @@ CLIENTS = ["pygame-minesweeper", "mfranceschi-minesweeper", "nicegui-minesweeper
 @pytest.mark.parametrize("client", CLIENTS)
 def test_a_client_never_seen_is_calibrated_live_then_played(client: str, tmp_path: Path, needs: Needs) -> None:
     needs(client)
-    from sweepbot.desktop.clients import launch_client
-    from sweepbot.desktop.display import VirtualDisplay
+    from sweeplab.clients import launch_client
+    from sweeplab.display import VirtualDisplay
 
     profiles, record = tmp_path / "profiles", tmp_path / "recording"
     with VirtualDisplay(*screen_for(client)) as display, launch_client(display, client):
@@ -66,8 +66,8 @@ ZOOM = 1.5
 def zoomed_page_plays(tmp_path: Path, profiles: Path) -> None:
     """The same page at 150 % zoom is played with what was learnt at 100 %: its looks drawn at the board's
     size, no error, and every recorded frame read again as play read it."""
-    from sweepbot.desktop.clients import launch_client
-    from sweepbot.desktop.display import VirtualDisplay
+    from sweeplab.clients import launch_client
+    from sweeplab.display import VirtualDisplay
 
     client, record = "nicegui-minesweeper", tmp_path / "zoomed"
     with VirtualDisplay(*screen_for(client, None, ZOOM)) as display, launch_client(display, client, zoom=ZOOM):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sweepbot.desktop.clients import LaunchedClient, launch_client
-from sweepbot.desktop.display import VirtualDisplay
+from sweeplab.clients import LaunchedClient, launch_client
+from sweeplab.display import VirtualDisplay
 from tests.e2e.conftest import need
 
 pytestmark = pytest.mark.e2e

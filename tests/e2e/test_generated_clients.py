@@ -1,4 +1,4 @@
-"""End to end: generated clients (sweepbot/desktop/generated) met as a new user meets a client. From an empty
+"""End to end: generated clients (sweeplab/generated) met as a new user meets a client. From an empty
 profile store with the built-in profiles hidden, `sweepbot calibrate --live --client generated-SEED --yes`
 learns the client on a virtual screen under openbox's stock settings; no look it names is another look (held
 against the seed's own truth); `sweepbot play` then plays games with what was learnt, every game ending in a
@@ -17,11 +17,11 @@ import cv2
 import pytest
 
 from sweepbot.calibration.truth import misnamed_in_store
-from sweepbot.desktop import xtools
-from sweepbot.desktop.clients import launch_client
-from sweepbot.desktop.clients.generated import GeneratedClient
-from sweepbot.desktop.display import VirtualDisplay
-from sweepbot.desktop.generated.tiles import truth_sheet
+from sweeplab import xtools
+from sweeplab.clients import launch_client
+from sweeplab.clients.generated import GeneratedClient
+from sweeplab.display import VirtualDisplay
+from sweeplab.generated.tiles import truth_sheet
 from tests.e2e.conftest import Needs
 
 pytestmark = pytest.mark.e2e

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweepbot.desktop import VirtualDisplay, launch_client
-from sweepbot.desktop.display import display_in_use
+from sweeplab import VirtualDisplay, launch_client
+from sweeplab.display import display_in_use
 from tests.e2e.conftest import need
 
 pytestmark = pytest.mark.e2e
@@ -187,7 +187,7 @@ def test_every_click_reaches_the_game_under_a_window_manager_that_grabs_the_butt
     (xdemineur opens a cell when the button is released) sent through the bot's input device one right after
     the other still all arrive."""
     from sweepbot.control.x11 import XTestDevice
-    from sweepbot.play.vision_reader import VisionReader
+    from sweepbot.playing.vision_reader import VisionReader
     from sweepbot.solver import solve
 
     monkeypatch.setenv("XAUTHORITY", os.devnull)
@@ -270,9 +270,10 @@ def test_a_demo_stopped_with_sigterm_closes_its_screen_and_client_and_leaves_not
     temp.mkdir()
     env = dict(os.environ, TMPDIR=str(temp))
     env.pop("DISPLAY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "sweepbot", "demo", "--client", "xdemineur", "--games", "50",
+    proc = subprocess.Popen([sys.executable, "-m", "sweeplab.demo", "--client", "xdemineur", "--games", "50",
                              "--out", str(tmp_path / "out")],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            cwd=Path(__file__).resolve().parents[2])
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not any(p.name.startswith("sweepbot-xdemineur") for p in temp.iterdir()):

@@ -32,8 +32,8 @@ CASES = [
 def test_plays_real_client_games_to_the_end(client: str, level: str, window_manager: bool, tmp_path: Path,
                                             needs: Needs) -> None:
     needs(client)
-    from sweepbot.desktop.clients import launch_client
-    from sweepbot.desktop.display import VirtualDisplay
+    from sweeplab.clients import launch_client
+    from sweeplab.display import VirtualDisplay
 
     record = tmp_path / "recording"
     with VirtualDisplay(window_manager=window_manager) as display, launch_client(display, client, level):

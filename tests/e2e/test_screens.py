@@ -13,8 +13,8 @@ from pathlib import Path
 import mss
 import pytest
 
-from sweepbot.desktop.clients import launch_client, screen_for
-from sweepbot.desktop.display import VirtualDisplay
+from sweeplab.clients import launch_client, screen_for
+from sweeplab.display import VirtualDisplay
 from tests.e2e.conftest import Needs
 
 pytestmark = pytest.mark.e2e
@@ -98,7 +98,7 @@ def test_keys_go_by_the_window_that_has_the_focus(needs: Needs) -> None:
     from sweepbot.control.device import open_device
     from sweepbot.control.keys import GAME_WINDOW
     from sweepbot.control.x11 import XTestDevice
-    from sweepbot.desktop import xtools
+    from sweeplab import xtools
 
     with VirtualDisplay() as display, launch_client(display, "xdemineur", "intermediate") as client, \
             display.exported():
@@ -128,7 +128,7 @@ def test_a_dialog_the_game_opened_is_the_games_own_window_for_keys(needs: Needs)
     it is the game's own (the same program), so the game's keys may go to it."""
     from sweepbot.control.device import open_device
     from sweepbot.control.keys import GAME_WINDOW
-    from sweepbot.desktop.clients.generated import GeneratedClient
+    from sweeplab.clients.generated import GeneratedClient
 
     with VirtualDisplay() as display, launch_client(display, "generated-8", seed="1") as client, \
             display.exported():
@@ -142,7 +142,7 @@ def test_a_dialog_the_game_opened_is_the_games_own_window_for_keys(needs: Needs)
             time.sleep(0.05)
             if spec.truth(client)["state"] in ("won", "lost"):
                 break
-        from sweepbot.desktop import xtools
+        from sweeplab import xtools
 
         deadline = time.monotonic() + 10
         while not xtools.search_windows(display.env, name="^Game over$") and time.monotonic() < deadline:

@@ -1,4 +1,4 @@
-"""End to end: Wayland desktops as users run them, each started headless by the test (``sweepbot.desktop.wayland``)
+"""End to end: Wayland desktops as users run them, each started headless by the test (``sweeplab.wayland``)
 and stopped with everything it started.
 
 An X11 client under Xwayland plays on GNOME (mutter 43), KDE (KWin 5.27) and sway (1.7) through the route that
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweepbot.desktop.wayland import SessionClient, WaylandSession, start_client
+from sweeplab.wayland import SessionClient, WaylandSession, start_client
 from tests.e2e.conftest import Needs
 
 pytestmark = pytest.mark.e2e
@@ -209,8 +209,8 @@ def test_a_desktop_ends_every_process_it_started_and_no_other(compositor: str,
                                                               needs_desktop: Callable[[str, str], None]) -> None:
     """What a desktop starts carries its mark, those a compositor runs in sessions of their own too (sway's
     commands): all of it ends with the desktop, and a process started beside it goes on."""
-    from sweepbot.desktop import procs
-    from sweepbot.desktop.wayland import MARK
+    from sweeplab import procs
+    from sweeplab.wayland import MARK
 
     needs_desktop(compositor, "xdemineur")
     beside = subprocess.Popen(["sleep", "60"])

@@ -218,8 +218,8 @@ def test_a_number_grouped_with_another_whose_counts_never_told_them_apart_is_nam
     import cv2
 
     from sweepbot.calibration.truth import misnamed
-    from sweepbot.desktop.generated.spec import ClientMakeUp
-    from sweepbot.desktop.generated.tiles import truth_sheet
+    from sweeplab.generated.spec import ClientMakeUp
+    from sweeplab.generated.tiles import truth_sheet
 
     monkeypatch.setenv("SWEEPBOT_NO_BUILTIN", "1")
     folder = SESSIONS / "generated-4-23px"

@@ -11,8 +11,8 @@ import pytest
 import sweepbot
 from sweepbot.board import Board, game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.play.view import BoardView
-from sweepbot.play.vision_reader import VisionReader
+from sweepbot.playing.view import BoardView
+from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import load_profile
 from sweepbot.vision.read import ReadError
@@ -93,7 +93,7 @@ def test_replay_reads_each_recorded_frame_where_play_read_it(tmp_path: Path) -> 
     import json
     import shutil
 
-    from sweepbot.play.record import replay
+    from sweepbot.playing.record import replay
     from sweepbot.vision.read import read_located, read_screenshot
 
     drawn = Path(__file__).parents[1] / "fixtures" / "drawn-sizes"

@@ -460,10 +460,10 @@ def test_a_profile_that_misreads_its_own_frames_is_not_saved(tmp_path: Path, mon
     says how many cells, shows the looks, and exits non-zero."""
     from dataclasses import replace
 
-    import sweepbot.calibration.calibrate as calibrate_module
+    import sweepbot.calibration.client as client_module
 
-    real = calibrate_module.calibrate_frames
-    monkeypatch.setattr(calibrate_module, "calibrate_frames",
+    real = client_module.calibrate_frames
+    monkeypatch.setattr(client_module, "calibrate_frames",
                         lambda *a, **k: [replace(cal, misread=3) for cal in real(*a, **k)])
     shots = [str(p) for p in sorted((FIXTURES / "xdemineur").glob("12x9-*.png"))]
     out = tmp_path / "out"

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweepbot.desktop import CLIENTS, DesktopError, Grid, Size, get_spec
-from sweepbot.desktop.clients import PYPI_CLIENTS, screen_for, tiles
-from sweepbot.desktop.clients.gnome_mines import COVERED_BGR, find_tiles, keyfile_text
-from sweepbot.desktop.clients.pypi import ENV_VAR, LAUNCHERS_DIR, STAMP, PypiClient, clients_dir
-from sweepbot.desktop.display import display_in_use, free_displays
-from sweepbot.desktop.install import PACKAGES, PROGRAMS, missing_pypi_clients
+from sweeplab import CLIENTS, DesktopError, Grid, Size, get_spec
+from sweeplab.clients import PYPI_CLIENTS, screen_for, tiles
+from sweeplab.clients.gnome_mines import COVERED_BGR, find_tiles, keyfile_text
+from sweeplab.clients.pypi import ENV_VAR, LAUNCHERS_DIR, STAMP, PypiClient, clients_dir
+from sweeplab.display import display_in_use, free_displays
+from sweeplab.install import PACKAGES, PROGRAMS, missing_pypi_clients
 
 ROOT = Path(__file__).resolve().parents[2]
 

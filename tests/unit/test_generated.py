@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from sweepbot.desktop.generated.rules import Minefield
-from sweepbot.desktop.generated.spec import (
+from sweeplab.generated.rules import Minefield
+from sweeplab.generated.spec import (
     FONTS,
     LEVELS,
     MAX_BOARD,
@@ -18,7 +18,7 @@ from sweepbot.desktop.generated.spec import (
     at_cell,
     make_up,
 )
-from sweepbot.desktop.generated.tiles import LOOKS, TRUTH, draw_look, truth_sheet
+from sweeplab.generated.tiles import LOOKS, TRUTH, draw_look, truth_sheet
 
 
 def test_a_seed_makes_the_same_client_on_every_call_and_its_make_up_survives_its_file() -> None:

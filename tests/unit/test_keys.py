@@ -13,11 +13,11 @@ from sweepbot.control.errors import ControlError
 from sweepbot.control.keys import BROWSER, GAME_WINDOW, CommandKeyError, check_keys, is_command
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.control.mouse import BoardInput
-from sweepbot.desktop import CLIENTS
 from sweepbot.game import LEVELS, Game
 from sweepbot.rect import Rect
 from sweepbot.vision.profile import BUILTIN_DIR, load_profile
 from sweepbot.vision.rules import PlayRules
+from sweeplab import CLIENTS
 from tests.fakes import SimDevice, watcher
 
 #: Commands of a browser or a desktop, as a user would list them: none is ever pressed.

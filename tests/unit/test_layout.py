@@ -8,6 +8,12 @@ from collections import defaultdict
 from pathlib import Path
 
 PACKAGE = Path(__file__).parents[2] / "sweepbot"
+LAB = Path(__file__).parents[2] / "lab" / "sweeplab"
+
+#: what the lab (a distribution of its own, not in sweepbot's wheel) may import from sweepbot
+LAB_ALLOWED = {"rect", "errors"}
+#: and its demo, which runs ``sweepbot play`` and makes the GIF
+DEMO_ALLOWED = {"rect", "errors", "cli", "playing"}
 
 #: what each part may import (besides itself); the table in docs/architecture.md
 ALLOWED: dict[str, set[str]] = {
@@ -22,26 +28,38 @@ ALLOWED: dict[str, set[str]] = {
     "control": {"clock", "errors", "rect"},
     "routes": {"control", "errors", "rect", "vision"},
     "watch": {"clock", "control", "errors", "rect", "routes", "vision"},
-    "play": {"board", "clock", "control", "errors", "game", "rect", "solver", "vision", "watch"},
+    "playing": {"board", "clock", "control", "errors", "game", "rect", "solver", "vision", "watch"},
     "calibration": {"board", "errors", "rect", "solver", "vision", "watch"},
-    "desktop": {"errors", "rect"},
-    "cli": {"board", "calibration", "desktop", "errors", "game", "play", "routes", "simulate", "solver", "vision",
+    "cli": {"board", "calibration", "errors", "game", "playing", "routes", "simulate", "solver", "vision",
             "watch"},
 }
+
+
+def imported(path: Path) -> set[str]:
+    """The parts of sweepbot a file imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else (
+            [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+        found |= {name.split(".")[1] for name in names if name.startswith("sweepbot.")}
+    return found
 
 
 def imports() -> dict[str, set[str]]:
     found: dict[str, set[str]] = defaultdict(set)
     for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE).with_suffix("").parts
-        part = parts[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else (
-                [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
-            for name in names:
-                if name.startswith("sweepbot.") and name.split(".")[1] != part:
-                    found[part].add(name.split(".")[1])
-    return found
+        part = path.relative_to(PACKAGE).with_suffix("").parts[0]
+        found[part] |= imported(path) - {part}
+    return {part: targets for part, targets in found.items() if targets}
+
+
+def test_sweepbot_never_imports_the_lab_and_the_lab_uses_only_the_bottom_of_sweepbot() -> None:
+    """The wheel holds sweepbot alone: nothing in it imports sweeplab, which a user's install does not have."""
+    for path in PACKAGE.rglob("*.py"):
+        assert "sweeplab" not in path.read_text(encoding="utf-8"), f"{path} names the lab"
+    for path in LAB.rglob("*.py"):
+        allowed = DEMO_ALLOWED if path.name == "demo.py" else LAB_ALLOWED
+        assert imported(path) <= allowed, f"{path} imports {sorted(imported(path) - allowed)}"
 
 
 def test_every_part_imports_only_parts_below_it() -> None:
@@ -68,8 +86,9 @@ def test_the_docs_name_every_module() -> None:
     """docs/architecture.md's layout names every module, and no module that is gone."""
     text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
     layout = text[text.index("## Layout"):]
-    modules = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
-               if p.name != "__init__.py" and "launchers" not in p.parts}
+    modules = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if p.name != "__init__.py"} | {
+        str(p.relative_to(LAB.parent)) for p in LAB.rglob("*.py")
+        if p.name != "__init__.py" and "launchers" not in p.parts}
     named = set(re.findall(r"^\s*([\w/]+\.py)\s", layout, re.M))
     assert modules - named == set(), "modules the docs do not name"
     assert named - modules == set(), "modules the docs name that do not exist"

@@ -31,7 +31,7 @@ def calibrate(client: TileClient, games: int = 5) -> LiveSession:
 
 def profile_and_reader(session: LiveSession) -> tuple[Calibration, type]:
     """The profile a session makes, and a reader of the client's screen with it alone, as play reads."""
-    from sweepbot.play.vision_reader import to_view
+    from sweepbot.playing.vision_reader import to_view
 
     cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
                            geometries=[locate(session.frames[0])] * len(session.frames))[0]
@@ -60,9 +60,9 @@ def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calib
 def assert_plays_through(client: TileClient, cal: Calibration, games: int) -> None:
     """Play reads ``games`` games through to their ends with the profile, pressing Escape at a window over
     the board, and reports each as the client ended it; one at least is lost."""
-    from sweepbot.play.loop import Player
-    from sweepbot.play.settings import PlaySettings
-    from sweepbot.play.vision_reader import to_view
+    from sweepbot.playing.loop import Player
+    from sweepbot.playing.settings import PlaySettings
+    from sweepbot.playing.vision_reader import to_view
 
     class Reader:
         def read(self, frame):  # type: ignore[no-untyped-def]
@@ -150,7 +150,7 @@ def test_a_tile_lit_under_the_pointer_is_no_answer_to_a_click() -> None:
 
 @pytest.mark.slow
 def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() -> None:
-    from sweepbot.play.newgame import start_new_game
+    from sweepbot.playing.newgame import start_new_game
     from tests.tile_client import MENU_BUTTON, NEW_GAME_BUTTON, ORIGIN
 
     client = TileClient(seed=7, button=True)
@@ -302,9 +302,9 @@ def test_a_toast_over_the_board_is_waited_out_by_calibration_and_by_play() -> No
     """A client that shows a toast over the bottom of its board when a game ends (and takes the clicks on it,
     as a web page's "You lost!"): calibration keeps no frame with the toast in it, and play reads the ended
     game once the toast went, instead of stopping on cells it cannot read."""
-    from sweepbot.play.loop import Player
-    from sweepbot.play.settings import PlaySettings
-    from sweepbot.play.vision_reader import to_view
+    from sweepbot.playing.loop import Player
+    from sweepbot.playing.settings import PlaySettings
+    from sweepbot.playing.vision_reader import to_view
     from tests.tile_client import TOAST_BGR
 
     client = TileClient(seed=9, toast=1.6)
@@ -865,7 +865,7 @@ def test_a_new_game_found_nowhere_is_shown_once_by_the_person_and_then_started_t
     knows, then asks the person at the screen, watches where they click, and starts every later game there
     itself; play starts one the same way. With nobody to ask, it stops with a clear message instead."""
     from sweepbot.calibration.facts import CalibrationError
-    from sweepbot.play.newgame import start_new_game
+    from sweepbot.playing.newgame import start_new_game
     from tests.tile_client import NEW_GAME_LINK
 
     with pytest.raises(CalibrationError, match="found no way to start a new game"):
@@ -904,8 +904,8 @@ def test_a_client_that_takes_only_a_held_press_is_found_to_and_played_with_the_s
     press): calibration's first click, taken by nothing, is sent again held longer and longer; the shortest
     hold it took (0.25 s of the holds tried) is kept in the rules for play, every game is played with it,
     and play holds the button as long. Its marks, asked for before the hold was known, are asked for again."""
-    from sweepbot.play.loop import Player
-    from sweepbot.play.settings import settings_for
+    from sweepbot.playing.loop import Player
+    from sweepbot.playing.settings import settings_for
     from sweepbot.vision.rules import PlayRules
 
     client = TileClient(seed=7, hold=0.2)

@@ -17,11 +17,11 @@ from sweepbot.control.errors import ControlError, InputHeld, OutsideBoardError, 
 from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
-from sweepbot.play.consistency import changes_that_cannot_happen
-from sweepbot.play.loop import MAX_UNTAKEN_MOVES, Player, ScreenStoppedMakingSense
-from sweepbot.play.record import Recorder, replay
-from sweepbot.play.settings import GameReport, PlaySettings
-from sweepbot.play.view import BoardView
+from sweepbot.playing.consistency import changes_that_cannot_happen
+from sweepbot.playing.loop import MAX_UNTAKEN_MOVES, Player, ScreenStoppedMakingSense
+from sweepbot.playing.record import Recorder, replay
+from sweepbot.playing.settings import GameReport, PlaySettings
+from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import solve
 from sweepbot.vision.profile import load_profile
@@ -378,7 +378,7 @@ def test_a_session_plays_several_games_and_sums_them_up() -> None:
         screen.game = fresh
         device.game = fresh
 
-    from sweepbot.play.session import play_session
+    from sweepbot.playing.session import play_session
 
     summary = play_session(Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")), 6, new_game)
     assert summary.games == 6 and summary.wins + summary.losses == 6 and summary.errors == 0
@@ -390,7 +390,7 @@ def test_a_session_plays_several_games_and_sums_them_up() -> None:
 
 def test_the_click_limit_is_a_games_not_the_sessions() -> None:
     from sweepbot.control.errors import LimitReached
-    from sweepbot.play.session import play_session
+    from sweepbot.playing.session import play_session
 
     _game, screen, reader, device, mouse = setup(10, "intermediate")
     seeds = iter(range(11, 100))
@@ -614,7 +614,7 @@ def test_a_congratulation_over_the_board_after_clicks_certain_to_win_is_not_wait
 
 
 def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
-    from sweepbot.play.consistency import winning_board
+    from sweepbot.playing.consistency import winning_board
 
     board = Board(("1#", "##"), 1)
     assert winning_board(board, [(1, 0), (1, 1)]) is not None
@@ -623,7 +623,7 @@ def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
 
 
 def test_new_game_by_key_waits_for_the_fresh_board() -> None:
-    from sweepbot.play.newgame import start_new_game
+    from sweepbot.playing.newgame import start_new_game
     from sweepbot.vision.rules import PlayRules
 
     _game, screen, reader, device, mouse = setup(9)
@@ -687,7 +687,7 @@ def new_game_setup(swallow: int) -> tuple[SimScreen, SimReader, BoardInput, Boar
 ], ids=["fresh-board-read-slowly", "keys-lost-to-a-dialog"])
 def test_new_game_keys_are_pressed_again_only_while_no_fresh_board_shows(
         monkeypatch: pytest.MonkeyPatch, swallow: int, expected: list[list[str]]) -> None:
-    from sweepbot.play import newgame
+    from sweepbot.playing import newgame
     from sweepbot.vision.rules import PlayRules
 
     monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
@@ -702,7 +702,7 @@ def test_a_scores_dialog_that_took_the_new_game_keys_is_closed_before_they_are_p
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A dialog opened late over the ended game (gnome-mines's scores) takes the new-game keys until the
     keys that close the client's dialogs close it: those are pressed before the new-game keys again."""
-    from sweepbot.play import newgame
+    from sweepbot.playing import newgame
     from sweepbot.vision.rules import PlayRules
 
     monkeypatch.setattr(newgame, "CONFIRM_AFTER", 0.1)
@@ -725,8 +725,8 @@ def test_a_scores_dialog_that_took_the_new_game_keys_is_closed_before_they_are_p
 
 def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
     from sweepbot.errors import SweepbotError
-    from sweepbot.play.clients import face_rect
-    from sweepbot.play.newgame import start_new_game
+    from sweepbot.playing.clients import face_rect
+    from sweepbot.playing.newgame import start_new_game
     from sweepbot.vision.rules import PlayRules
 
     _game, screen, reader, device, mouse = setup(12)
@@ -746,7 +746,7 @@ def test_new_game_face_click_only_on_a_face_above_the_board() -> None:
 
 def test_a_new_game_that_never_comes_is_reported_with_what_the_screen_showed() -> None:
     from sweepbot.errors import SweepbotError
-    from sweepbot.play.newgame import start_new_game
+    from sweepbot.playing.newgame import start_new_game
     from sweepbot.vision.rules import PlayRules
 
     _game, screen, reader, _device, mouse = setup(12)
@@ -912,7 +912,7 @@ def test_waits_follow_a_slow_client_within_bounds() -> None:
 
 
 def test_a_games_time_is_split_by_step() -> None:
-    from sweepbot.play.session import SessionSummary
+    from sweepbot.playing.session import SessionSummary
 
     _game, screen, reader, _device, mouse = setup(5, "expert")
     report = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game()
@@ -1040,7 +1040,7 @@ def test_a_won_game_tells_the_total_of_a_client_without_counter() -> None:
 
 
 def test_a_game_over_on_screen_at_the_start_is_not_counted_a_new_game_is_started_first() -> None:
-    from sweepbot.play.session import play_session
+    from sweepbot.playing.session import play_session
 
     game, screen, reader, device, mouse = setup(10)
     while game.state == "playing":  # the user's last game, lost or won, is still on screen
@@ -1092,7 +1092,7 @@ def test_a_reader_reads_the_board_afresh_when_its_reads_keep_making_no_sense() -
 
 
 def test_a_click_outside_a_board_read_at_another_size_is_never_taken_for_a_pressed_cell() -> None:
-    from sweepbot.play.consistency import half_taken
+    from sweepbot.playing.consistency import half_taken
 
     board = Board.parse("#..\n#..\n")
     assert half_taken(board, [(0, 1), (5, 9), (-1, 0)]) == [(0, 1)]  # the clicks of a larger board are let be
@@ -1130,7 +1130,7 @@ def test_a_message_over_the_board_at_a_games_end_says_how_it_ended(message: str,
 
 
 def test_a_loss_counts_only_as_a_loss_shows_at_the_click() -> None:
-    from sweepbot.play.loop import lost_at
+    from sweepbot.playing.loop import lost_at
 
     before = Board.parse("####\n####\n####\n")
     assert lost_at(Board.parse("##!#\n####\n####\n"), [(0, 2)], before)  # the mine clicked went off

@@ -1,0 +1,402 @@
+"""The bot's loop for one game: capture, locate and read, check, solve, act, settle.
+
+It clicks only inside the board it has just read, stops when the screen stops making sense (after a few
+fresh captures), and waits for the game to answer by watching the board region: changed, then still.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+
+from sweepbot.board import OPENED, Board, game_over
+from sweepbot.control.errors import ControlError
+from sweepbot.errors import SweepbotError
+from sweepbot.playing.consistency import (
+    changes_that_cannot_happen,
+    half_taken,
+    late_numbers,
+    mines_all_proved,
+    opened_safely,
+    untaken_clicks,
+    winning_board,
+    won_with_mines_shown,
+)
+from sweepbot.playing.record import Recorder
+from sweepbot.playing.settings import GameReport, PlaySettings
+from sweepbot.playing.view import AreaReader, BoardView, Reader, Relocating
+from sweepbot.rect import Rect
+from sweepbot.solver import Analysis, solve
+from sweepbot.solver.problem import ContradictionError
+from sweepbot.vision.frames import same_frame
+from sweepbot.vision.labels import read_text, verdict
+from sweepbot.watch import OVERLAY_WAIT, Watcher
+
+#: The longest pause (s) between two reads of a screen that made no sense (a board that flashes at the end of a
+#: game, sgt-mines, is read again after pauses that double up to this)
+MAX_RETRY_PAUSE = 0.4
+#: moves in a row called off because the board changed between its read and the clicks
+MAX_STALE_READS = 20
+#: moves in a row of which the client took no click: it no longer plays (a game over that the board does not
+#: show, such as a win on a client that leaves the mines covered and shows no mine counter)
+MAX_UNTAKEN_MOVES = 4
+#: Seconds a window over the board is given to close after the dismiss keys
+DISMISS_WAIT = 0.5
+#: Pixels around the board where a message about the game's end is read
+MESSAGE_MARGIN = 40
+#: Times a game's dismiss keys are pressed at most: again only when the screen changed after the last time (a
+#: window that opened after them: gnome-mines greys its won board, and opens its scores a moment later)
+DISMISS_TIMES = 2
+
+
+class ScreenStoppedMakingSense(SweepbotError):
+    """Reads kept failing or contradicting themselves: the bot stops rather than click blindly. ``frame`` is
+    the last screen looked at, when there is one."""
+
+    def __init__(self, message: str, frame: np.ndarray | None = None) -> None:
+        super().__init__(message)
+        self.frame = frame
+
+
+def lost_at(board: Board, clicked: list[tuple[int, int]], before: Board | None) -> bool:
+    """Whether the board shows a loss as a loss shows: one mine gone off at most, a cell just clicked a mine, and,
+    unless the other mines show, no other cell opened (against the board ``before`` the clicks) to a number or
+    an empty cell: a click on a mine opens nothing. An opening read as mines (looks named wrongly) fails."""
+    if board.count("!") > 1:
+        return False
+    if not any(0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] in "!*" for r, c in clicked):
+        return False
+    if board.count("*") or before is None or (before.rows, before.cols) != (board.rows, board.cols):
+        return True  # the mines shown: a loss may show the whole board (xbomb)
+    mine = set(clicked)
+    return not any(old in "#?" and new in ".12345678=" and (r, c) not in mine
+                   for r, (row_before, row_after) in enumerate(zip(before.grid, board.grid, strict=True))
+                   for c, (old, new) in enumerate(zip(row_before, row_after, strict=True)))
+
+
+def misread_mines_opened(board: Board, before: Board | None) -> Board:
+    """``board`` with the cells that read as mines where ``before`` (the board the last clicks were chosen on)
+    had them covered read as open cells of unknown number instead: for a board that does not show a loss as a
+    loss shows (see :func:`lost_at`)."""
+    if before is None or (before.rows, before.cols) != (board.rows, board.cols):
+        return board
+    mines = [(r, c) for r, (old, new) in enumerate(zip(before.grid, board.grid, strict=True))
+             for c, (was, now) in enumerate(zip(old, new, strict=True)) if was in "#?" and now in "!*"]
+    return board.replace(dict.fromkeys(mines, OPENED))
+
+
+def said_over(frame: np.ndarray, last: BoardView) -> str | None:
+    """``won`` or ``lost`` when a message laid over the board (and just around it) says so, else None."""
+    box = last.bbox
+    return verdict(read_text(frame, Rect(box.x - MESSAGE_MARGIN, box.y - MESSAGE_MARGIN, box.w + 2 * MESSAGE_MARGIN,
+                                         box.h + 2 * MESSAGE_MARGIN)) or "")
+
+
+class Player:
+    """Plays one game at a time on the screen ``watcher`` looks at, through ``reader``."""
+
+    def __init__(self, watcher: Watcher, reader: Reader, settings: PlaySettings,
+                 recorder: Recorder | None = None) -> None:
+        if watcher.mouse is None and not settings.dry_run:
+            raise ControlError("no input device: only a dry run can go without one")
+        self.watcher = watcher
+        self.clock = watcher.clock
+        self.mouse = watcher.mouse
+        if self.mouse is not None:
+            self.mouse.hold = settings.press_hold
+        self.reader = reader
+        self.settings = settings
+        self.recorder = recorder
+        self._dismissed: list[np.ndarray] = []  # the screen after each press of the dismiss keys this game
+        self._stale = 0
+        self._whole: np.ndarray | None = None  # the last frame of the whole screen, kept current where read
+
+    # -- the steps ---------------------------------------------------------------------------------
+    def play_game(self) -> GameReport:
+        report = GameReport()
+        self._dismissed = []
+        if self.mouse is not None:
+            self.mouse.allow(self.settings.max_clicks)
+        start = self.clock.now()
+        previous: BoardView | None = None
+        expected_win: Board | None = None
+        sure_win = False  # the last clicks were all certain to be safe, and they open every safe cell
+        cells: list[tuple[int, int]] = []
+        untaken_moves = 0
+        while True:
+            if self.clock.now() - start > self.settings.max_seconds:
+                report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
+                break
+            try:
+                frame, view, analysis = self.look(previous, report, win_expected=expected_win is not None,
+                                                  won_if_laid_over=sure_win, clicked=cells)
+            except ScreenStoppedMakingSense as err:
+                if expected_win is None and self.dismiss():
+                    continue
+                said = said_over(err.frame, previous) if previous is not None and err.frame is not None else None
+                if said is not None:
+                    # a message over the board says how the game ended ("You hit a mine"), as a person reads it
+                    report.result, report.final, report.final_view = said, previous.board if previous else None, \
+                        previous
+                    break
+                if previous is None or expected_win is None:
+                    raise
+                # the last clicks opened every cell left but the mines, and no lost board shows: the
+                # client covered its board with a congratulation; the game is won
+                report.result, report.final, report.final_view = "won", expected_win, replace(
+                    previous, board=expected_win)
+                break
+            over = game_over(view.board)
+            if over == "lost" and ((expected_win is not None and opened_safely(view.board, cells))
+                                   or won_with_mines_shown(view.board, cells)):
+                over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
+            before = previous.board if previous else None
+            if over == "lost" and cells and not lost_at(view.board, cells, before):
+                opened = misread_mines_opened(view.board, before)
+                if game_over(opened) != "won":
+                    # the game did not show this loss: a look read wrongly does
+                    report.error = ("the board reads as lost, but not as a loss shows: one mine gone off where the "
+                                    "bot clicked, nothing opened beside it; not counted (a look named wrongly? "
+                                    "calibrate again)")
+                    if self.recorder:
+                        kept = self.recorder.diagnostic(frame, [report.error, f"clicked: {cells}", "read:",
+                                                                *view.board.grid])
+                        report.error += f"; the frame is in {kept.parent}"
+                    report.final, report.final_view = view.board, view
+                    break
+                # the cells just opened that read as mines did not go off: read as open cells of unknown number,
+                # the board is the won one (a number never seen, read at a drawn size as a mine gone off)
+                view, over = replace(view, board=opened), "won"
+            if previous is not None and not over and cells:
+                untaken = untaken_clicks(previous.board, view.board, cells)
+                report.missed += len(untaken)
+                untaken_moves = untaken_moves + 1 if len(untaken) == len(cells) else 0
+                if untaken_moves >= MAX_UNTAKEN_MOVES:
+                    report.error = (f"the client took none of the clicks of the last {untaken_moves} moves: the game "
+                                    "is over without showing it"
+                                    + (" (give --mines so that a won board is known)" if view.board.mines is None
+                                       else ""))
+                    report.final, report.final_view = view.board, view
+                    break
+            if not over and analysis is not None and view.board.mines is None \
+                    and mines_all_proved(view.board, analysis.mines):
+                over = "won"  # no safe cell left: what is covered, the numbers prove mines
+            if over:
+                report.result = over
+                report.final = view.board
+                report.final_view = view
+                break
+            assert analysis is not None
+            clicked = self.act(frame, view, analysis, report)
+            if clicked or expected_win is None:
+                cells = clicked
+                opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
+                expected_win = winning_board(view.board, cells) if opening else None
+                sure_win = expected_win is not None and bool(analysis.safe)
+            # else no click went (the board changed since it was read): the last clicks' answer is coming, and
+            # still wins the game if it was to
+            if self.settings.dry_run:
+                report.planned = cells
+                break
+            with report.time.measure("wait", self.clock):
+                self.await_answer(view, frame, cells)
+            previous = view
+        final = report.final
+        if report.result == "won" and final is not None and final.mines is None and final.count("!*X") == 0:
+            # a client that shows no counter: the won board's covered cells and flags are the mines
+            self.settings.known_mines[(final.rows, final.cols)] = final.count("#?F")
+        report.seconds = self.clock.now() - start
+        if self.mouse:
+            report.clicks = self.mouse.clicks - report.missed
+        return report
+
+    def finished_on_screen(self) -> GameReport | None:
+        """The board on screen as a finished game's report when it shows a game over (lost or won), else None
+        (also when it cannot be read: the first game says why)."""
+        frame, part = self.capture(whole=True)
+        view, _, _ = self._read(frame, part)
+        over = game_over(view.board) if view is not None else None
+        if view is None or over is None:
+            return None
+        return GameReport(result=over, final=view.board, final_view=view)
+
+    def look(self, previous: BoardView | None, report: GameReport, win_expected: bool = False,
+             won_if_laid_over: bool = False, clicked: list[tuple[int, int]] | None = None,
+             ) -> tuple[np.ndarray, BoardView, Analysis | None]:
+        """Capture, locate, read and check; a read that contradicts the last one or itself is captured again.
+        With ``won_if_laid_over`` (the last clicks were certain to win), something laid over the board is the
+        client's congratulation: the bot stops looking at once rather than wait for it to go. A cell of the
+        last ``clicked`` drawn pressed (a press taken without its release) is still covered: clicked again."""
+        problems: list[str] = []
+        crops: dict[tuple[int, int], np.ndarray] = {}
+        held: BoardView | None = None  # a read that contradicts the last move's, seen once
+        frame = np.zeros((1, 1, 3), np.uint8)
+        part = True
+        overlays = self.watcher.overlays
+        overlaid_at: float | None = None
+        for attempt in itertools.count():
+            if attempt and won_if_laid_over and not part and overlays.laid_over(frame):
+                break
+            if attempt >= self.settings.tries:
+                # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
+                if not overlays.laid_over(frame):
+                    if overlaid_at is not None:
+                        overlays.went()
+                    break
+                overlaid_at = overlaid_at or self.clock.now()
+                if self.clock.now() - overlaid_at > OVERLAY_WAIT:
+                    overlays.stayed()
+                    break
+            if attempt:
+                # longer each time: a client may flash its board at the end of a game (sgt-mines)
+                self.watcher.pause(min(MAX_RETRY_PAUSE, self.settings.waits.quiet * 2 ** attempt))
+            with report.time.measure("capture", self.clock):
+                # whole at a game's first look: the band around the board is kept from it (see _laid_over)
+                frame, part = self.capture(whole=attempt > 0 or previous is None)
+            report.reads += 1
+            with report.time.measure("read", self.clock):
+                view, problem, unread = self._read(frame, part)
+            if view is None:
+                problems.append(problem)
+                crops = unread or crops
+                continue
+            pressed = half_taken(view.board, clicked or [])
+            if pressed:
+                view = replace(view, board=view.board.replace(dict.fromkeys(pressed, "#")))
+            if not part and not game_over(view.board) and overlays.laid_over(frame, view.bbox):
+                # a toast or pop-up over part of the board: the cells under it may read as something else
+                problems.append("something lies over part of the board")
+                continue
+            bad = changes_that_cannot_happen(previous.board, view.board) if previous is not None else []
+            if bad and not (late_numbers(bad) and held is not None and held.board.grid == view.board.grid):
+                held = view  # the same read again means the last one caught a tile drawn before its number
+                problems.append(f"cells changed in ways no move can cause: {bad[:5]}")
+                self._relocate(attempt)
+                continue
+            if overlaid_at is not None:
+                overlays.went()
+            if game_over(view.board):
+                return frame, view, None
+            if not part:
+                overlays.keep_unless_nearby(frame, view.bbox)
+            try:
+                with report.time.measure("solve", self.clock):
+                    analysis = solve(view.board, first_click=self.settings.first_click,
+                                     strategy=self.settings.strategy)
+            except ContradictionError as err:
+                problems.append(f"the board read contradicts itself: {err}")
+                self._relocate(attempt)
+                continue
+            return frame, view, analysis
+        kept = ""
+        if self.recorder and not win_expected:  # a board covered by a congratulation is no surprise
+            kept = f"; the frame{' and the unread cells' if crops else ''} are in " + str(
+                self.recorder.diagnostic(frame, problems, crops).parent)
+        elif crops:
+            kept = "; --record DIR keeps the frame and the unread cells' crops"
+        raise ScreenStoppedMakingSense(
+            f"after {self.settings.tries} captures the screen still makes no sense: {problems[-1]}{kept}", frame)
+
+    def _relocate(self, attempt: int) -> None:
+        """After a second read that made no sense (the first may have caught a tile drawn late), the board is
+        found afresh: its cells may have moved inside the window (rows drawn shorter)."""
+        if attempt >= 1 and isinstance(self.reader, Relocating):
+            self.reader.relocate()
+
+    def capture(self, whole: bool = False) -> tuple[np.ndarray, bool]:
+        """A frame of the screen, and whether only the reader's area of it is current. Once the whole screen
+        was grabbed, a reader that says where it looks (the board found, and its counter) has only that part
+        grabbed, into the last whole frame; the rest of that frame stays as it was. The frame is the same
+        array from one capture to the next: it holds until the next capture."""
+        area = self.reader.area() if not whole and isinstance(self.reader, AreaReader) else None
+        inside = None
+        if area is not None and self._whole is not None:
+            inside = area.intersect(Rect(0, 0, self._whole.shape[1], self._whole.shape[0]))
+        if inside is None or self._whole is None:
+            self._whole = self.watcher.grab()
+            return self._whole, False
+        self._whole[inside.y:inside.bottom, inside.x:inside.right] = self.watcher.grab(inside)
+        return self._whole, True
+
+    def _read(self, frame: np.ndarray, part: bool = False) -> tuple[BoardView | None, str,
+                                                                    dict[tuple[int, int], np.ndarray]]:
+        """The board on ``frame`` (current only in the reader's area, with ``part``); or None, what was wrong,
+        and the crops of the cells that could not be read."""
+        try:
+            if part and isinstance(self.reader, AreaReader):
+                view = self.reader.read_in_area(frame)
+            else:
+                view = self.reader.read(frame)
+        except SweepbotError as err:
+            return None, f"read: {err}", getattr(err, "crops", None) or {}
+        if view.board.mines is None:
+            board = view.board
+            mines = self.settings.mines or self.settings.known_mines.get((board.rows, board.cols))
+            if mines is not None:
+                view = replace(view, board=board.with_mines(mines))
+        return view, "", {}
+
+    def dismiss(self) -> bool:
+        """Press the dismiss keys (True if pressed): a window over the board may close. Once a game, and again
+        (DISMISS_TIMES at most) only when the screen changed since: a window opened after the keys went."""
+        if not self.settings.dismiss_keys or self.mouse is None or len(self._dismissed) >= DISMISS_TIMES:
+            return False
+        if self._dismissed and same_frame(self.watcher.grab(), self._dismissed[-1]):
+            return False
+        self.watcher.press(self.settings.dismiss_keys)
+        self.watcher.pause(DISMISS_WAIT)
+        self._dismissed.append(self.watcher.grab())
+        return True
+
+    def act(self, frame: np.ndarray, view: BoardView, analysis: Analysis, report: GameReport) -> list[tuple[int, int]]:
+        """Open every certain safe cell in one go, or make the strategy's one move."""
+        move = analysis.move
+        if analysis.safe:
+            cells, button = list(analysis.safe), "left"
+        elif move is not None:
+            cells, button = [move.cell], ("right" if move.action == "flag" else "left")
+        else:
+            raise ScreenStoppedMakingSense("nothing to do on a board that is not finished")
+        if self.mouse is not None and not self.settings.dry_run and not self._unchanged(frame, view.bbox, report):
+            # the board moved, was covered or repainted since it was read: look again before any click
+            self._stale += 1
+            if self._stale >= MAX_STALE_READS:
+                raise ScreenStoppedMakingSense(f"the board changed between its read and the clicks "
+                                               f"{MAX_STALE_READS} times in a row: something covers or moves it")
+            return []
+        self._stale = 0
+        if self.recorder:
+            with report.time.measure("record", self.clock):
+                self.recorder.step(frame, view, analysis, cells, button)
+        report.moves += 1
+        if self.settings.dry_run or self.mouse is None:
+            return cells
+        with report.time.measure("click", self.clock):
+            self.watcher.click([view.centre(cell) for cell in cells], button, view.bbox)
+        return cells
+
+    def await_answer(self, view: BoardView, before: np.ndarray, clicked: list[tuple[int, int]]) -> None:
+        """Wait until the client has answered the clicks: the board region differs from ``before`` and holds
+        still, or the time runs out (see :meth:`Watcher.answer`: an answer that changed every clicked cell, its
+        bevel included, is complete after one repaint of the client; otherwise it needs the longer quiet)."""
+        region = view.bbox
+        old = before[region.y:region.bottom, region.x:region.right]
+        self.watcher.answer(region, old, self.settings.waits, [_cell_rect(view, cell) for cell in clicked])
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def _unchanged(self, frame: np.ndarray, bbox: Rect, report: GameReport) -> bool:
+        """Whether the board region on screen is still what ``frame`` showed when it was read."""
+        x, y, w, h = bbox.x, bbox.y, bbox.w, bbox.h
+        with report.time.measure("capture", self.clock):
+            now = self.watcher.grab(bbox)
+        return same_frame(now, frame[y:y + h, x:x + w])
+
+
+def _cell_rect(view: BoardView, cell: tuple[int, int]) -> Rect:
+    """A cell with its edges (the 3D bevel that tells a covered tile from an open empty one) on screen."""
+    r, c = cell
+    left, top = round(view.x_edges[c]), round(view.y_edges[r])
+    right, bottom = round(view.x_edges[c + 1]), round(view.y_edges[r + 1])
+    return Rect(left, top, max(1, right - left), max(1, bottom - top))

@@ -1,0 +1,143 @@
+"""Starting the next game the client's way, then waiting until the screen shows it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.board import game_over
+from sweepbot.errors import SweepbotError
+from sweepbot.playing.clients import face_rect
+from sweepbot.playing.view import BoardView, Reader
+from sweepbot.vision.controls import around_board, decode_look, find_known_control
+from sweepbot.vision.face import looks_like_a_face
+from sweepbot.vision.frames import same_frame
+from sweepbot.vision.rules import NewGameControl, PlayRules
+from sweepbot.watch import PLAY, Waits, Watcher
+
+#: How long the screen must hold still before the new game is asked for, in repaints of the client (a dialog
+#: that a client opens a moment after a game ends shows first); SETTLED_UNKNOWN s for a client of unknown pace
+SETTLED_REPAINTS = 15
+SETTLED_UNKNOWN = 0.5
+#: Seconds between the two reads that must agree on the new board, for a client of unknown pace (else one
+#: repaint of the client)
+STILL_FOR = 0.05
+POLL = 0.005  # seconds between frames while waiting for the new game
+CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
+DIALOG_ESCAPES = 2  # times Escape is pressed to close a dialog that hides the new-game control
+NEW_GAME_TIMEOUT = 10.0  # seconds a new game may take to show
+
+
+def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: BoardView,
+                   timeout: float = NEW_GAME_TIMEOUT, waits: Waits = PLAY) -> BoardView:
+    """Press the client's new-game keys or click its face or new-game control, and wait for a board that is not
+    over.
+
+    The keys are pressed again (after the confirm keys) only when a frame taken CONFIRM_AFTER seconds or more
+    after them shows no new game: the screen has not changed, or it shows no board that reads as a fresh one.
+    A frame is judged by when it was taken, not by when its reading ended, since finding a board afresh can
+    take longer than CONFIRM_AFTER; keys pressed again over a fresh board can leave the game (gnome-mines
+    goes back to its level chooser on Escape, or on Return with the focus on "Change Difficulty").
+
+    The waits here are counted in the client's repaint time (``waits``) once it is known."""
+    repaint = watcher.pace.repaint(waits)
+    quiet = SETTLED_UNKNOWN if repaint is None else SETTLED_REPAINTS * repaint
+    still_for = STILL_FOR if repaint is None else repaint
+    before = watcher.hold_still(quiet=quiet)  # a dialog a client opens a moment after a game ends shows first
+    if rules.new_game_keys:
+        watcher.press(rules.new_game_keys, rules.key_gap)
+    elif rules.new_game_control is not None:
+        before = click_control(watcher, rules.new_game_control, before, last, quiet)
+    else:
+        allowed = face_rect(last.bbox, rules)
+        if allowed is None:
+            raise SweepbotError("this client has no known way to start a new game: start it by hand")
+        centre = (allowed.x + allowed.w // 2, allowed.y + allowed.h // 2)
+        if not looks_like_a_face(before, centre):
+            raise SweepbotError(f"no new-game face where it should be ({centre}): not clicking")
+        watcher.input().click_new_game(*centre, allowed=allowed)
+    closing = tuple(k for k in rules.closes_dialogs if k not in rules.confirm_keys + rules.new_game_keys[:1])
+    again = rules.confirm_keys + closing + rules.new_game_keys
+    clock = watcher.clock
+    asked = clock.now()
+    candidate: BoardView | None = None
+    seen = "nothing: no frame was taken"
+
+    def fresh_board() -> BoardView | None:
+        nonlocal asked, candidate, seen
+        taken = clock.now()
+        view, seen = look_for_new_game(reader, watcher.grab(), before, last)
+        if view is not None:
+            if candidate is not None and candidate.board.grid == view.board.grid:
+                return view  # the same new board twice in a row: the client has finished repainting
+            candidate = view
+            watcher.pause(still_for)
+            return None
+        candidate = None
+        if taken - asked > CONFIRM_AFTER and (rules.new_game_keys or (
+                rules.new_game_control is not None and old_game_shows(seen))):
+            # a dialog held the new game back (a confirmation, or a scores dialog that opened late and
+            # took the keys or the click): answer or close it, then ask for the new game again
+            if rules.new_game_keys:
+                watcher.press(again, rules.key_gap)
+            elif rules.new_game_control is not None:
+                if closing:
+                    watcher.press(closing, rules.key_gap)
+                click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet)
+            asked = clock.now()
+        return None
+
+    found = watcher.wait_until(fresh_board, timeout, POLL)
+    if found is None:
+        raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")
+    return found
+
+
+def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
+                  last: BoardView, quiet: float) -> np.ndarray:
+    """Click the client's own new-game control, found on ``before`` by its looks (Escape first when a dialog
+    hides it, DIALOG_ESCAPES times at most); the frame it was found on."""
+    looks = [decode_look(t) for t in control.looks]
+    near = around_board(last.bbox, (before.shape[1], before.shape[0]))
+    box = find_known_control(before, last.bbox, control.offset, looks, near)
+    for _ in range(DIALOG_ESCAPES):
+        if box is not None:
+            break
+        # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
+        watcher.press([["escape"]])
+        before = watcher.hold_still(quiet=quiet)
+        box = find_known_control(before, last.bbox, control.offset, looks, near)
+    if box is None:
+        raise SweepbotError("the new-game control is not beside the board where calibration found it: "
+                            "not clicking")
+    watcher.click_control(*box.center, allowed=box, board=last.bbox)
+    return before
+
+
+#: What :func:`look_for_new_game` says of a screen that still shows the game that ended.
+NO_CHANGE = "no change since the new game was asked for"
+GAME_OVER = "a board that is over"
+LAST_BOARD = "the board of the game that ended"
+OLD_GAME = (NO_CHANGE, GAME_OVER, LAST_BOARD)
+
+
+def old_game_shows(seen: str) -> bool:
+    """Whether the screen, as :func:`look_for_new_game` saw it, still shows the game that ended (a click on
+    the new-game control that a dialog took): never a screen it could not read, which may be the new game."""
+    return seen.startswith(OLD_GAME)
+
+
+def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
+                      last: BoardView) -> tuple[BoardView | None, str]:
+    """A fresh board on ``frame`` (one that is not over and not the last game's), or None and what was seen."""
+    if same_frame(frame, before):
+        return None, NO_CHANGE
+    try:
+        view = reader.read(frame)
+    except SweepbotError as err:
+        return None, f"no board it could read ({err})"
+    over = game_over(view.board)
+    if over:
+        return None, f"{GAME_OVER} ({over})"
+    if view.board.grid == last.board.grid:
+        return None, LAST_BOARD
+    return view, "a new board"

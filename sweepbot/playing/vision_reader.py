@@ -1,0 +1,155 @@
+"""The loop's reader on top of vision: find the board once, re-read it each frame, find it again if it moved."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.board import OPENED, game_over
+from sweepbot.errors import SweepbotError
+from sweepbot.playing.view import BoardView
+from sweepbot.rect import Rect
+from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
+from sweepbot.vision.learn import learn_opened, with_templates
+from sweepbot.vision.profile import available_profiles, select_profiles
+from sweepbot.vision.read import ReadError, Seen, learning, reading_area, resizes
+
+
+class VisionReader:
+    """Reads frames with the geometry and profile found on the first one, classifying again only the cells
+    whose pixels changed since the last read. When a whole frame no longer reads at the old place (the window
+    moved), the board is located afresh; a frame current only in :meth:`area` is never used for that. A
+    client whose cells change size in play (``vision.read.resizes``) has its board located on every frame.
+    Only a board read in full is returned."""
+
+    def __init__(self, profile: str | None = None) -> None:
+        self.profile_name = profile
+        self.geometry: Geometry | None = None
+        self.profile: Profile | None = None
+        self.relocations = 0
+        self.size: tuple[int, int] | None = None  # the size of the board last found
+        self.new_size: tuple[int, int] | None = None  # another size found once, not yet confirmed
+        self.learnt: list[str] = []  # characters a calibrated profile learnt in play
+        #: what the last read at ``geometry`` with ``profile`` saw: a new frame is classified only where it
+        #: changed (a board that moved or a profile that learnt a look is read in full)
+        self.seen: Seen | None = None
+        self.unknown = 0  # open cells of unknown number in the last reading
+
+    def read(self, frame: np.ndarray) -> BoardView:
+        return to_view(self.read_vision(frame))
+
+    def area(self) -> Rect | None:
+        """The part of the frame the next read looks at when the board is where it was last read: the board
+        and its counter (see ``vision.read.reading_area``); None before a board is found."""
+        if self.geometry is None or self.profile is None or resizes(self.profile):
+            return None
+        return reading_area(self.geometry, self.profile)
+
+    def read_in_area(self, frame: np.ndarray) -> BoardView:
+        """Read a frame that is current only in :meth:`area`: the board where it was last read, never
+        located afresh on such a frame (ReadError when it is not there)."""
+        return to_view(self.read_vision(frame, whole=False))
+
+    def read_at(self, frame: np.ndarray, xs: tuple[int, ...], ys: tuple[int, ...]) -> BoardView:
+        """Read ``frame`` where a recorded step says the board was read (``xs``, ``ys``: its cell edges), as
+        play read it there; found afresh when it does not read there."""
+        profile = self.profile
+        if profile is None and self.profile_name is not None:
+            profile = select_profiles(self.profile_name, available_profiles())[0]
+        if profile is not None:
+            geometry = Geometry(xs, ys)
+            # where play read it, lined up already: not lined up again (no board has more unknown cells)
+            self.geometry, self.profile, self.seen = geometry, profile, None
+            self.unknown = geometry.rows * geometry.cols
+        return self.read(frame)
+
+    def relocate(self) -> None:
+        self.geometry = None
+        self.seen = None
+
+    def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
+        reading = self._read(frame, whole)
+        over = game_over(reading.board)
+        if over and OPENED in "".join(reading.board.grid):
+            new = learn_opened(frame, reading.geometry, reading.profile, reading.board, won=over == "won")
+            if new:
+                self.profile = with_templates(reading.profile, new)
+                self.learnt += [ch for ch, _ in new]
+                reading = read_located(frame, reading.geometry, self.profile, opened_unknown=True)
+        if over:
+            # the next game's board is found afresh: a dialog over this one (gnome-mines's high scores) may
+            # have left only part of it in sight, and that part must not stand for the next board
+            self.geometry = None
+        return reading
+
+    def _read(self, frame: np.ndarray, whole: bool = True) -> Reading:
+        if not whole and (self.geometry is None or self.profile is None):
+            raise ReadError("no board found yet to read in part of the screen")
+        if self.geometry is not None and self.profile is not None and not resizes(self.profile):
+            try:
+                reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
+                                       last=self.seen)
+                if unknown(reading) > self.unknown:
+                    reading = self._lined_up(frame, reading)
+                self.seen, self.unknown = reading.seen, unknown(reading)
+                return reading
+            except SweepbotError:
+                if not whole:
+                    raise
+                self.relocations += 1
+        reading = self._find(frame)
+        size = (reading.geometry.rows, reading.geometry.cols)
+        if self.size is not None and size != self.size and size != self.new_size:
+            # a board of another size than the last one read: part of it hidden (gnome-mines's high-score
+            # dialog left 9 of 30 columns in sight) or a real change; only a second frame in a row decides
+            self.new_size = size
+            raise ReadError(f"the board seems to have changed from {self.size[0]}x{self.size[1]} to "
+                            f"{size[0]}x{size[1]} cells: to be read again")
+        self.new_size = None
+        self.size = size
+        self.geometry, self.profile = reading.geometry, reading.profile
+        self.seen, self.unknown = reading.seen, unknown(reading)
+        return reading
+
+    def _lined_up(self, frame: np.ndarray, reading: Reading) -> Reading:
+        """``reading``, or the board lined up again with the same profile (within ``area``, the pixels a read
+        looks at) when that reads fewer open cells of unknown number: a new board of plain tiles lines the
+        grid up only roughly, and cells opened since show where they really are (a grid a few pixels off
+        reads their numbers as unknown)."""
+        try:
+            again = read_screenshot(frame, profiles=[reading.profile], geometry=reading.geometry,
+                                    opened_unknown=True)
+        except SweepbotError:
+            return reading
+        if unknown(again) >= unknown(reading):
+            return reading
+        self.geometry = again.geometry
+        return again
+
+    def _find(self, frame: np.ndarray) -> Reading:
+        """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
+        and moves), else with any that fits. When both fail for different reasons, the error says both."""
+        first: SweepbotError | None = None
+        in_use = self.profile
+        if in_use is not None:
+            try:
+                return read_screenshot(frame, profiles=[in_use], opened_unknown=True)
+            except SweepbotError as error:
+                first = error
+        try:
+            return read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
+        except SweepbotError as error:
+            if first is None or in_use is None or str(first) == str(error):
+                raise
+            cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
+            raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops) from error
+
+
+def unknown(reading: Reading) -> int:
+    """Open cells of unknown number on the board read."""
+    return sum(row.count(OPENED) for row in reading.board.grid)
+
+
+def to_view(reading: Reading) -> BoardView:
+    geometry = reading.geometry
+    return BoardView(reading.board, tuple(float(x) for x in geometry.xs), tuple(float(y) for y in geometry.ys),
+                     reading.profile.client)
