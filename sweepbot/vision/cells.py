@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from sweepbot.rect import Rect
+from sweepbot.vision.derived import derived
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
 from sweepbot.vision.profile import Profile
@@ -242,15 +243,12 @@ LEVEL_GUESSES = [(g, o) for g in (0.85, 0.92, 1.0, 1.08, 1.15) for o in (-24.0, 
 
 
 def _level_guesses(profile: Profile) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The profile's templates at each of LEVEL_GUESSES, and their squared norms (kept with the profile)."""
-    guesses = profile.__dict__.get("_level_guesses")
-    if guesses is None:
-        guesses = []
-        for g, o in LEVEL_GUESSES:
-            stack = _leveled(profile.stack, np.full(3, g), np.full(3, o))
-            guesses.append((stack, (stack * stack).sum(1)))
-        object.__setattr__(profile, "_level_guesses", guesses)
-    return guesses
+    """The profile's templates at each of LEVEL_GUESSES, and their squared norms (kept beside the profile)."""
+    def made() -> list[tuple[np.ndarray, np.ndarray]]:
+        stacks = [_leveled(profile.stack, np.full(3, g), np.full(3, o)) for g, o in LEVEL_GUESSES]
+        return [(stack, (stack * stack).sum(1)) for stack in stacks]
+
+    return derived(profile, "level guesses", made)
 
 
 def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> Profile:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sweepbot.vision.derived import derived
 from sweepbot.vision.profile import Profile
 
 #: A pixel whose channels lie this far apart (0-255) is coloured: ink, not grey.
@@ -32,16 +33,16 @@ def ink(pixels: np.ndarray) -> np.ndarray | None:
 
 def digit_inks(profile: Profile) -> dict[str, np.ndarray]:
     """Each digit's colour, from the profile's first template of it (digits drawn in no colour left out)."""
-    cached: dict[str, np.ndarray] | None = profile.__dict__.get("_digit_inks")
-    if cached is None:
-        cached = {}
+    def made() -> dict[str, np.ndarray]:
+        inks: dict[str, np.ndarray] = {}
         for i, ch in enumerate(profile.labels):
-            if ch in DIGITS and ch not in cached:
+            if ch in DIGITS and ch not in inks:
                 colour = ink(profile.template(i).reshape(-1, 3))
                 if colour is not None:
-                    cached[ch] = colour
-        object.__setattr__(profile, "_digit_inks", cached)
-    return cached
+                    inks[ch] = colour
+        return inks
+
+    return derived(profile, "digit inks", made)
 
 
 def inked_as(pixels: np.ndarray, digit: str, inks: dict[str, np.ndarray]) -> bool:

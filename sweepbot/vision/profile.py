@@ -40,6 +40,7 @@ from platformdirs import user_data_dir
 
 from sweepbot.board import CELL_CHARS
 from sweepbot.errors import SweepbotError
+from sweepbot.vision.derived import derived
 from sweepbot.vision.rules import PlayRules, RulesError
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "profiles"
@@ -106,15 +107,12 @@ class Profile:
     def primary(self) -> Profile:
         """The profile with only each character's first (most common) look: variants out of the way when
         lining cells up with the templates."""
-        cached = self.__dict__.get("_primary")
-        if cached is None:
-            first = sorted({self.labels.index(ch) for ch in self.labels})
-            cached = self if len(first) == len(self.labels) else Profile(
-                self.name, self.client, self.pitch, self.crop, tuple(self.labels[i] for i in first),
-                self.stack[first], self.sizes, self.counter, self.folder, self.play, self.max_rms,
-                self.drawn_from)
-            object.__setattr__(self, "_primary", cached)
-        return cached
+        first = sorted({self.labels.index(ch) for ch in self.labels})
+        if len(first) == len(self.labels):
+            return self
+        return derived(self, "primary", lambda: Profile(
+            self.name, self.client, self.pitch, self.crop, tuple(self.labels[i] for i in first), self.stack[first],
+            self.sizes, self.counter, self.folder, self.play, self.max_rms, self.drawn_from))
 
     def fits_size(self, rows: int, cols: int) -> bool:
         return not self.sizes or (rows, cols) in self.sizes

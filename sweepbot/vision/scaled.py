@@ -22,6 +22,7 @@ import numpy as np
 
 from sweepbot.board import NUMBERS
 from sweepbot.vision.controls import decode_look, encode_look
+from sweepbot.vision.derived import derived
 from sweepbot.vision.profile import Profile, make_profile, user_profiles_dir
 from sweepbot.vision.rules import NewGameControl, PlayRules
 
@@ -38,15 +39,12 @@ SAME_PITCH = 0.1
 
 
 def at_pitch(profile: Profile, pitch: tuple[float, float]) -> Profile:
-    """``profile`` drawn at cells of ``pitch`` (x, y): itself when that is its own size. Kept with the
+    """``profile`` drawn at cells of ``pitch`` (x, y): itself when that is its own size. Kept beside the
     profile, one per size asked for."""
     key = (round(pitch[0] / SAME_PITCH), round(pitch[1] / SAME_PITCH))
     if key == (round(profile.pitch[0] / SAME_PITCH), round(profile.pitch[1] / SAME_PITCH)):
         return profile
-    made: dict[tuple[int, int], Profile] = profile.__dict__.setdefault("_at_pitch", {})
-    if key not in made:
-        made[key] = _drawn_at(profile, (key[0] * SAME_PITCH, key[1] * SAME_PITCH))
-    return made[key]
+    return derived(profile, ("at pitch", key), lambda: _drawn_at(profile, (key[0] * SAME_PITCH, key[1] * SAME_PITCH)))
 
 
 def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
@@ -68,8 +66,8 @@ def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
     """A profile drawn at a board's size with the numbers of its client's other profiles drawn at the same
     size added, each cut to its window where theirs holds it: a client draws its digits anew at each size,
     and the digits of the size nearest the board's may fit where those of the profile whose tiles fit best
-    do not. Itself when none adds any; made once for the same kin (kept with the profile, as ``at_pitch`` keeps
-    the drawn profiles), so that a board found again is read with the same profile."""
+    do not. Itself when none adds any; made once for the same kin (kept beside the profile, as ``at_pitch``
+    keeps the drawn profiles), so that a board found again is read with the same profile."""
     if not profile.drawn_from:
         return profile
     ox, oy, w, h = profile.crop
@@ -82,17 +80,16 @@ def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
     givers = [other for other in kin if holds(other) and any(ch in NUMBERS for ch in other.labels)]
     if not givers:
         return profile
-    made: dict[tuple[str, ...], Profile] = profile.__dict__.setdefault("_with_kin", {})
-    key = tuple(other.name for other in givers)
-    if key not in made:
+
+    def made() -> Profile:
         extra = [(ch, other.template(i)[oy - other.crop[1]:oy - other.crop[1] + h,
                                         ox - other.crop[0]:ox - other.crop[0] + w])
                  for other in givers for i, ch in enumerate(other.labels) if ch in NUMBERS]
         own = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
-        made[key] = make_profile(profile.name, profile.client, profile.pitch, profile.crop, own + extra,
-                                 profile.sizes, profile.counter, profile.folder, profile.play, profile.max_rms,
-                                 profile.drawn_from)
-    return made[key]
+        return make_profile(profile.name, profile.client, profile.pitch, profile.crop, own + extra, profile.sizes,
+                            profile.counter, profile.folder, profile.play, profile.max_rms, profile.drawn_from)
+
+    return derived(profile, ("with kin", tuple(other.name for other in givers)), made)
 
 
 def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:

@@ -221,3 +221,29 @@ def test_locate_follows_rows_drawn_shorter_once_opened() -> None:
     assert len(geo.ys) == len(lines)
     assert max(abs(a - b) for a, b in zip(geo.ys, lines, strict=True)) <= 1
     assert geo.xs == tuple(range(29, 273, 27))
+
+
+def test_what_is_worked_out_from_a_profile_is_kept_beside_it_and_goes_with_it() -> None:
+    """A profile is frozen: what reading works out from it once (its looks at another size, its first looks)
+    is kept beside it, the same object each time, and let go when the profile is."""
+    import gc
+
+    from sweepbot.vision.derived import kept_for
+    from sweepbot.vision.profile import BUILTIN_DIR, load_profile
+    from sweepbot.vision.scaled import at_pitch
+
+    profile = load_profile(BUILTIN_DIR / "xdemineur-21px")
+    assert "_at_pitch" not in vars(profile) and kept_for(profile) == 0
+    drawn = at_pitch(profile, (30.0, 30.0))
+    assert drawn.pitch == (30.0, 30.0) and at_pitch(profile, (30.0, 30.0)) is drawn
+    digits = load_profile(BUILTIN_DIR / "sgt-mines-20px")
+    assert len(set(digits.labels)) < len(digits.labels)  # a character with two looks
+    assert digits.primary() is digits.primary() and kept_for(digits) == 1
+    assert profile.primary() is profile  # one look of each character: nothing to keep
+    assert kept_for(profile) == 1 and set(vars(profile)) == set(vars(load_profile(BUILTIN_DIR / "xdemineur-21px")))
+    key = id(profile)
+    del profile, drawn
+    gc.collect()
+    from sweepbot.vision import derived
+
+    assert key not in derived._KEPT
