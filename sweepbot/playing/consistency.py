@@ -1,5 +1,6 @@
 """Checks between two reads of the same game: what was revealed stays as it was, which clicks the game did
-not take, and whether the last clicks won it. (When a game is over: :func:`sweepbot.board.game_over`.)"""
+not take, whether the last clicks won it, and whether a lost board shows its loss as a loss shows. (When a
+game is over: :func:`sweepbot.board.game_over`.)"""
 
 from __future__ import annotations
 
@@ -80,3 +81,29 @@ def mines_all_proved(board: Board, mines: list[tuple[int, int]]) -> bool:
     covered = {(r, c) for r, row in enumerate(board.grid) for c, ch in enumerate(row) if ch in "#?"}
     return bool(covered) and covered <= set(mines)
 
+
+def lost_at(board: Board, clicked: list[tuple[int, int]], before: Board | None) -> bool:
+    """Whether the board shows a loss as a loss shows: one mine gone off at most, a cell just clicked a mine, and,
+    unless the other mines show, no other cell opened (against the board ``before`` the clicks) to a number or
+    an empty cell: a click on a mine opens nothing. An opening read as mines (looks named wrongly) fails."""
+    if board.count("!") > 1:
+        return False
+    if not any(0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] in "!*" for r, c in clicked):
+        return False
+    if board.count("*") or before is None or (before.rows, before.cols) != (board.rows, board.cols):
+        return True  # the mines shown: a loss may show the whole board (xbomb)
+    mine = set(clicked)
+    return not any(old in "#?" and new in ".12345678=" and (r, c) not in mine
+                   for r, (row_before, row_after) in enumerate(zip(before.grid, board.grid, strict=True))
+                   for c, (old, new) in enumerate(zip(row_before, row_after, strict=True)))
+
+
+def misread_mines_opened(board: Board, before: Board | None) -> Board:
+    """``board`` with the cells that read as mines where ``before`` (the board the last clicks were chosen on)
+    had them covered read as open cells of unknown number instead: for a board that does not show a loss as a
+    loss shows (see :func:`lost_at`)."""
+    if before is None or (before.rows, before.cols) != (board.rows, board.cols):
+        return board
+    mines = [(r, c) for r, (old, new) in enumerate(zip(before.grid, board.grid, strict=True))
+             for c, (was, now) in enumerate(zip(old, new, strict=True)) if was in "#?" and now in "!*"]
+    return board.replace(dict.fromkeys(mines, OPENED))

@@ -11,14 +11,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from sweepbot.board import OPENED, Board, game_over
+from sweepbot.board import Board, game_over
 from sweepbot.control.errors import ControlError
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.consistency import (
     changes_that_cannot_happen,
     half_taken,
     late_numbers,
+    lost_at,
     mines_all_proved,
+    misread_mines_opened,
     opened_safely,
     untaken_clicks,
     winning_board,
@@ -58,33 +60,6 @@ class ScreenStoppedMakingSense(SweepbotError):
     def __init__(self, message: str, frame: np.ndarray | None = None) -> None:
         super().__init__(message)
         self.frame = frame
-
-
-def lost_at(board: Board, clicked: list[tuple[int, int]], before: Board | None) -> bool:
-    """Whether the board shows a loss as a loss shows: one mine gone off at most, a cell just clicked a mine, and,
-    unless the other mines show, no other cell opened (against the board ``before`` the clicks) to a number or
-    an empty cell: a click on a mine opens nothing. An opening read as mines (looks named wrongly) fails."""
-    if board.count("!") > 1:
-        return False
-    if not any(0 <= r < board.rows and 0 <= c < board.cols and board.grid[r][c] in "!*" for r, c in clicked):
-        return False
-    if board.count("*") or before is None or (before.rows, before.cols) != (board.rows, board.cols):
-        return True  # the mines shown: a loss may show the whole board (xbomb)
-    mine = set(clicked)
-    return not any(old in "#?" and new in ".12345678=" and (r, c) not in mine
-                   for r, (row_before, row_after) in enumerate(zip(before.grid, board.grid, strict=True))
-                   for c, (old, new) in enumerate(zip(row_before, row_after, strict=True)))
-
-
-def misread_mines_opened(board: Board, before: Board | None) -> Board:
-    """``board`` with the cells that read as mines where ``before`` (the board the last clicks were chosen on)
-    had them covered read as open cells of unknown number instead: for a board that does not show a loss as a
-    loss shows (see :func:`lost_at`)."""
-    if before is None or (before.rows, before.cols) != (board.rows, board.cols):
-        return board
-    mines = [(r, c) for r, (old, new) in enumerate(zip(before.grid, board.grid, strict=True))
-             for c, (was, now) in enumerate(zip(old, new, strict=True)) if was in "#?" and now in "!*"]
-    return board.replace(dict.fromkeys(mines, OPENED))
 
 
 def said_over(frame: np.ndarray, last: BoardView) -> str | None:
@@ -153,7 +128,10 @@ class Player:
                                    or won_with_mines_shown(view.board, cells)):
                 over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
             before = previous.board if previous else None
-            if over == "lost" and cells and not lost_at(view.board, cells, before):
+            # a board that moved since it was read took the clicks where it was: a mine gone off elsewhere is the
+            # loss they made, not a misread
+            moved = previous is not None and (view.bbox.x, view.bbox.y) != (previous.bbox.x, previous.bbox.y)
+            if over == "lost" and cells and not moved and not lost_at(view.board, cells, before):
                 opened = misread_mines_opened(view.board, before)
                 if game_over(opened) != "won":
                     # the game did not show this loss: a look read wrongly does

@@ -1130,7 +1130,7 @@ def test_a_message_over_the_board_at_a_games_end_says_how_it_ended(message: str,
 
 
 def test_a_loss_counts_only_as_a_loss_shows_at_the_click() -> None:
-    from sweepbot.playing.loop import lost_at
+    from sweepbot.playing.consistency import lost_at
 
     before = Board.parse("####\n####\n####\n")
     assert lost_at(Board.parse("##!#\n####\n####\n"), [(0, 2)], before)  # the mine clicked went off
