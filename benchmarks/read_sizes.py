@@ -62,14 +62,16 @@ def main() -> int:
             print(f"{row['fixture']:60} {row.get('cell', ''):>6} {row['kind']:7} {row.get('profile', ''):28} "
                   f"{row.get('ms', ''):>7} {'right' if row.get('right') else row.get('error', 'WRONG')}")
     summary: dict[str, object] = {"screenshots": len(rows)}
+    medians: dict[str, float] = {}
     for kind in ("own", "drawn", "refused"):
         these = [r for r in rows if r["kind"] == kind]
         summary[kind] = len(these)
         if these and kind != "refused":
-            summary[f"{kind}_ms_median"] = round(statistics.median(float(r["ms"]) for r in these), 1)  # type: ignore[arg-type]
+            medians[kind] = statistics.median(float(str(r["ms"])) for r in these)
+            summary[f"{kind}_ms_median"] = round(medians[kind], 1)
             summary[f"{kind}_wrong"] = sum(1 for r in these if not r["right"])
-    if "own_ms_median" in summary and "drawn_ms_median" in summary:
-        summary["drawn_over_own"] = round(float(summary["drawn_ms_median"]) / float(summary["own_ms_median"]), 2)  # type: ignore[arg-type]
+    if "own" in medians and "drawn" in medians:
+        summary["drawn_over_own"] = round(medians["drawn"] / medians["own"], 2)
     print(json.dumps(summary) if args.json else "\n" + "  ".join(f"{k}: {v}" for k, v in summary.items()))
     return 0
 

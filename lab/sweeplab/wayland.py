@@ -22,7 +22,7 @@ from sweeplab.display import FOREIGN_VARS
 from sweeplab.errors import DesktopError
 
 COMPOSITORS = ("gnome", "kde", "sway")
-#: what each compositor needs from Debian (the harness's packages: desktop/install.py)
+#: what each compositor needs from Debian (the harness's packages: install.py)
 PACKAGES = {
     "gnome": ["mutter", "xwayland", "pipewire", "wireplumber", "gstreamer1.0-pipewire", "gstreamer1.0-tools"],
     "kde": ["kwin-wayland", "xwayland"],

@@ -17,7 +17,6 @@ from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.calibration.sheet import names_sheet
 from sweepbot.errors import SweepbotError
-from sweepbot.vision.frames import Grabber
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import Profile, save_profile, user_profiles_dir
@@ -135,8 +134,7 @@ def _calibrate_on(client: str, watcher: Watcher, games: int, new_game_keys: Sequ
             raise
         save_session(compact(kept), Path(record))
         stopped = Path(record) / STOPPED_SCREEN
-        screen: Grabber = watcher.screen
-        cv2.imwrite(str(stopped), screen.grab())
+        cv2.imwrite(str(stopped), watcher.screen.grab())
         raise SweepbotError(f"{err}; what {kept.games} game(s) showed is kept in {record}, and the screen when "
                             f"calibration stopped in {stopped}: `sweepbot calibrate --recording {record} --client "
                             f"{client}` makes a profile of it, and adding --live plays more games on top") from None

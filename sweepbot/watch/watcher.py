@@ -81,8 +81,8 @@ class Watcher:
     def of(cls, screen: Grabber, device: InputDevice | None = None, clock: Clock = SYSTEM_CLOCK) -> Watcher:
         """A watcher of a screen of your own (anything with ``grab(region=None)`` giving a BGR array) clicked
         through ``device`` (an :class:`~sweepbot.control.device.InputDevice` whose coordinates are the
-        screen's pixels; None: a watcher that only looks)."""
-        return cls(screen, BoardInput(device, ScreenMapping()) if device is not None else None, clock)
+        screen's pixels; None: a watcher that only looks). The mouse waits on ``clock`` too."""
+        return cls(screen, BoardInput(device, ScreenMapping(), clock=clock) if device is not None else None, clock)
 
     def seeing(self, screen: Grabber) -> Watcher:
         """This watcher looking at ``screen`` instead (the same screen seen through a filter), sharing its input,

@@ -124,3 +124,15 @@ def test_a_toast_over_the_board_edge_is_waited_out_and_one_that_stays_is_not_wai
     staying.watcher.overlays.keep(clear, board)
     assert staying.watcher.overlay_gone(toast) is None and staying.elapsed() >= OVERLAY_WAIT
     assert staying.watcher.overlays.go is False and not staying.watcher.overlays.laid_over(toast)
+
+
+def test_a_watcher_of_a_screen_and_device_of_ones_own_waits_on_one_clock() -> None:
+    """``Watcher.of`` (the public way to play a screen of one's own): its mouse sends to the device in the
+    screen's own pixels and waits on the watcher's clock, so a fake clock is never mixed with the real one."""
+    from tests.tile_client import TileClient
+
+    client = TileClient("9x9/10", seed=4)
+    watcher = Watcher.of(client, client, clock=client.clock)
+    assert watcher.clock is client.clock
+    assert watcher.mouse is not None and watcher.mouse.clock is client.clock
+    assert Watcher.of(client).mouse is None
