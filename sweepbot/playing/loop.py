@@ -48,6 +48,8 @@ MAX_UNTAKEN_MOVES = 4
 DISMISS_WAIT = 0.5
 #: Pixels around the board where a message about the game's end is read
 MESSAGE_MARGIN = 40
+#: Seconds a message over the board is looked for when the client stopped taking clicks, and how often
+MESSAGE_WAIT, MESSAGE_POLL = 2.0, 0.25
 #: Times a game's dismiss keys are pressed at most: again only when the screen changed after the last time (a
 #: window that opened after them: gnome-mines greys its won board, and opens its scores a moment later)
 DISMISS_TIMES = 2
@@ -152,6 +154,10 @@ class Player:
                 report.missed += len(untaken)
                 untaken_moves = untaken_moves + 1 if len(untaken) == len(cells) else 0
                 if untaken_moves >= MAX_UNTAKEN_MOVES:
+                    said = self.message_shown(view)
+                    if said is not None:  # the game is over, and a message (a toast coming in) says how
+                        report.result, report.final, report.final_view = said, view.board, view
+                        break
                     report.error = (f"the client took none of the clicks of the last {untaken_moves} moves: the game "
                                     "is over without showing it"
                                     + (" (give --mines so that a won board is known)" if view.board.mines is None
@@ -189,6 +195,11 @@ class Player:
         if self.mouse:
             report.clicks = self.mouse.clicks - report.missed
         return report
+
+    def message_shown(self, view: BoardView) -> str | None:
+        """``won`` or ``lost`` as a message over or just around the board says within MESSAGE_WAIT seconds (one
+        that slides in is read once it is there), else None."""
+        return self.watcher.wait_until(lambda: said_over(self.watcher.grab(), view), MESSAGE_WAIT, MESSAGE_POLL)
 
     def finished_on_screen(self) -> GameReport | None:
         """The board on screen as a finished game's report when it shows a game over (lost or won), else None

@@ -110,18 +110,27 @@ def read_text(frame: np.ndarray, box: Rect) -> str | None:
         return ""
     grey = cv2.resize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), None, fx=2, fy=2,
                       interpolation=cv2.INTER_CUBIC)
+    # a message cut by the box's edge (a toast sliding in at the bottom of a window) is read with room around
+    grey = cv2.copyMakeBorder(grey, MARGIN, MARGIN, MARGIN, MARGIN, cv2.BORDER_REPLICATE)
     # read as it is, then with each part's contrast raised: dark words on a dark ground beside bright
     # buttons ("Game over" on a dark theme) are lost to a reading of the whole range
     local = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, LOCAL_BLOCK, LOCAL_C)
-    return "\n".join(str(pytesseract.image_to_string(image, config="--psm 11")) for image in (grey, local))
+    # as sparse text (words anywhere), then as one block: a lone toast on a plain page is found only so
+    return "\n".join(str(pytesseract.image_to_string(image, config=f"--psm {psm}"))
+                     for image, psm in ((grey, 11), (local, 11), (grey, 6)))
 
 
 def verdict(text: str) -> str | None:
     """``won`` or ``lost`` when a message says so (a win's words over a loss's: a dialog titled "Game over"
     may say "You won"), else None."""
     said = f" {words(text)} "
-    if any(f" {phrase} " in said for phrase in WON_WORDS):
+    joined = set(said.split())  # text recognition runs words together ("Youwon!")
+
+    def says(phrases: tuple[str, ...]) -> bool:
+        return any(f" {phrase} " in said or phrase.replace(" ", "") in joined for phrase in phrases)
+
+    if says(WON_WORDS):
         return "won"
-    if any(f" {phrase} " in said for phrase in LOST_WORDS):
+    if says(LOST_WORDS):
         return "lost"
     return None

@@ -7,7 +7,9 @@ import pytest
 
 @pytest.mark.parametrize(("text", "said"), [
     ("You won!", "won"), ("Game over\\nYou won!", "won"), ("You hit a mine.", "lost"), ("Game over", "lost"),
-    ("BOOM", "lost"), ("Windows", None), ("Mines: 40", None), ("", None)])
+    ("BOOM", "lost"), ("Windows", None), ("Mines: 40", None), ("", None),
+    # words run together as text recognition reads a toast; never a word that only holds a phrase
+    ("@ Youwon!", "won"), ("Gameover", "lost"), ("Wonderful", None), ("Time: 3 seconds", None)])
 def test_a_message_says_how_a_game_ended_by_its_words(text: str, said: str | None) -> None:
     from sweepbot.vision.labels import verdict
 

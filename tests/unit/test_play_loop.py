@@ -186,6 +186,41 @@ def test_a_client_that_stops_taking_clicks_ends_the_game_with_an_error_soon() ->
     assert report.moves <= 2 + MAX_UNTAKEN_MOVES and report.seconds < 30
 
 
+def test_a_client_that_stops_taking_clicks_and_says_so_below_the_board_ends_the_game_as_it_says() -> None:
+    """A game over that the board does not show, but a toast just below it does (a web page's "You won!"
+    sliding in over the board's last row): the game ends as the toast says, with no error."""
+    from sweepbot.vision.labels import available
+
+    if not available():
+        pytest.fail("tesseract is not installed: run scripts/install-clients")
+    game, _, _, _, _ = setup(2, "intermediate")
+
+    class Frozen(SimDevice):
+        def click(self, x: int, y: int, button: str) -> None:
+            self.clicks.append((x, y, button))
+            if len(self.clicks) > 3:
+                self.pointer = (x, y)
+                return
+            super().click(x, y, button)
+
+    class Toast(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            bottom = MARGIN_Y + game.view().rows * CELL
+            image = np.concatenate([image, np.full((24, image.shape[1], 3), 30, np.uint8)])  # the page goes on
+            if len(device.clicks) > 3:
+                image[bottom + 4:bottom + 34, 30:image.shape[1] - 30] = 235
+                cv2.putText(image, "You won!", (50, bottom + 24), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1)
+            return image
+
+    device = Frozen(game)
+    reader = SimReader(16, 16, 40)
+    reader.mines = None  # type: ignore[assignment]  # a client with no mine counter
+    report = Player(watcher(Toast(game), BoardInput(device, ScreenMapping())), reader, QUICK).play_game()
+    assert game.state == "playing" and report.error is None and report.result == "won"
+    assert report.moves <= 2 + MAX_UNTAKEN_MOVES
+
+
 def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
     game, _screen, _, device, mouse = setup(4, "expert")
     covered: list[int] = []
