@@ -82,6 +82,32 @@ def mines_all_proved(board: Board, mines: list[tuple[int, int]]) -> bool:
     return bool(covered) and covered <= set(mines)
 
 
+#: The most of a board that its mines take (the densest level clients offer, expert, takes 21 %): more cells
+#: covered than that, and a board is not taken for a win it does not show
+MAX_MINE_SHARE = 0.3
+
+
+def covered_all_mines(board: Board) -> bool:
+    """Whether the board reads as a win would, were every cell still covered (or flagged) a mine: no mine shows,
+    every number counts exactly its covered neighbours, and every open cell of a number not learnt yet has
+    one; and the covered cells are as many as the board's mines, or, where that number is not known, no more
+    than MAX_MINE_SHARE of the board. What a client that ignores clicks once it was won, and shows no sign of
+    it, leaves on screen."""
+    hidden_cells = board.count("#?F")
+    if board.count("!*X") or not hidden_cells:
+        return False
+    most = board.mines if board.mines is not None else MAX_MINE_SHARE * board.rows * board.cols
+    if hidden_cells > most or (board.mines is not None and hidden_cells != board.mines):
+        return False
+    for r, row in enumerate(board.grid):
+        for c, ch in enumerate(row):
+            if ch in "12345678=":
+                hidden = sum(board.grid[nr][nc] in "#?F" for nr, nc in neighbours((r, c), board.rows, board.cols))
+                if (ch == "=" and not hidden) or (ch != "=" and hidden != int(ch)):
+                    return False
+    return True
+
+
 def lost_at(board: Board, clicked: list[tuple[int, int]], before: Board | None) -> bool:
     """Whether the board shows a loss as a loss shows: one mine gone off at most, a cell just clicked a mine, and,
     unless the other mines show, no other cell opened (against the board ``before`` the clicks) to a number or

@@ -16,6 +16,7 @@ from sweepbot.control.errors import ControlError
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.consistency import (
     changes_that_cannot_happen,
+    covered_all_mines,
     half_taken,
     late_numbers,
     lost_at,
@@ -154,8 +155,10 @@ class Player:
                 report.missed += len(untaken)
                 untaken_moves = untaken_moves + 1 if len(untaken) == len(cells) else 0
                 if untaken_moves >= MAX_UNTAKEN_MOVES:
-                    said = self.message_shown(view)
-                    if said is not None:  # the game is over, and a message (a toast coming in) says how
+                    # the game is over: a message (a toast coming in) says how; or, with no message, the board
+                    # shows no mine gone off and reads as won were every covered cell a mine
+                    said = self.message_shown(view) or ("won" if covered_all_mines(view.board) else None)
+                    if said is not None:
                         report.result, report.final, report.final_view = said, view.board, view
                         break
                     report.error = (f"the client took none of the clicks of the last {untaken_moves} moves: the game "

@@ -221,6 +221,54 @@ def test_a_client_that_stops_taking_clicks_and_says_so_below_the_board_ends_the_
     assert report.moves <= 2 + MAX_UNTAKEN_MOVES
 
 
+def test_a_win_the_client_does_not_show_is_won_once_the_client_takes_no_more_clicks() -> None:
+    """A client that shows neither its win nor a counter, with numbers the bot never learnt (read as open
+    cells of unknown number, so the numbers prove no win): once the clicks go untaken, the board reads as won
+    were every covered cell a mine, and the game is a win, not an error."""
+    game, _, _, _, _ = setup(2, "intermediate")
+
+    class Quiet(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            image[0, 0, 1] = 0  # no sign of the game's end
+            blue = image[..., 0]
+            blue[(blue >= ord("3")) & (blue <= ord("8"))] = ord("=")  # looks never learnt
+            return image
+
+    class Done(SimDevice):
+        def click(self, x: int, y: int, button: str) -> None:
+            if game.state != "playing":
+                self.pointer = (x, y)
+                self.clicks.append((x, y, button))
+                return
+            super().click(x, y, button)
+
+    reader = SimReader(16, 16, 40)
+    reader.mines = None  # type: ignore[assignment]
+    wins = errors = 0
+    for seed in range(2, 8):
+        game = Game(LEVELS["intermediate"], seed, "opening")
+        settings = replace(QUICK, known_mines={})
+        report = Player(watcher(Quiet(game), BoardInput(Done(game), ScreenMapping())), reader, settings).play_game()
+        assert report.result == game.state or report.error is not None, (seed, report)
+        wins += report.result == "won"
+        errors += report.error is not None
+    assert wins >= 2 and errors == 0, (wins, errors)
+
+
+def test_a_board_is_taken_for_a_win_it_does_not_show_only_when_its_numbers_say_so() -> None:
+    from sweepbot.playing.consistency import covered_all_mines
+
+    assert covered_all_mines(Board.parse("1#1\n111\n...\n"))  # mines unknown: one covered cell of nine
+    assert covered_all_mines(Board.parse("=#=\n111\n...\n"))  # a number not learnt touches the covered cell
+    assert not covered_all_mines(Board.parse("2#1\n111\n...\n"))  # a 2 with one covered neighbour
+    assert not covered_all_mines(Board.parse("=#.\n.1.\n=..\n"))  # a number not learnt touches no covered cell
+    assert not covered_all_mines(Board.parse("#!1\n111\n...\n"))  # a mine gone off
+    assert not covered_all_mines(Board.parse("mines: 2\n1#1\n111\n...\n"))  # one covered, two mines
+    assert not covered_all_mines(Board.parse("####\n####\n1221\n....\n"))  # half the board covered
+    assert not covered_all_mines(Board.parse("111\n111\n...\n"))  # nothing covered
+
+
 def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
     game, _screen, _, device, mouse = setup(4, "expert")
     covered: list[int] = []
