@@ -128,13 +128,27 @@ def window_pixels(
 
 def distances(windows: np.ndarray, profile: Profile, batched: bool = False) -> np.ndarray:
     """Squared distance of every window (N rows) to every template: N x T. Each window's distances depend on
-    its pixels alone (einsum), so that a cell read again alone scores as it did among the others; with
-    ``batched`` they may differ in their last bits with the windows beside them (BLAS: ten times faster on
-    large windows), for costs that only compare shifts."""
-    tsq = profile.norms
-    wsq = np.einsum("ij,ij->i", windows, windows)
-    cross = windows @ profile.stack.T if batched else np.einsum("ij,kj->ik", windows, profile.stack)
-    return np.maximum(wsq[:, None] + tsq[None, :] - 2.0 * cross, 0.0)
+    its pixels alone, so that a cell read again alone scores as it did among the others: the templates are
+    held to multiples of 1/256 and the sums taken in float64, where pixels (whole numbers up to 255) times
+    such templates add up exactly in any order, so a matrix product gives the same bits whatever windows
+    stand beside. With ``batched`` (for costs that only compare shifts) the product is float32's, faster
+    still, whose last bits may differ with the windows beside."""
+    if batched:
+        wsq = np.einsum("ij,ij->i", windows, windows)
+        return np.maximum(wsq[:, None] + profile.norms[None, :] - 2.0 * (windows @ profile.stack.T), 0.0)
+    stack, norms = _exact_templates(profile)
+    win = windows.astype(np.float64)
+    wsq = np.einsum("ij,ij->i", win, win)
+    return np.maximum(wsq[:, None] + norms[None, :] - 2.0 * (win @ stack.T), 0.0)
+
+
+def _exact_templates(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """The profile's templates rounded to multiples of 1/256, in float64, and their squared norms."""
+    def made() -> tuple[np.ndarray, np.ndarray]:
+        stack = np.round(profile.stack.astype(np.float64) * 256.0) / 256.0
+        return stack, (stack * stack).sum(1)
+
+    return derived(profile, "exact templates", made)
 
 
 def best_distance(windows: np.ndarray, profile: Profile) -> np.ndarray:
@@ -360,13 +374,15 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
                 y, x = min(max(y0 + dy, 0), height - h), min(max(x0 + dx, 0), width - w)
                 windows.append(image[y : y + h, x : x + w].reshape(-1))
     n = (2 * reach + 1) ** 2
-    tried = score(np.asarray(windows, np.float32), profile, len(bad), n, scores.max_rms)
+    shifted = np.asarray(windows, np.float32).reshape(len(bad), n, -1)
+    # the nearest shift of each cell found in one batched product, then that window alone scored exactly
+    nearest = best_distance(shifted.reshape(len(bad) * n, -1), profile).reshape(len(bad), n).argmin(axis=1)
+    tried = score(shifted[np.arange(len(bad)), nearest], profile, len(bad), 1, scores.max_rms)
     chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
     for i, (r, c) in enumerate(bad):
-        k = int(np.argmin(tried.rms[i]))
-        if tried.rms[i, k] < rms[r, c]:
+        if tried.rms[i, 0] < rms[r, c]:
             chars[r, c], rms[r, c], margin[r, c], best[r, c] = (
-                tried.chars[i, k], tried.rms[i, k], tried.margin[i, k], tried.best[i, k])
+                tried.chars[i, 0], tried.rms[i, 0], tried.margin[i, 0], tried.best[i, 0])
     return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
 
 
