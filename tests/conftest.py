@@ -1,10 +1,14 @@
 """Tests never read or write the user's own calibrated profiles; every test in tests/e2e/ is marked e2e.
 
 A bare ``pytest`` runs the quick set: no real client, nothing marked slow. ``pytest --full`` (what
-``./scripts/test`` runs) runs every test; a test that names tests or a marker runs what it names."""
+``./scripts/test`` runs) runs every test; a test that names tests or a marker runs what it names.
+
+``SWEEPBOT_TEST_LIMITS`` (JSON: ``{"max_rms": 15}``) runs the tests with numbers of the reader's table changed
+(``sweepbot/vision/limits.py``): ``benchmarks/limits.py`` finds so which tests each number guards."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -27,6 +31,14 @@ def pytest_configure(config: pytest.Config) -> None:
     if worker.startswith("gw"):
         # tests run side by side (pytest -n): each worker's virtual screens take display numbers of their own
         os.environ["SWEEPBOT_FIRST_DISPLAY"] = str(100 + 60 * int(worker[2:]))
+    changed = os.environ.get("SWEEPBOT_TEST_LIMITS")
+    if changed:
+        from dataclasses import replace
+
+        from sweepbot.vision import limits
+
+        limits.LIMITS = replace(limits.LIMITS, **{name: tuple(map(tuple, value)) if isinstance(value, list)
+                                                  else value for name, value in json.loads(changed).items()})
 
 
 @pytest.fixture(autouse=True)

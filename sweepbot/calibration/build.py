@@ -17,11 +17,12 @@ import cv2
 import numpy as np
 
 from sweepbot.calibration.looks import window_crop
+from sweepbot.vision import limits
 from sweepbot.vision.align import align
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.profile import FLAT_STD, UNNAMED, Profile, make_profile
+from sweepbot.vision.profile import UNNAMED, Profile, make_profile
 
 VARIANT_RMS = 8.0
 #: An unnamed look this close to a named one is that one (see without_named_twins).
@@ -30,7 +31,7 @@ MAX_VARIANTS = 6
 #: A cell size this far from a whole number of pixels means tiles drawn at fractional positions.
 FRACTIONAL = 0.05
 #: Characters with fewer looks than this get half-pixel moved variants there (see subpixel_variants);
-#: plain tiles (pixel spread below FLAT_STD) look the same moved.
+#: plain tiles (pixel spread below the reader's ``flat_std``) look the same moved.
 FEW_VARIANTS = 3
 HALF_SHIFTS = [(dx, dy) for dx in (-0.5, 0.0, 0.5) for dy in (-0.5, 0.0, 0.5) if dx or dy]
 
@@ -122,7 +123,7 @@ def subpixel_variants(templates: Sequence[tuple[str, np.ndarray]]) -> list[tuple
     counts = Counter(ch for ch, _ in templates)
     out = list(templates)
     for ch, template in templates:
-        if ch == UNNAMED or counts[ch] >= FEW_VARIANTS or float(template.std()) < FLAT_STD:
+        if ch == UNNAMED or counts[ch] >= FEW_VARIANTS or float(template.std()) < limits.LIMITS.flat_std:
             continue
         for dx, dy in HALF_SHIFTS:
             move = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], np.float32)

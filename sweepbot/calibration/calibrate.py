@@ -21,7 +21,8 @@ from sweepbot.calibration.build import LabelledFrame, build_profile
 from sweepbot.calibration.facts import WON_COVERED, CalibrationError, CoveredLookMerged, Fact, Naming
 from sweepbot.calibration.looks import SAME_LOOK_RMS, SPLIT_LOOK_RMS, STRICT_LOOK_RMS, Looks, collect_looks
 from sweepbot.calibration.naming import name_looks
-from sweepbot.vision.cells import MAX_RMS, classify
+from sweepbot.vision import limits
+from sweepbot.vision.cells import classify
 from sweepbot.vision.counter import learn_counter
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
@@ -273,7 +274,7 @@ def tolerance(profile: Profile, frames: Sequence[LabelledFrame], geometries: Seq
     seen = TOLERANCE_FACTOR * worst
     limit = max(MIN_TOLERANCE, seen)
     limit = min(limit, max(seen, number_spacing(profile) / 2))
-    return limit if limit < MAX_RMS else None
+    return limit if limit < limits.LIMITS.max_rms else None
 
 
 def number_spacing(profile: Profile) -> float:

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweepbot.vision.cells import ALIGN_RADIUS, best_distance, window_pixels
+from sweepbot.vision import limits
+from sweepbot.vision.cells import best_distance, window_pixels
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
 
 def align(
-    image: np.ndarray, geometry: Geometry, profile: Profile, radius: int = ALIGN_RADIUS, per_line: bool = False
+    image: np.ndarray, geometry: Geometry, profile: Profile, radius: int | None = None, per_line: bool = False
 ) -> Geometry:
     """Move the grid by up to ``radius`` px so the cells' windows best fit the templates; with ``per_line``
-    each column and row moves on its own (the templates' variants absorb a pixel of drift otherwise)."""
+    each column and row moves on its own (the templates' variants absorb a pixel of drift otherwise). None:
+    the table's ``align_radius``."""
+    radius = limits.LIMITS.align_radius if radius is None else radius
     rows, cols = geometry.rows, geometry.cols
     profile = profile.primary()
     shifts = range(-radius, radius + 1)

@@ -8,7 +8,8 @@ squared distance (one matrix product), and given
   the best template of another character, and ``p`` the squared distance between those two templates.
   An exact match scores 1; pixel noise leaves it near 1; a cell half-way between two looks scores 0.
 
-A cell is accepted when ``rms <= MAX_RMS`` and ``margin >= MIN_MARGIN``; anything else is refused.
+A cell is accepted when ``rms <= max_rms`` and ``margin >= min_margin`` (``vision.limits``); anything else is
+refused.
 
 A cell's scores depend on its window alone, so a new frame of the same board is scored only where a
 window changed (:func:`score_frame`); the rest keep their scores from the frame before.
@@ -22,23 +23,11 @@ from functools import lru_cache
 import numpy as np
 
 from sweepbot.rect import Rect
+from sweepbot.vision import limits
 from sweepbot.vision.derived import derived
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
 from sweepbot.vision.profile import Profile
-
-MAX_RMS = 30.0
-#: On a board resized to the profile's cell size edges blur: a looser residual, the same margin.
-MAX_RMS_RESIZED = 40.0
-MIN_MARGIN = 0.5
-#: A mean residual above this makes :func:`classify` try a brightness fit even when every cell matched.
-LEVELS_RMS = 6.0
-#: The residual allowed when all cells look alike (see :func:`classify`).
-UNANCHORED_RMS = 6.0
-#: How far (px) a refused cell's window is moved each way for a second look (see :func:`_nudge`).
-NUDGE_REACH = 3
-#: How far (px) one pass of ``vision.align.align`` moves a grid each way.
-ALIGN_RADIUS = 2
 
 
 @dataclass(frozen=True)
@@ -49,18 +38,19 @@ class CellScores:
     rms: np.ndarray  # rows x cols float
     margin: np.ndarray  # rows x cols float
     best: np.ndarray  # rows x cols template index
-    max_rms: float = MAX_RMS
+    max_rms: float
     #: the windows and plain scores these came from (set by :func:`classify`), for the next frame's read
     plain: Scored | None = field(default=None, compare=False, repr=False)
-    #: cells held to UNANCHORED_RMS instead of ``max_rms`` (see :func:`_minority_kept`); None: none are
+    #: cells held to ``unanchored_rms`` instead of ``max_rms`` (see :func:`_minority_kept`); None: none are
     held: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def accepted(self) -> np.ndarray:
         # a look calibration has not named ("~") is refused however well it matches
-        limit = self.max_rms if self.held is None else np.where(self.held, min(self.max_rms, UNANCHORED_RMS),
-                                                                 self.max_rms)
-        return (self.rms <= limit) & (self.margin >= MIN_MARGIN) & (self.chars != "~")
+        table = limits.LIMITS
+        limit = self.max_rms if self.held is None else np.where(
+            self.held, min(self.max_rms, table.unanchored_rms), self.max_rms)
+        return (self.rms <= limit) & (self.margin >= table.min_margin) & (self.chars != "~")
 
     def refused(self) -> list[tuple[int, int]]:
         rs, cs = np.nonzero(~self.accepted)
@@ -101,7 +91,7 @@ def windows_area(geometry: Geometry, crop: tuple[int, int, int, int]) -> Rect:
     may move by: for a second look at a refused cell, or as the grid is lined up again (two passes of
     ``vision.align.align``)."""
     ox, oy, w, h = crop
-    reach = max(NUDGE_REACH, 2 * ALIGN_RADIUS)
+    reach = max(limits.LIMITS.nudge_reach, 2 * limits.LIMITS.align_radius)
     x0, y0 = geometry.xs[0] + ox - reach, geometry.ys[0] + oy - reach
     x1, y1 = geometry.xs[-2] + ox + w + reach, geometry.ys[-2] + oy + h + reach
     return Rect(x0, y0, x1 - x0, y1 - y0)
@@ -156,8 +146,8 @@ def best_distance(windows: np.ndarray, profile: Profile) -> np.ndarray:
     return distances(windows, profile, batched=True).min(axis=1)
 
 
-def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: float = MAX_RMS) -> CellScores:
-    """Best template, rms and margin for every window."""
+def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: float | None = None) -> CellScores:
+    """Best template, rms and margin for every window (accepted up to ``max_rms``; None: the table's)."""
     codes, pairs = profile.codes, profile.pairs
     d = distances(windows, profile)
     n = len(d)
@@ -173,7 +163,7 @@ def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: 
     rms = np.sqrt(d1 / windows.shape[1])
     chars = np.array(profile.labels)[best]
     return CellScores(chars.reshape(rows, cols), rms.reshape(rows, cols), margin.reshape(rows, cols),
-                      best.reshape(rows, cols), max_rms)
+                      best.reshape(rows, cols), limits.LIMITS.max_rms if max_rms is None else max_rms)
 
 
 @dataclass(frozen=True, eq=False)
@@ -192,7 +182,7 @@ class Scored:
                 and self.windows.shape == windows.shape and self.windows.dtype == windows.dtype)
 
 
-def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS,
+def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float,
                 last: Scored | None = None) -> Scored:
     """Every cell's plain scores on ``image``. With ``last`` (an earlier frame of the board at the same place,
     scored against the same profile) only the cells whose window changed are scored; the others keep their
@@ -252,14 +242,11 @@ def _leveled(stack: np.ndarray, gain: np.ndarray, offset: np.ndarray) -> np.ndar
     return out.reshape(t, -1).astype(np.float32)
 
 
-#: Brightness changes tried when the first reading fails: gains times offsets.
-LEVEL_GUESSES = [(g, o) for g in (0.85, 0.92, 1.0, 1.08, 1.15) for o in (-24.0, -12.0, 0.0, 12.0, 24.0)]
-
-
 def _level_guesses(profile: Profile) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The profile's templates at each of LEVEL_GUESSES, and their squared norms (kept beside the profile)."""
+    """The profile's templates at each of the table's ``level_guesses``, and their squared norms (kept beside
+    the profile)."""
     def made() -> list[tuple[np.ndarray, np.ndarray]]:
-        stacks = [_leveled(profile.stack, np.full(3, g), np.full(3, o)) for g, o in LEVEL_GUESSES]
+        stacks = [_leveled(profile.stack, np.full(3, g), np.full(3, o)) for g, o in limits.LIMITS.level_guesses]
         return [(stack, (stack * stack).sum(1)) for stack in stacks]
 
     return derived(profile, "level guesses", made)
@@ -275,7 +262,7 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: 
         if best is None or total < best[0]:
             best = (total, k)
     assert best is not None
-    g, o = LEVEL_GUESSES[best[1]]
+    g, o = limits.LIMITS.level_guesses[best[1]]
     current = with_levels(profile, (np.full(3, g), np.full(3, o)))
     for _ in range(3):
         scores = score(windows, current, rows, cols)
@@ -287,13 +274,14 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: 
 
 
 def classify(
-    image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float = MAX_RMS,
+    image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float | None = None,
     last: Scored | None = None,
 ) -> CellScores:
     """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
     ``last`` (the ``plain`` of an earlier frame's scores), only the cells whose windows changed are scored
     afresh (see :func:`score_frame`); the result is the same as without. A profile's own ``max_rms`` is the
-    most it accepts."""
+    most it accepts (None: the table's ``max_rms``)."""
+    max_rms = limits.LIMITS.max_rms if max_rms is None else max_rms
     if profile.max_rms is not None:
         # a profile drawn at another size sets its own limit (see vision.scaled); any other may only tighten it
         max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
@@ -307,29 +295,22 @@ def _classified(image: np.ndarray, geometry: Geometry, profile: Profile, plain: 
     return _numbers_held_close(plain.windows, geometry, profile, scores) if profile.drawn_from else scores
 
 
-#: A profile drawn at another cell size (see vision.scaled) reads a number only this close to its template
-#: (RMS, 0-255) and this far from any other (margin), or, up to DRAWN_INK_RMS, drawn in its digit's colour and
-#: no other digit's (``vision.ink``): a client draws its digits anew at each size, and a 3 drawn small may be
-#: nearer a 2 scaled down than to anything else. A number not read so is refused: an open cell of unknown
-#: number, learnt when a game shows what it is.
-DRAWN_NUMBER_RMS = 18.0
-DRAWN_NUMBER_MARGIN = 0.75
-DRAWN_INK_RMS = 60.0
-
-
 def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profile,
                         scores: CellScores) -> CellScores:
-    """``scores`` with the numbers neither held close nor inked as their digit refused (``windows``: the
-    cells' windows as cut from the image)."""
+    """``scores`` with the numbers neither held close (the table's ``drawn_number_rms`` and
+    ``drawn_number_margin``) nor inked as their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused
+    (``windows``: the cells' windows as cut from the image): a profile drawn at another size never names a
+    number it only comes near."""
+    table = limits.LIMITS
     loose = np.isin(scores.chars, list("12345678")) & (
-        (scores.rms > DRAWN_NUMBER_RMS) | (scores.margin < DRAWN_NUMBER_MARGIN))
+        (scores.rms > table.drawn_number_rms) | (scores.margin < table.drawn_number_margin))
     if not loose.any():
         return scores
     inks = digit_inks(profile)
     rms = scores.rms.copy()
     for r, c in zip(*np.nonzero(loose), strict=True):
         pixels = windows[r * geometry.cols + c].reshape(-1, 3)
-        if rms[r, c] <= DRAWN_INK_RMS and inked_as(pixels, str(scores.chars[r, c]), inks):
+        if rms[r, c] <= table.drawn_ink_rms and inked_as(pixels, str(scores.chars[r, c]), inks):
             loose[r, c] = False
             rms[r, c] = min(rms[r, c], scores.max_rms)  # taken by its colour: within the profile's limit
     return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms)
@@ -338,14 +319,16 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
             max_rms: float) -> CellScores:
     scores = plain.scores
-    if not _anchored(scores) and max_rms > UNANCHORED_RMS:
+    table = limits.LIMITS
+    if not _anchored(scores) and max_rms > table.unanchored_rms:
         # every cell alike (a fresh board): only a near-exact match tells covered from revealed on a screen
         # that may be brighter or darker; with a profile drawn at another size, whose looks come only so
         # close, a cell unlike the rest (the mine that went off at a first click) keeps the profile's limit
-        scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=UNANCHORED_RMS)
+        scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=table.unanchored_rms)
     if not scores.accepted.all():
         scores = _nudge(image, geometry, profile, scores)
-    if levels and not profile.drawn_from and (not scores.accepted.all() or float(scores.rms.mean()) > LEVELS_RMS):
+    if levels and not profile.drawn_from and (not scores.accepted.all()
+                                              or float(scores.rms.mean()) > table.levels_rms):
         # the screen differs from the templates all over: perhaps brighter or darker (not tried with a profile
         # drawn at another size, whose templates differ from the screen a little all over anyway)
         win = plain.windows.astype(np.float32)
@@ -357,10 +340,10 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     return scores
 
 
-def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
-           reach: int = NUDGE_REACH) -> CellScores:
-    """Second chance for refused cells: their windows moved by up to ``reach`` px each way (a client that
-    draws at fractional positions puts some glyphs a pixel off). Only a few cells, so cheap."""
+def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores) -> CellScores:
+    """Second chance for refused cells: their windows moved by up to the table's ``nudge_reach`` px each way
+    (a client that draws at fractional positions puts some glyphs a pixel off). Only a few cells, so cheap."""
+    reach = limits.LIMITS.nudge_reach
     bad = scores.refused()
     if not bad or len(bad) > max(8, geometry.rows * geometry.cols // 4):
         return scores
@@ -387,7 +370,7 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
 
 
 def _minority_kept(scores: CellScores) -> CellScores:
-    """The cells of the board's most common look held to UNANCHORED_RMS, the others to the profile's limit.
+    """The cells of the board's most common look held to ``unanchored_rms``, the others to the profile's limit.
     A held cell that misses is refused as the look it is nearest (a covered tile a pixel off stays a covered
     tile refused, never an open cell of unknown number)."""
     values, counts = np.unique(scores.chars, return_counts=True)

@@ -33,3 +33,9 @@ def derived(owner: object, key: Hashable, make: Callable[[], T]) -> T:
 def kept_for(owner: object) -> int:
     """How many derived values ``owner`` has (for tests)."""
     return len(_KEPT.get(id(owner), {}))
+
+
+def forget_all() -> None:
+    """Let go of every derived value (worked out again when next asked for: after the reader's numbers change)."""
+    for kept in _KEPT.values():
+        kept.clear()

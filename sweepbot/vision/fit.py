@@ -8,14 +8,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from sweepbot.vision import limits
 from sweepbot.vision.align import align
-from sweepbot.vision.cells import MAX_RMS, CellScores, best_distance, cell_windows, classify
+from sweepbot.vision.cells import CellScores, best_distance, cell_windows, classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.scaled import at_pitch, in_range, with_kin_numbers
-
-#: How far a board's pitch may be from a profile's to be read with it directly: a fraction, at least 1 px.
-PITCH_TOLERANCE = 0.05
 
 
 def resizes(profile: Profile) -> bool:
@@ -25,11 +23,12 @@ def resizes(profile: Profile) -> bool:
 
 
 def pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
-    return all(abs(a - b) <= max(1.0, PITCH_TOLERANCE * b) for a, b in zip(pitch, profile.pitch, strict=True))
+    tolerance = limits.LIMITS.pitch_tolerance
+    return all(abs(a - b) <= max(1.0, tolerance * b) for a, b in zip(pitch, profile.pitch, strict=True))
 
 
 def attempt(
-    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS
+    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None
 ) -> tuple[Geometry, CellScores]:
     aligned = align(image, geometry, profile)
     scores = classify(image, aligned, profile, max_rms=max_rms)
@@ -40,13 +39,8 @@ def attempt(
     return aligned, scores
 
 
-#: A read this close to its templates on every cell (mean RMS, 0-255) is its client's, pixel for pixel: no
-#: other client's looks drawn at this size are tried.
-EXACT_RMS = 4.0
-
-
 def exact(scores: CellScores) -> bool:
-    return bool(scores.accepted.all()) and float(scores.rms.mean()) <= EXACT_RMS
+    return bool(scores.accepted.all()) and float(scores.rms.mean()) <= limits.LIMITS.exact_rms
 
 
 def best_fit(image: np.ndarray, found: Geometry,
@@ -63,24 +57,20 @@ def best_fit(image: np.ndarray, found: Geometry,
     return best
 
 
-#: Profiles drawn at a board's size that are lined up with the board and read in full: the likeliest, by a
-#: first look at SAMPLE_CELLS of its cells where it was located.
-LIKELIEST = 3
-SAMPLE_CELLS = 48
-
-
 def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[Profile]:
-    """The LIKELIEST of ``profiles`` by how well their looks fit a sample of the board's cells, unaligned."""
-    if len(profiles) <= LIKELIEST:
+    """The table's ``likeliest`` few of ``profiles`` by how well their looks fit a sample of the board's cells
+    (``sample_cells`` of them), unaligned."""
+    table = limits.LIMITS
+    if len(profiles) <= table.likeliest:
         return list(profiles)
-    step = max(1, found.rows * found.cols // SAMPLE_CELLS)
+    step = max(1, found.rows * found.cols // table.sample_cells)
     cells = [(i // found.cols, i % found.cols) for i in range(0, found.rows * found.cols, step)]
 
     def fit(p: Profile) -> float:
         windows = cell_windows(image, found, p.crop)[[r * found.cols + c for r, c in cells]]
         return float(np.sqrt(best_distance(windows, p.primary()) / windows.shape[1]).mean())
 
-    return sorted(profiles, key=fit)[:LIKELIEST]
+    return sorted(profiles, key=fit)[:table.likeliest]
 
 
 def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile], found: Geometry) -> list[Profile]:

@@ -7,26 +7,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from sweepbot.vision import limits
 from sweepbot.vision.derived import derived
 from sweepbot.vision.profile import Profile
-
-#: A pixel whose channels lie this far apart (0-255) is coloured: ink, not grey.
-INK_SPREAD = 40
-#: The share of a cell's pixels that must be coloured for its colour to count.
-MIN_INK = 0.02
-#: How near (BGR distance) a cell's colour must be to its digit's, and how many times as far from every other
-#: digit's.
-INK_MATCH = 30.0
-INK_APART = 2.5
 
 DIGITS = "12345678"
 
 
 def ink(pixels: np.ndarray) -> np.ndarray | None:
-    """The median colour of the coloured pixels among ``pixels`` (N x 3), None if too few are coloured."""
+    """The median colour of the coloured pixels among ``pixels`` (N x 3), None if too few are coloured (the
+    table's ``ink_spread`` and ``min_ink``)."""
+    table = limits.LIMITS
     spread = pixels.max(axis=1).astype(np.int16) - pixels.min(axis=1).astype(np.int16)
-    coloured = pixels[spread >= INK_SPREAD]
-    if len(coloured) < MIN_INK * len(pixels) or not len(coloured):
+    coloured = pixels[spread >= table.ink_spread]
+    if len(coloured) < table.min_ink * len(pixels) or not len(coloured):
         return None
     return np.median(coloured.astype(np.float32), axis=0)
 
@@ -46,10 +40,12 @@ def digit_inks(profile: Profile) -> dict[str, np.ndarray]:
 
 
 def inked_as(pixels: np.ndarray, digit: str, inks: dict[str, np.ndarray]) -> bool:
-    """Whether a cell's ``pixels`` (N x 3) are drawn in ``digit``'s colour, and in no other digit's."""
+    """Whether a cell's ``pixels`` (N x 3) are drawn in ``digit``'s colour, and in no other digit's (the
+    table's ``ink_match`` and ``ink_apart``)."""
     mine = ink(pixels)
     if mine is None or digit not in inks:
         return False
     near = float(np.linalg.norm(mine - inks[digit]))
     others = [float(np.linalg.norm(mine - c)) for ch, c in inks.items() if ch != digit]
-    return near <= INK_MATCH and all(v >= INK_APART * max(near, 4.0) for v in others)
+    table = limits.LIMITS
+    return near <= table.ink_match and all(v >= table.ink_apart * max(near, 4.0) for v in others)

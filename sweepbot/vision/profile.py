@@ -55,8 +55,6 @@ FILE_NAMES = {
 }
 #: The label of a look that calibration has not named (yet).
 UNNAMED = "~"
-#: A template whose pixels spread less than this is a plain tile (no bevel or glyph in its window).
-FLAT_STD = 8.0
 
 
 class ProfileError(SweepbotError):

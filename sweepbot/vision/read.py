@@ -14,22 +14,15 @@ import numpy as np
 from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
-from sweepbot.vision.cells import MAX_RMS, MIN_MARGIN, CellScores, Scored, classify, distances, windows_area
+from sweepbot.vision import limits
+from sweepbot.vision.cells import CellScores, Scored, classify, distances, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.fit import best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
-from sweepbot.vision.profile import BUILTIN_DIR, FLAT_STD, Profile, available_profiles, select_profiles
+from sweepbot.vision.profile import BUILTIN_DIR, Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
 from sweepbot.vision.scaled import LARGEST, SMALLEST
-
-#: Moves (px) of a board's located edges tried when its cells, drawn at the profile's size, do not all read.
-SOURCE_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-2, 0), (2, 0))
-#: A profile of a client whose cells grow in play reads cells up to this much smaller than the profile's as
-#: grown ones (34 px columns drawn 39 px wide).
-GROWN = 0.75
-#: Cells beyond the board count as cells only when they match this closely (see ``_check_edges``).
-EDGE_RMS = 12.0
 
 
 class ReadError(SweepbotError):
@@ -120,7 +113,7 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
 
 
 def read_located(
-    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float = MAX_RMS, levels: bool = True,
+    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None, levels: bool = True,
     opened_unknown: bool = False, last: Seen | None = None,
 ) -> Reading:
     """Read a board whose geometry and profile are known (the game loop's per-frame call).
@@ -170,14 +163,6 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
     return Rect(x0, y0, max(part.right for part in kept) - x0, max(part.bottom for part in kept) - y0)
 
 
-#: The most cells read as ``=`` on one board: MAX_OPENED, or one cell in OPENED_SHARE on a larger board (more
-#: means the profile does not fit, not a rare look; a client whose rows differ in height draws a row's digits
-#: in another size). With a profile drawn at another size, which has every digit to learn, any cell whose
-#: nearest look is an opened cell's, as long as DRAWN_FITTING_SHARE of the board's cells fit the drawn looks
-#: as they are (fewer: they are not this client's, and the board is refused, not read as opened cells).
-MAX_OPENED = 4
-OPENED_SHARE = 8
-DRAWN_FITTING_SHARE = 0.25
 
 
 def learning(profile: Profile) -> bool:
@@ -188,7 +173,12 @@ def learning(profile: Profile) -> bool:
 def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellScores:
     bad = scores.refused()
     cells = geometry.rows * geometry.cols
-    most = (1 - DRAWN_FITTING_SHARE) * cells if profile.drawn_from else max(MAX_OPENED, cells // OPENED_SHARE)
+    # the most cells read as ``=`` on one board (the table's ``max_opened``, ``opened_share``); with a profile
+    # drawn at another size, which has every digit to learn, any cell whose nearest look is an opened cell's,
+    # as long as ``drawn_fitting_share`` of the board's cells fit the drawn looks as they are
+    table = limits.LIMITS
+    most = ((1 - table.drawn_fitting_share) * cells if profile.drawn_from
+            else max(table.max_opened, cells // table.opened_share))
     # nearest a mine, too, on a board that shows none (a game on, or won with its mines covered): an unseen
     # number drawn in the mines' colour; on a board that shows mines it may be one drawn another way
     shows_mines = bool(np.isin(scores.chars[scores.accepted], list("*!X")).any())
@@ -217,7 +207,7 @@ def _clear_of_covered(windows: np.ndarray, profile: Profile) -> np.ndarray:
     near_shut, near_other = shut[d[:, shut].argmin(axis=1)], other[d[:, other].argmin(axis=1)]
     rows = np.arange(len(windows))
     gap = (d[rows, near_shut] - d[rows, near_other]) / np.maximum(profile.pairs[near_other, near_shut], 1e-9)
-    return np.asarray(gap >= MIN_MARGIN)
+    return np.asarray(gap >= limits.LIMITS.min_margin)
 
 
 def read_screenshot(
@@ -248,9 +238,10 @@ def read_screenshot(
         return _read_uneven(image, found, resized, opened_unknown)
     pitch = found.pitch
     direct = [p for p in candidates if pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
+    least = limits.LIMITS.grown
     grown = [p for p in candidates if resizes(p) and not pitch_fits(p, pitch)
-             and GROWN * widths.min() <= p.pitch[0] <= widths.min()
-             and GROWN * heights.min() <= p.pitch[1] <= heights.min()]
+             and least * widths.min() <= p.pitch[0] <= widths.min()
+             and least * heights.min() <= p.pitch[1] <= heights.min()]
     if not direct and grown:
         # a client whose cells grow in play (every column widened by a digit in it)
         return _read_uneven(image, found, grown, opened_unknown)
@@ -312,7 +303,7 @@ def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profil
     for p in fitting:
         # the located edges may lie a pixel or two off those calibration drew its cells from: a cell drawn
         # from a wider one is not merely moved then, but squeezed otherwise; the first shift that reads wins
-        for sx, sy in SOURCE_SHIFTS:
+        for sx, sy in limits.LIMITS.source_shifts:
             fitted = found.shifted(sx, sy)
             even = even_grid(fitted, p.pitch)
             try:
@@ -345,7 +336,7 @@ def _flat(profile: Profile, ch: str) -> bool:
     """Whether a character's first template is a plain patch (no bevel or glyph in its window)."""
     if ch not in profile.labels:
         return True
-    return float(profile.stack[profile.labels.index(ch)].std()) < FLAT_STD
+    return float(profile.stack[profile.labels.index(ch)].std()) < limits.LIMITS.flat_std
 
 
 def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> None:
@@ -358,7 +349,7 @@ def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> Non
         scores = classify(image, line, profile)
         # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
         # dangeruxb) draw them in the window's own colour
-        clear = scores.accepted & (scores.rms <= EDGE_RMS) & ~np.isin(scores.chars, [".", "="])
+        clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])
         if _flat(profile, COVERED):  # a plain covered tile looks like any plain window background
             clear &= scores.chars != COVERED
         if clear.mean() >= 0.6:

@@ -24,7 +24,8 @@ from itertools import pairwise
 import cv2
 import numpy as np
 
-from sweepbot.vision.cells import MAX_RMS, best_distance, cell_windows
+from sweepbot.vision import limits
+from sweepbot.vision.cells import best_distance, cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.lines import UNEVEN_SIZE
 from sweepbot.vision.profile import Profile
@@ -83,7 +84,7 @@ def redraw(image: np.ndarray, source: Geometry, target: Geometry, profile: Profi
         windows = cell_windows(drawn, target, profile.crop)
         return np.sqrt(best_distance(windows, profile) / windows.shape[1])
 
-    return redraw_likest(image, spans(source.xs), spans(source.ys), target, unlike, MAX_RMS)
+    return redraw_likest(image, spans(source.xs), spans(source.ys), target, unlike, limits.LIMITS.max_rms)
 
 
 def redraw_cells(image: np.ndarray, columns: Spans, rows: Spans, target: Geometry, way: int = 0) -> np.ndarray:

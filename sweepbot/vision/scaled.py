@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from sweepbot.board import NUMBERS
+from sweepbot.vision import limits
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.derived import derived
 from sweepbot.vision.profile import Profile, make_profile, user_profiles_dir
@@ -28,12 +29,6 @@ from sweepbot.vision.rules import NewGameControl, PlayRules
 
 #: Cell sizes (px) a profile is drawn at: the range a board is read in.
 SMALLEST, LARGEST = 10.0, 100.0
-#: How far a scaled template may be from a cell and still match it (RMS, 0-255): resizing blurs a template's
-#: edges by a pixel, and a client draws its digits, mines and flags anew at each size (21-32 from their own
-#: looks at 1.3 times the size or 0.94 times), so a looser limit than the reader's general one; a cell
-#: must still be nearer one look than any other by the reader's margin, and a look learnt in play then
-#: reads exactly.
-SCALED_RMS = 40.0
 #: Pitches closer than this (px) are one size: the scaled profile made for one serves the other.
 SAME_PITCH = 0.1
 
@@ -55,7 +50,8 @@ def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
     shrink = fx * fy < 1
     templates = [(ch, cv2.resize(profile.template(i), size, interpolation=cv2.INTER_AREA if shrink
                                  else cv2.INTER_LINEAR)) for i, ch in enumerate(profile.labels)]
-    limit = SCALED_RMS if profile.max_rms is None else max(profile.max_rms, SCALED_RMS)
+    scaled_rms = limits.LIMITS.scaled_rms
+    limit = scaled_rms if profile.max_rms is None else max(profile.max_rms, scaled_rms)
     name = f"{profile.drawn_from or profile.name}@{pitch[0]:.1f}px"
     return make_profile(name, profile.client, pitch, crop, templates, profile.sizes,
                         _counter_at(profile.counter, fx, fy), user_profiles_dir() / name,

@@ -658,7 +658,7 @@ def test_a_look_learnt_in_play_replaces_its_open_cell_template_once() -> None:
 def test_a_row_of_looks_never_learnt_is_read_open_with_numbers_unknown() -> None:
     """A calibrated profile meets a look it never learnt on a whole row of a 12x12 board (a client that draws
     the digits of a shorter row smaller): those cells are read as open, number unknown, while they are at most
-    one in OPENED_SHARE; a board where most cells fit no template is refused."""
+    one in the table's ``opened_share``; a board where most cells fit no template is refused."""
     from sweepbot.vision.geometry import Geometry
     from sweepbot.vision.read import read_located
 

@@ -1,0 +1,152 @@
+"""Every number that decides a read: which profile reads a board, and whether each cell is named or refused.
+
+One table, :data:`LIMITS`, each number with the reason for its value. The reader looks them up at each read,
+so a number changed here (or, for an experiment, with :func:`using`) changes what follows at once:
+``benchmarks/limits.py`` reads every recorded fixture and runs the reading tests with one number changed,
+and docs/limits.md lists what each one guards. RMS values are root-mean-square pixel differences on the
+0-255 scale; a margin is how much nearer a cell is to its best look than to the best look of another
+character, as a share of the distance between those two looks (1: an exact match; 0: half-way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+
+def _number(value: Any, reason: str) -> Any:
+    return field(default=value, metadata={"reason": reason})
+
+
+@dataclass(frozen=True)
+class Limits:
+    # -- a cell named or refused ------------------------------------------------------------------------------
+    max_rms: float = _number(30.0, (
+        "The most a cell may differ from its best look and be named: a screen's colour management, a few "
+        "pixels of antialiasing and a brightness change the fit did not undo stay well under it; a look the "
+        "profile does not hold (a digit never seen) is far over it."))
+    min_margin: float = _number(0.5, (
+        "The least margin a named cell has: a cell nearer half-way between two looks than to either is not "
+        "named (a tile pressed half down, a digit half drawn)."))
+    unanchored_rms: float = _number(6.0, (
+        "On a board whose cells all look alike (a fresh board), the most a cell may differ from its look: "
+        "a brighter screen and a board of revealed cells look the same, so only a near-exact match tells "
+        "covered from revealed until two kinds of cell pin the screen's brightness down."))
+    levels_rms: float = _number(6.0, (
+        "A board read with a mean residual above this is tried again with the screen's brightness and "
+        "contrast fitted to the templates (a screen brighter or darker than the one the profile was made on); "
+        "under it, the templates already match pixel for pixel."))
+    level_guesses: tuple[tuple[float, float], ...] = _number(
+        tuple((g, o) for g in (0.85, 0.92, 1.0, 1.08, 1.15) for o in (-24.0, -12.0, 0.0, 12.0, 24.0)), (
+            "The gains and offsets tried first when the brightness is fitted, before the least-squares passes "
+            "refine the best: a screen up to 15 % more or less contrasted and 24 levels brighter or darker, "
+            "which a least-squares fit alone, started from the wrong looks, does not find."))
+    nudge_reach: int = _number(3, (
+        "How far (px) a refused cell's window is moved each way for a second look: a client that draws at "
+        "fractional positions puts some glyphs a pixel off."))
+    align_radius: int = _number(2, (
+        "How far (px) one pass of lining the grid up with the looks moves it each way: the edges a board is "
+        "located by may be a pixel or two off its cells' windows."))
+
+    # -- a profile drawn at another cell size ---------------------------------------------------------------
+    scaled_rms: float = _number(40.0, (
+        "The most a cell may differ from a look drawn at another size: resizing blurs a template's edges by a "
+        "pixel and a client draws its tiles anew at each size (21-32 from their own looks at 1.3 or 0.94 "
+        "times the size); the margin still has to hold."))
+    drawn_number_rms: float = _number(18.0, (
+        "A number read with a profile drawn at another size is named only this close to its look: a client "
+        "draws its digits anew at each size, and a 3 drawn small may be nearer a 2 scaled down than to "
+        "anything else. Farther, only its digit's colour names it (drawn_ink_rms)."))
+    drawn_number_margin: float = _number(0.75, (
+        "... and only this far from any other look: a drawn number half-way between two digits is an open cell "
+        "of unknown number, learnt when a game shows what it is."))
+    drawn_ink_rms: float = _number(60.0, (
+        "A drawn number farther than drawn_number_rms from its look is still named when it is drawn in its "
+        "digit's colour and no other digit's, up to this far: the colour of a digit stays when its shape, "
+        "drawn anew, does not."))
+    drawn_fitting_share: float = _number(0.25, (
+        "A board read with a profile drawn at another size reads its refused cells as open cells of unknown "
+        "number only while this share of its cells fit the drawn looks as they are; fewer, and the looks are "
+        "not this client's: the board is refused."))
+
+    # -- which profile reads a board -----------------------------------------------------------------------
+    pitch_tolerance: float = _number(0.05, (
+        "How far (a share of the cell size, at least 1 px) a board's cell size may be from a profile's to be "
+        "read with it as it is; farther, the profile is drawn at the board's size."))
+    exact_rms: float = _number(4.0, (
+        "A read this close to its looks on every cell (mean RMS) is its client's, pixel for pixel: no other "
+        "client's looks are drawn at the board's size to be tried (they cost time and cannot do better)."))
+    likeliest: int = _number(3, (
+        "Profiles drawn at a board's size that are lined up with the board and read in full: the likeliest by "
+        "a first look at a sample of its cells (each one more costs a full read on a board's first read)."))
+    sample_cells: int = _number(48, (
+        "Cells of the board that first look is taken at, spread evenly over it."))
+    source_shifts: tuple[tuple[int, int], ...] = _number(
+        ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-2, 0), (2, 0)), (
+            "Moves (px) of a board's located edges tried when its cells, drawn at the profile's size, do not "
+            "all read: the located edge of a board whose cells grow may be a pixel or two off."))
+    grown: float = _number(0.75, (
+        "A profile of a client whose cells grow in play reads cells down to this share of its own size as "
+        "grown ones (34 px columns drawn 39 px wide)."))
+    edge_rms: float = _number(12.0, (
+        "Cells beyond a board's edge count as cells (the board goes on: its edge was missed) only when they "
+        "match this closely: a window's background beside a board may come within the reader's limit of a "
+        "look."))
+    flat_std: float = _number(8.0, (
+        "A look whose pixels vary less than this (standard deviation) is a plain patch: a covered tile "
+        "without a bevel, which any plain background beside a board also matches."))
+
+    # -- open cells of a number not learnt ------------------------------------------------------------------
+    max_opened: int = _number(4, (
+        "The most cells of a board read as open cells of unknown number (with a profile still learning): "
+        "a few rare looks; more means the profile does not fit."))
+    opened_share: int = _number(8, (
+        "... or one cell in this many on a larger board (a client whose rows differ in height draws a row's "
+        "digits at another size)."))
+
+    # -- a digit's colour ----------------------------------------------------------------------------------
+    ink_spread: int = _number(40, (
+        "A pixel whose channels lie this far apart (0-255) is coloured: ink, not grey."))
+    min_ink: float = _number(0.02, (
+        "The share of a cell's pixels that must be coloured for its colour to count."))
+    ink_match: float = _number(30.0, (
+        "How near (BGR distance) a cell's colour must be to its digit's: the same ink through antialiasing "
+        "and a resize."))
+    ink_apart: float = _number(2.5, (
+        "... and how many times as far from every other digit's colour: two digits drawn in near colours "
+        "name neither."))
+
+    def reason(self, name: str) -> str:
+        """Why ``name`` has its value."""
+        for f in fields(self):
+            if f.name == name:
+                return str(f.metadata["reason"])
+        raise KeyError(name)
+
+
+#: The numbers every read uses.
+LIMITS = Limits()
+
+
+def names() -> list[str]:
+    """Every number of the table, in its order."""
+    return [f.name for f in fields(Limits)]
+
+
+@contextmanager
+def using(**changes: Any) -> Iterator[Limits]:
+    """The reader with some numbers changed while the block runs (for experiments and tests); what was
+    worked out from the numbers before (profiles drawn at a size) is worked out again."""
+    from sweepbot.vision import derived
+
+    global LIMITS
+    kept = LIMITS
+    LIMITS = replace(kept, **changes)
+    derived.forget_all()
+    try:
+        yield LIMITS
+    finally:
+        LIMITS = kept
+        derived.forget_all()

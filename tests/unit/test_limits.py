@@ -1,0 +1,49 @@
+"""The reader's table of numbers (sweepbot/vision/limits.py): each number with its reason, changed for a read
+by :func:`using` and put back after, and what each guards: a read that goes wrong or is refused with it
+moved. docs/limits.md lists, for every number, what ``benchmarks/limits.py`` found it guards."""
+
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError, fields
+from pathlib import Path
+
+import pytest
+
+from sweepbot.board import Board
+from sweepbot.errors import SweepbotError
+from sweepbot.vision import limits
+from sweepbot.vision.capture import load_image
+from sweepbot.vision.read import read_screenshot
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def expected(name: str) -> Board:
+    return Board.parse((FIXTURES / name).with_suffix(".board").read_text(encoding="utf-8"))
+
+
+def read(name: str, profile: str | None = None) -> Board | None:
+    """The board read from a fixture (with the built-in profiles, or the one named), None when the read is
+    refused."""
+    try:
+        return read_screenshot(load_image(FIXTURES / name), profile).board
+    except SweepbotError:
+        return None
+
+
+def test_every_number_has_its_reason_and_the_table_is_never_changed_in_place() -> None:
+    for f in fields(limits.Limits):
+        assert len(limits.LIMITS.reason(f.name)) > 40, f.name
+    with pytest.raises(FrozenInstanceError):
+        limits.LIMITS.max_rms = 10.0  # type: ignore[misc]
+    with pytest.raises(KeyError):
+        limits.LIMITS.reason("no such number")
+
+
+def test_a_number_changed_for_a_block_changes_the_read_and_is_put_back_after() -> None:
+    name = "xdemineur/digits-21-1.png"
+    assert read(name, "xdemineur-21px") == expected(name)
+    with limits.using(min_margin=1.5) as table:
+        assert table.min_margin == 1.5 and limits.LIMITS is table
+        assert read(name, "xdemineur-21px") is None  # even an exact match has a margin of 1: refused
+    assert limits.LIMITS.min_margin == 0.5 and read(name, "xdemineur-21px") == expected(name)
