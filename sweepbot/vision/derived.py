@@ -37,5 +37,5 @@ def kept_for(owner: object) -> int:
 
 def forget_all() -> None:
     """Let go of every derived value (worked out again when next asked for: after the reader's numbers change)."""
-    for kept in _KEPT.values():
+    for kept in list(_KEPT.values()):
         kept.clear()
