@@ -13,7 +13,7 @@ from sweepbot.vision.align import align
 from sweepbot.vision.cells import CellScores, best_distance, cell_windows, classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.scaled import at_pitch, in_range, with_kin_numbers
+from sweepbot.vision.scaled import at_pitch, client_at_pitch, in_range, with_kin_numbers
 
 
 def resizes(profile: Profile) -> bool:
@@ -73,16 +73,23 @@ def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -
     return sorted(profiles, key=fit)[:table.likeliest]
 
 
-def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile], found: Geometry) -> list[Profile]:
+def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
+                  found: Geometry) -> tuple[list[Profile], list[Profile]]:
     """The profiles made at other cell sizes (of those that offer the board's rows and columns), each drawn at
-    the board's size: a client's looks at one size may fit a board better than its profile of the nearest
-    size (a client that draws its digits otherwise at a small size). Each holds the numbers of its client's
-other sizes too (``vision.scaled.with_kin_numbers``)."""
+    the board's size (each with its client's other sizes' numbers, ``vision.scaled.with_kin_numbers``), and
+    each client's drawn together as one (``vision.scaled.client_at_pitch``): a client's looks at one size may
+    fit a board best (a window resized as a whole), or its tiles as at one size and its digits as at another
+    (a client that draws itself anew at the board's size). The profiles drawn alone, and those drawn
+    together."""
     if not in_range(found.pitch):
-        return []
-    drawn = [at_pitch(p, found.pitch) for p in candidates
-             if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p)]
-    return [with_kin_numbers(p, drawn) for p in drawn]
+        return [], []
+    clients: dict[str, list[Profile]] = {}
+    for p in candidates:
+        if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p):
+            clients.setdefault(p.client, []).append(p)
+    alone = [at_pitch(p, found.pitch) for group in clients.values() for p in group]
+    together = [client_at_pitch(group, found.pitch) for group in clients.values() if len(group) > 1]
+    return [with_kin_numbers(p, alone) for p in alone], together
 
 
 def rank(scores: CellScores, raw: CellScores) -> float:

@@ -12,7 +12,8 @@
       "templates": {"#": ["covered.png"], "1": ["1.png"], ...},
       "counter": {...},                  optional: where the mines-left counter is, see sweepbot.vision.counter
       "max_rms": 14.2,                   optional: how far a cell may be from its template and still be read
-      "drawn_from": "gnome-mines-46px",  optional: drawn from that profile at this size, then learnt in play
+      "drawn_from": "gnome-mines-46px",  optional: drawn from that profile at this size (several joined by
+                                         "+": a client's sizes drawn together), then learnt in play
       "play": {...}                      optional: the client's rules for play (see sweepbot.vision.rules)
     }
 

@@ -247,7 +247,8 @@ def read_screenshot(
         return _read_uneven(image, found, grown, opened_unknown)
     best = best_fit(image, found, direct)
     if best is None or not exact(best[3]):
-        drawn = likeliest(image, found, drawn_at_size(candidates, direct, found))
+        alone, together = drawn_at_size(candidates, direct, found)
+        drawn = likeliest(image, found, alone) + together  # a client's looks drawn together are always tried
         if drawn:
             best = min((x for x in (best, best_fit(image, found, drawn)) if x is not None), key=lambda x: x[0])
     trimmed = None if best is None or geometry is not None else _without_phantom_line(best[1], best[3])

@@ -88,6 +88,37 @@ def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
     return derived(profile, ("with kin", tuple(other.name for other in givers)), made)
 
 
+def client_at_pitch(profiles: Sequence[Profile], pitch: tuple[float, float]) -> Profile:
+    """One client's profiles (made at other cell sizes) drawn at cells of ``pitch`` as one profile: every look
+    of every size, cut to the window all of them hold. A client draws its tiles, digits and mines anew at each
+    size, so that at a size between two of its own one look may fit best as drawn from the smaller size and
+    another as drawn from the larger (sgt-mines at 28 px: its tiles as at 20 px, its digits as at 32 px); the
+    cell is named by whichever fits. Its counter and rules are those of the size nearest the board's. Made
+    once for the same profiles and size (kept beside the first), so that a board found again is read with
+    the same profile."""
+    ordered = sorted(profiles, key=lambda p: p.name)
+    if len({p.client for p in ordered}) != 1:
+        raise ValueError("the profiles of one client are drawn together, never those of several")
+    key = (round(pitch[0] / SAME_PITCH), round(pitch[1] / SAME_PITCH))
+
+    def made() -> Profile:
+        drawn = [at_pitch(p, pitch) for p in ordered]
+        if len(drawn) == 1:
+            return drawn[0]
+        nearest = min(zip(ordered, drawn, strict=True), key=lambda pair: abs(pair[0].pitch[0] - pitch[0]))[1]
+        x0, y0 = max(p.crop[0] for p in drawn), max(p.crop[1] for p in drawn)
+        x1, y1 = min(p.crop[0] + p.crop[2] for p in drawn), min(p.crop[1] + p.crop[3] for p in drawn)
+        looks = [(ch, np.ascontiguousarray(p.template(i)[y0 - p.crop[1]:y1 - p.crop[1], x0 - p.crop[0]:x1 - p.crop[0]]))
+                 for p in drawn for i, ch in enumerate(p.labels)]
+        limit = max(p.max_rms for p in drawn if p.max_rms is not None)
+        name = f"{ordered[0].client}@{nearest.pitch[0]:.1f}px"
+        return make_profile(name, nearest.client, nearest.pitch, (x0, y0, x1 - x0, y1 - y0), looks,
+                            {size for p in drawn for size in p.sizes}, nearest.counter, user_profiles_dir() / name,
+                            nearest.play, limit, "+".join(p.name for p in ordered))
+
+    return derived(ordered[0], ("client at pitch", tuple(p.name for p in ordered), key), made)
+
+
 def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:
     """The client's rules with its new-game face or control where it lies beside a board drawn that much
     larger (a window, a page or a screen scaled as a whole), its looks resized with it."""

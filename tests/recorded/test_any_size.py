@@ -126,3 +126,18 @@ def test_numbers_of_the_clients_size_nearest_the_boards_are_read_with_the_looks_
         assert {(6, 2), (6, 4), (6, 6)} <= set(refused.cells)
     else:
         assert "3" not in "".join(grid)
+
+
+def test_a_client_that_draws_itself_anew_at_each_size_is_read_with_its_sizes_drawn_together() -> None:
+    """sgt-mines with 28 px tiles, a size between its profiles' 20 and 32: its tiles look as at 20 px and its
+    digits as at 32 px, so that each profile drawn alone refuses part of the board, and the client's looks
+    drawn together read all of it as written down."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-28px-lost.png"
+    image = load_image(path)
+    reading = read_screenshot(image)
+    assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+    assert reading.profile.drawn_from == "sgt-mines-12px+sgt-mines-20px+sgt-mines-32px"
+    for name in ("sgt-mines-20px", "sgt-mines-32px"):
+        alone = at_pitch(load_profile(BUILTIN_DIR / name), reading.geometry.pitch)
+        with pytest.raises(ReadError):
+            read_screenshot(image, profiles=[alone])

@@ -29,3 +29,20 @@ def test_a_number_is_taken_only_in_its_own_digits_colour_and_no_other() -> None:
 def test_digits_drawn_in_one_colour_are_never_told_apart_by_it() -> None:
     inks = {"1": np.array(BLUE, np.float32), "2": np.array((205, 45, 35), np.float32)}
     assert not inked_as(cell(BLUE), "1", inks) and not inked_as(cell(BLUE), "2", inks)
+
+
+def test_a_digits_colour_is_its_strokes_core_not_the_edges_blended_with_the_ground() -> None:
+    """A thin blue stroke drawn larger blends its edges with the grey ground: most of its coloured pixels are
+    blends. Its colour is still the stroke's own blue, and a cell drawn crisp in that blue is read as that
+    digit."""
+    from sweepbot.vision.ink import ink
+
+    pixels = np.tile(np.array(GREY, np.uint8), (400, 1))
+    pixels[:30] = BLUE
+    for k in range(90):  # blends from the blue towards the grey
+        share = 0.6 * k / 90
+        pixels[30 + k] = np.round(np.array(BLUE) * (1 - share) + np.array(GREY) * share)
+    colour = ink(pixels)
+    assert colour is not None and np.abs(colour - np.array(BLUE)).max() <= 10
+    inks = {"1": colour, "2": np.array(GREEN, np.float32), "3": np.array(RED, np.float32)}
+    assert inked_as(cell(BLUE), "1", inks) and not inked_as(cell(BLUE), "2", inks)
