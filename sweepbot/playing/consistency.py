@@ -4,6 +4,7 @@ game is over: :func:`sweepbot.board.game_over`.)"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from sweepbot.board import OPENED, REVEALED_CHARS, Board, Cell, neighbours
@@ -62,14 +63,14 @@ def won_with_mines_shown(board: Board, opened: list[tuple[int, int]]) -> bool:
             and board.count("#?F*") == board.mines)
 
 
-def winning_board(board: Board, opened: list[tuple[int, int]]) -> Board | None:
+def winning_board(board: Board, opened: Sequence[Cell], proved: Sequence[Cell] = ()) -> Board | None:
     """The board after opening ``opened`` if, should they be safe, that wins the game; else None. Opened
     cells are shown as 0: only which cells stay covered (the mines) matters for what follows. (Had one
-    been a mine, the client would show the lost board, which reads as lost.)"""
-    if board.mines is None:
-        return None
-    covered = board.count("#?F") - len(set(opened))
-    if covered != board.mines:
+    been a mine, the client would show the lost board, which reads as lost.) A win is known when the cells
+    left covered are as many as the board's mines, or, where that number is not known, when every one of
+    them is among ``proved``, the cells the numbers prove to be mines."""
+    left = {(r, c) for r, row in enumerate(board.grid) for c, ch in enumerate(row) if ch in "#?F"} - set(opened)
+    if (len(left) != board.mines) if board.mines is not None else not (left and left <= set(proved)):
         return None
     return replace(board.replace(dict.fromkeys(opened, ".")), state="won")
 

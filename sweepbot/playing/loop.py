@@ -180,7 +180,7 @@ class Player:
             if clicked or expected_win is None:
                 cells = clicked
                 opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
-                expected_win = winning_board(view.board, cells) if opening else None
+                expected_win = winning_board(view.board, cells, analysis.mines) if opening else None
                 sure_win = expected_win is not None and bool(analysis.safe)
             # else no click went (the board changed since it was read): the last clicks' answer is coming, and
             # still wins the game if it was to

@@ -256,6 +256,35 @@ def test_a_win_the_client_does_not_show_is_won_once_the_client_takes_no_more_cli
     assert wins >= 2 and errors == 0, (wins, errors)
 
 
+def test_a_win_proved_by_the_numbers_is_a_win_when_the_won_board_cannot_be_read() -> None:
+    """A client with no mine counter that marks its mines in a look the bot never learnt once the game is won
+    (sgt-mines's flags at a small tile size): the last clicks opened every cell the numbers did not prove a
+    mine, so the game is won, not an error. (A game whose last move was a guess is not proved won so: without
+    the mine count, nothing tells its unread board from a screen gone wrong.)"""
+    class Marked(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.state == "won":
+                image[0, 0, 1] = 3  # what the reader cannot read
+            return image
+
+    reader = SimReader(9, 9, 10)
+    reader.mines = None  # type: ignore[assignment]
+    results = []
+    for seed in range(1, 9):
+        game = Game(LEVELS["beginner"], seed, "opening")
+        player = Player(watcher(Marked(game), BoardInput(SimDevice(game), ScreenMapping())), reader,
+                        replace(QUICK, known_mines={}, tries=2))
+        try:
+            report = player.play_game()
+        except ScreenStoppedMakingSense:
+            results.append("error")
+            continue
+        assert report.error is None and report.result == game.state, (seed, report)
+        results.append(report.result)
+    assert results.count("won") >= 4 and results.count("error") <= 1, results  # without the proof: 5 errors
+
+
 def test_a_board_is_taken_for_a_win_it_does_not_show_only_when_its_numbers_say_so() -> None:
     from sweepbot.playing.consistency import covered_all_mines
 
@@ -703,6 +732,9 @@ def test_winning_board_only_when_the_clicks_clear_every_safe_cell() -> None:
     assert winning_board(board, [(1, 0), (1, 1)]) is not None
     assert winning_board(board, [(1, 0)]) is None
     assert winning_board(Board(("1#", "##")), [(1, 0), (1, 1)]) is None  # total unknown: no prediction
+    # ... unless the numbers prove that every cell left covered is a mine
+    assert winning_board(Board(("1#", "##")), [(1, 0), (1, 1)], proved=[(0, 1)]) is not None
+    assert winning_board(Board(("1#", "##")), [(1, 0)], proved=[(0, 1)]) is None  # (1, 1) left, not proved
 
 
 def test_new_game_by_key_waits_for_the_fresh_board() -> None:
