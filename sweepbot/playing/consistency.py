@@ -75,17 +75,26 @@ def winning_board(board: Board, opened: Sequence[Cell], proved: Sequence[Cell] =
     return replace(board.replace(dict.fromkeys(opened, ".")), state="won")
 
 
-def mines_all_proved(board: Board, mines: list[tuple[int, int]]) -> bool:
+def mines_all_proved(board: Board, mines: list[tuple[int, int]], clicked: Sequence[Cell] = ()) -> bool:
     """Whether every cell still covered is one of ``mines``, the cells the numbers prove to be mines: then no
     safe cell is left and the game is won, whether or not the client shows it (one that shows no counter and
-    no message at a win)."""
+    no message at a win). Never while a cell of the last clicks the client took (``clicked``) reads as an
+    open cell of unknown number: a mine gone off in a look never learnt reads so, and the numbers around it
+    prove nothing then."""
     covered = {(r, c) for r, row in enumerate(board.grid) for c, ch in enumerate(row) if ch in "#?"}
-    return bool(covered) and covered <= set(mines)
+    return bool(covered) and covered <= set(mines) and not any(board.grid[r][c] == "=" for r, c in clicked)
 
 
 #: The most of a board that its mines take (the densest level clients offer, expert, takes 21 %): more cells
 #: covered than that, and a board is not taken for a win it does not show
 MAX_MINE_SHARE = 0.3
+
+
+def won_unshown(board: Board, taken: Sequence[Cell]) -> bool:
+    """Whether a client that takes no more clicks left a won game on ``board`` without showing it: the last
+    clicks it took (``taken``) opened cells of known looks (a mine gone off shows where it was clicked, in a
+    look of its own), and the board reads as won were every covered cell a mine."""
+    return bool(taken) and all(board.grid[r][c] in ".12345678" for r, c in taken) and covered_all_mines(board)
 
 
 def covered_all_mines(board: Board) -> bool:

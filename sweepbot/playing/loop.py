@@ -16,7 +16,6 @@ from sweepbot.control.errors import ControlError
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.consistency import (
     changes_that_cannot_happen,
-    covered_all_mines,
     half_taken,
     late_numbers,
     lost_at,
@@ -25,6 +24,7 @@ from sweepbot.playing.consistency import (
     opened_safely,
     untaken_clicks,
     winning_board,
+    won_unshown,
     won_with_mines_shown,
 )
 from sweepbot.playing.record import Recorder
@@ -103,6 +103,7 @@ class Player:
         sure_win = False  # the last clicks were all certain to be safe, and they open every safe cell
         cells: list[tuple[int, int]] = []
         untaken_moves = 0
+        taken: list[tuple[int, int]] = []  # the cells of the last clicks the client took
         while True:
             if self.clock.now() - start > self.settings.max_seconds:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
@@ -154,12 +155,16 @@ class Player:
                 untaken = untaken_clicks(previous.board, view.board, cells)
                 report.missed += len(untaken)
                 untaken_moves = untaken_moves + 1 if len(untaken) == len(cells) else 0
+                taken = [cell for cell in cells if cell not in untaken] or taken
                 if untaken_moves >= MAX_UNTAKEN_MOVES:
-                    # the game is over: a message (a toast coming in) says how; or, with no message, the board
-                    # shows no mine gone off and reads as won were every covered cell a mine
-                    said = self.message_shown(view) or ("won" if covered_all_mines(view.board) else None)
-                    if said is not None:
-                        report.result, report.final, report.final_view = said, view.board, view
+                    # the game is over: a message (a toast coming in) says how; or, with no message, the last
+                    # clicks taken opened cells of known looks (a mine gone off shows where it was clicked) and
+                    # the board reads as won were every covered cell a mine
+                    said = self.message_shown(view)
+                    inferred = said is None and won_unshown(view.board, taken)
+                    if said is not None or inferred:
+                        report.result, report.final, report.final_view = said or "won", view.board, view
+                        report.inferred = inferred
                         break
                     report.error = (f"the client took none of the clicks of the last {untaken_moves} moves: the game "
                                     "is over without showing it"
@@ -168,7 +173,7 @@ class Player:
                     report.final, report.final_view = view.board, view
                     break
             if not over and analysis is not None and view.board.mines is None \
-                    and mines_all_proved(view.board, analysis.mines):
+                    and mines_all_proved(view.board, analysis.mines, taken):
                 over = "won"  # no safe cell left: what is covered, the numbers prove mines
             if over:
                 report.result = over
@@ -191,7 +196,8 @@ class Player:
                 self.await_answer(view, frame, cells)
             previous = view
         final = report.final
-        if report.result == "won" and final is not None and final.mines is None and final.count("!*X") == 0:
+        if report.result == "won" and final is not None and final.mines is None and final.count("!*X") == 0 \
+                and not report.inferred:
             # a client that shows no counter: the won board's covered cells and flags are the mines
             self.settings.known_mines[(final.rows, final.cols)] = final.count("#?F")
         report.seconds = self.clock.now() - start

@@ -49,6 +49,8 @@ class GameReport:
     moves: int = 0
     seconds: float = 0.0
     error: str | None = None
+    #: a win the client did not show, taken from a board that reads as won once the client took no more clicks
+    inferred: bool = False
     final: Board | None = None
     final_view: BoardView | None = None
     reads: int = 0

@@ -245,15 +245,14 @@ def test_a_win_the_client_does_not_show_is_won_once_the_client_takes_no_more_cli
 
     reader = SimReader(16, 16, 40)
     reader.mines = None  # type: ignore[assignment]
-    wins = errors = 0
-    for seed in range(2, 8):
+    inferred = 0
+    for seed in range(2, 14):
         game = Game(LEVELS["intermediate"], seed, "opening")
         settings = replace(QUICK, known_mines={})
         report = Player(watcher(Quiet(game), BoardInput(Done(game), ScreenMapping())), reader, settings).play_game()
         assert report.result == game.state or report.error is not None, (seed, report)
-        wins += report.result == "won"
-        errors += report.error is not None
-    assert wins >= 2 and errors == 0, (wins, errors)
+        inferred += report.inferred
+    assert inferred >= 1
 
 
 def test_a_win_proved_by_the_numbers_is_a_win_when_the_won_board_cannot_be_read() -> None:
@@ -285,9 +284,47 @@ def test_a_win_proved_by_the_numbers_is_a_win_when_the_won_board_cannot_be_read(
     assert results.count("won") >= 4 and results.count("error") <= 1, results  # without the proof: 5 errors
 
 
-def test_a_board_is_taken_for_a_win_it_does_not_show_only_when_its_numbers_say_so() -> None:
-    from sweepbot.playing.consistency import covered_all_mines
+def test_a_loss_the_client_does_not_show_in_a_known_look_is_never_taken_for_a_win() -> None:
+    """A client that shows neither the game's end nor its mines, and draws the mine gone off in a look the bot
+    never learnt (read as an open cell of unknown number): once its clicks go untaken, the board may read as
+    won were every covered cell a mine, but the last click taken opened no known look: never a win, and the
+    mine count is not learnt from it."""
+    class Hidden(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            image[0, 0, 1] = 0
+            blue = image[..., 0]
+            blue[blue == ord("!")] = ord("=")
+            blue[blue == ord("*")] = ord("#")
+            return image
 
+    class Done(SimDevice):
+        def click(self, x: int, y: int, button: str) -> None:
+            if self.game.state != "playing":
+                self.pointer = (x, y)
+                self.clicks.append((x, y, button))
+                return
+            super().click(x, y, button)
+
+    reader = SimReader(16, 16, 40)
+    reader.mines = None  # type: ignore[assignment]
+    lost = 0
+    for seed in range(1, 13):
+        game = Game(LEVELS["intermediate"], seed, "opening")
+        settings = replace(QUICK, known_mines={})
+        report = Player(watcher(Hidden(game), BoardInput(Done(game), ScreenMapping())), reader, settings).play_game()
+        if game.state == "lost":
+            lost += 1
+            assert report.result != "won" and not settings.known_mines, (seed, report)
+    assert lost >= 2
+
+
+def test_a_board_is_taken_for_a_win_it_does_not_show_only_when_its_numbers_say_so() -> None:
+    from sweepbot.playing.consistency import covered_all_mines, won_unshown
+
+    assert won_unshown(Board.parse("1#1\n111\n...\n"), [(2, 0)])
+    assert not won_unshown(Board.parse("1#=\n111\n...\n"), [(0, 2)])  # the last click opened no known look
+    assert not won_unshown(Board.parse("1#1\n111\n...\n"), [])
     assert covered_all_mines(Board.parse("1#1\n111\n...\n"))  # mines unknown: one covered cell of nine
     assert covered_all_mines(Board.parse("=#=\n111\n...\n"))  # a number not learnt touches the covered cell
     assert not covered_all_mines(Board.parse("2#1\n111\n...\n"))  # a 2 with one covered neighbour
