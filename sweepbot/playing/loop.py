@@ -157,10 +157,12 @@ class Player:
                 untaken_moves = untaken_moves + 1 if len(untaken) == len(cells) else 0
                 taken = [cell for cell in cells if cell not in untaken] or taken
                 if untaken_moves >= MAX_UNTAKEN_MOVES:
-                    # the game is over: a message (a toast coming in) says how; or, with no message, the last
-                    # clicks taken opened cells of known looks (a mine gone off shows where it was clicked) and
-                    # the board reads as won were every covered cell a mine
-                    said = self.message_shown(view)
+                    # the game is over: a message (a toast sliding in, read once it is there) says how; or, with
+                    # no message, the last clicks taken opened cells of known looks (a mine gone off shows where
+                    # it was clicked) and the board reads as won were every covered cell a mine
+                    def message(seen: BoardView = view) -> str | None:
+                        return said_over(self.watcher.grab(), seen)
+                    said = self.watcher.wait_until(message, MESSAGE_WAIT, MESSAGE_POLL)
                     inferred = said is None and won_unshown(view.board, taken)
                     if said is not None or inferred:
                         report.result, report.final, report.final_view = said or "won", view.board, view
@@ -172,8 +174,8 @@ class Player:
                                        else ""))
                     report.final, report.final_view = view.board, view
                     break
-            if not over and analysis is not None and view.board.mines is None \
-                    and mines_all_proved(view.board, analysis.mines, taken):
+            if not over and analysis is not None and view.board.mines is None and mines_all_proved(
+                    view.board, analysis.mines, taken):
                 over = "won"  # no safe cell left: what is covered, the numbers prove mines
             if over:
                 report.result = over
@@ -185,7 +187,8 @@ class Player:
             if clicked or expected_win is None:
                 cells = clicked
                 opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
-                expected_win = winning_board(view.board, cells, analysis.mines) if opening else None
+                proved = analysis.mines if analysis.safe else []  # a guess may go off: it proves no win
+                expected_win = winning_board(view.board, cells, proved) if opening else None
                 sure_win = expected_win is not None and bool(analysis.safe)
             # else no click went (the board changed since it was read): the last clicks' answer is coming, and
             # still wins the game if it was to
@@ -204,11 +207,6 @@ class Player:
         if self.mouse:
             report.clicks = self.mouse.clicks - report.missed
         return report
-
-    def message_shown(self, view: BoardView) -> str | None:
-        """``won`` or ``lost`` as a message over or just around the board says within MESSAGE_WAIT seconds (one
-        that slides in is read once it is there), else None."""
-        return self.watcher.wait_until(lambda: said_over(self.watcher.grab(), view), MESSAGE_WAIT, MESSAGE_POLL)
 
     def finished_on_screen(self) -> GameReport | None:
         """The board on screen as a finished game's report when it shows a game over (lost or won), else None

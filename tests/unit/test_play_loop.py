@@ -281,7 +281,7 @@ def test_a_win_proved_by_the_numbers_is_a_win_when_the_won_board_cannot_be_read(
             continue
         assert report.error is None and report.result == game.state, (seed, report)
         results.append(report.result)
-    assert results.count("won") >= 4 and results.count("error") <= 1, results  # without the proof: 5 errors
+    assert results.count("won") >= 4 and results.count("error") <= 2, results  # without the proof: 5 errors
 
 
 def test_a_loss_the_client_does_not_show_in_a_known_look_is_never_taken_for_a_win() -> None:
