@@ -25,6 +25,7 @@ import numpy as np
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
 from sweepbot.vision.derived import derived
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
 from sweepbot.vision.profile import Profile
@@ -308,9 +309,15 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
         return scores
     inks = digit_inks(profile)
     rms = scores.rms.copy()
-    for r, c in zip(*np.nonzero(loose), strict=True):
-        pixels = windows[r * geometry.cols + c].reshape(-1, 3)
-        if rms[r, c] <= table.drawn_ink_rms and inked_as(pixels, str(scores.chars[r, c]), inks):
+    rs, cs = np.nonzero(loose & (rms <= table.drawn_ink_rms))
+    if not len(rs):
+        return replace(scores, chars=np.where(loose, "~", scores.chars))
+    # cells drawn alike (a board's many 1s) are looked at once
+    first, inverse = distinct_rows(windows[rs * geometry.cols + cs])
+    inked = [inked_as(windows[rs[i] * geometry.cols + cs[i]].reshape(-1, 3), str(scores.chars[rs[i], cs[i]]), inks)
+             for i in first]
+    for k, (r, c) in enumerate(zip(rs, cs, strict=True)):
+        if inked[inverse[k]]:
             loose[r, c] = False
             rms[r, c] = min(rms[r, c], scores.max_rms)  # taken by its colour: within the profile's limit
     return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms)
