@@ -244,7 +244,9 @@ class Player:
                 overlaid_at = overlaid_at or self.clock.now()
                 if self.clock.now() - overlaid_at > OVERLAY_WAIT:
                     overlays.stayed()
-                    break
+                    if not overlays.renew(frame):  # kept with a toast of the game before over it, gone since
+                        break
+                    overlaid_at = None
             if attempt:
                 # longer each time: a client may flash its board at the end of a game (sgt-mines)
                 self.watcher.pause(min(MAX_RETRY_PAUSE, self.settings.waits.quiet * 2 ** attempt))

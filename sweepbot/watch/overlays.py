@@ -23,18 +23,30 @@ class Overlays:
 
     def __init__(self) -> None:
         self.kept: tuple[Rect, np.ndarray] | None = None
+        self.renewed = False  # the band kept was renewed once (see renew)
         #: whether what the client lays over its board goes by itself (True) or stays (False); None: unknown
         self.go: bool | None = None
 
     def keep(self, frame: np.ndarray, board: Rect) -> None:
         """Remember the band around ``board`` on ``frame``, a whole grab with nothing over the board."""
         self.kept = (board, band(frame, board.as_tuple()))
+        self.renewed = False
 
     def keep_unless_nearby(self, frame: np.ndarray, board: Rect) -> None:
         """Remember the band, unless the board was found a few pixels off where it was kept (a toast over its
         edge moved the grid found): a band cut there runs over the board's own edge cells."""
         if self.kept is None or self.kept[0] == board or self.moved(board):
             self.keep(frame, board)
+
+    def renew(self, frame: np.ndarray) -> bool:
+        """Keep the band as ``frame`` (a whole grab) shows it where the board was kept, once for each band kept
+        from a read: a change of the band that stayed is the band as it is now. False when it was renewed
+        already (what stays over the board then is not waited out again)."""
+        if self.kept is None or self.renewed:
+            return False
+        self.kept = (self.kept[0], band(frame, self.kept[0].as_tuple()))
+        self.renewed = True
+        return True
 
     def moved(self, where: Rect) -> bool:
         """The board found at ``where`` is not where it was last seen whole (see MOVED)."""
