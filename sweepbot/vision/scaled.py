@@ -31,6 +31,8 @@ from sweepbot.vision.rules import NewGameControl, PlayRules
 SMALLEST, LARGEST = 10.0, 100.0
 #: Pitches closer than this (px) are one size: the scaled profile made for one serves the other.
 SAME_PITCH = 0.1
+#: The smallest window (px, each side) a client's sizes drawn together are compared in.
+MIN_WINDOW = 6
 
 
 def at_pitch(profile: Profile, pitch: tuple[float, float]) -> Profile:
@@ -99,22 +101,26 @@ def client_at_pitch(profiles: Sequence[Profile], pitch: tuple[float, float]) -> 
     ordered = sorted(profiles, key=lambda p: p.name)
     if len({p.client for p in ordered}) != 1:
         raise ValueError("the profiles of one client are drawn together, never those of several")
+    if len(ordered) == 1:
+        return at_pitch(ordered[0], pitch)
     key = (round(pitch[0] / SAME_PITCH), round(pitch[1] / SAME_PITCH))
 
     def made() -> Profile:
         drawn = [at_pitch(p, pitch) for p in ordered]
-        if len(drawn) == 1:
-            return drawn[0]
         nearest = min(zip(ordered, drawn, strict=True), key=lambda pair: abs(pair[0].pitch[0] - pitch[0]))[1]
         x0, y0 = max(p.crop[0] for p in drawn), max(p.crop[1] for p in drawn)
         x1, y1 = min(p.crop[0] + p.crop[2] for p in drawn), min(p.crop[1] + p.crop[3] for p in drawn)
+        if min(x1 - x0, y1 - y0) < MIN_WINDOW:  # windows that hardly overlap: the nearest size's looks alone
+            return nearest
         looks = [(ch, np.ascontiguousarray(p.template(i)[y0 - p.crop[1]:y1 - p.crop[1], x0 - p.crop[0]:x1 - p.crop[0]]))
                  for p in drawn for i, ch in enumerate(p.labels)]
         limit = max(p.max_rms for p in drawn if p.max_rms is not None)
+        # the sizes of the board every profile offers (none named: any size)
+        sizes = set() if any(not p.sizes for p in drawn) else {size for p in drawn for size in p.sizes}
         name = f"{ordered[0].client}@{nearest.pitch[0]:.1f}px"
-        return make_profile(name, nearest.client, nearest.pitch, (x0, y0, x1 - x0, y1 - y0), looks,
-                            {size for p in drawn for size in p.sizes}, nearest.counter, user_profiles_dir() / name,
-                            nearest.play, limit, "+".join(p.name for p in ordered))
+        return make_profile(name, nearest.client, nearest.pitch, (x0, y0, x1 - x0, y1 - y0), looks, sizes,
+                            nearest.counter, user_profiles_dir() / name, nearest.play, limit,
+                            "+".join(p.name for p in ordered))
 
     return derived(ordered[0], ("client at pitch", tuple(p.name for p in ordered), key), made)
 
