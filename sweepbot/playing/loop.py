@@ -119,6 +119,7 @@ class Player:
                     # a message over the board says how the game ended ("You hit a mine"), as a person reads it
                     report.result, report.final, report.final_view = said, previous.board if previous else None, \
                         previous
+                    report.inferred = True  # the board before the last clicks: no mine count is learnt from it
                     break
                 if previous is None or expected_win is None:
                     raise
@@ -163,10 +164,9 @@ class Player:
                     def message(seen: BoardView = view) -> str | None:
                         return said_over(self.watcher.grab(), seen)
                     said = self.watcher.wait_until(message, MESSAGE_WAIT, MESSAGE_POLL)
-                    inferred = said is None and won_unshown(view.board, taken)
-                    if said is not None or inferred:
+                    if said is not None or won_unshown(view.board, taken):
                         report.result, report.final, report.final_view = said or "won", view.board, view
-                        report.inferred = inferred
+                        report.inferred = True  # said by a message or read from the board: not shown as won
                         break
                     report.error = (f"the client took none of the clicks of the last {untaken_moves} moves: the game "
                                     "is over without showing it"

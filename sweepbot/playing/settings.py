@@ -49,7 +49,8 @@ class GameReport:
     moves: int = 0
     seconds: float = 0.0
     error: str | None = None
-    #: a win the client did not show, taken from a board that reads as won once the client took no more clicks
+    #: the game's end taken from a message over the board, or from a board that reads as won once the client
+    #: took no more clicks, not from a finished board read (no mine count is learnt from it)
     inferred: bool = False
     final: Board | None = None
     final_view: BoardView | None = None
