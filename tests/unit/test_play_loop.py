@@ -221,6 +221,17 @@ def test_a_client_that_stops_taking_clicks_and_says_so_below_the_board_ends_the_
     assert report.moves <= 2 + MAX_UNTAKEN_MOVES
 
 
+class Ended(SimDevice):
+    """Takes no click once its game is over (a client that ignores the board after a win or a loss)."""
+
+    def click(self, x: int, y: int, button: str) -> None:
+        if self.game.state != "playing":
+            self.pointer = (x, y)
+            self.clicks.append((x, y, button))
+            return
+        super().click(x, y, button)
+
+
 def test_a_win_the_client_does_not_show_is_won_once_the_client_takes_no_more_clicks() -> None:
     """A client that shows neither its win nor a counter, with numbers the bot never learnt (read as open
     cells of unknown number, so the numbers prove no win): once the clicks go untaken, the board reads as won
@@ -235,21 +246,13 @@ def test_a_win_the_client_does_not_show_is_won_once_the_client_takes_no_more_cli
             blue[(blue >= ord("3")) & (blue <= ord("8"))] = ord("=")  # looks never learnt
             return image
 
-    class Done(SimDevice):
-        def click(self, x: int, y: int, button: str) -> None:
-            if game.state != "playing":
-                self.pointer = (x, y)
-                self.clicks.append((x, y, button))
-                return
-            super().click(x, y, button)
-
     reader = SimReader(16, 16, 40)
     reader.mines = None  # type: ignore[assignment]
     inferred = 0
     for seed in range(2, 14):
         game = Game(LEVELS["intermediate"], seed, "opening")
         settings = replace(QUICK, known_mines={})
-        report = Player(watcher(Quiet(game), BoardInput(Done(game), ScreenMapping())), reader, settings).play_game()
+        report = Player(watcher(Quiet(game), BoardInput(Ended(game), ScreenMapping())), reader, settings).play_game()
         assert report.result == game.state or report.error is not None, (seed, report)
         inferred += report.inferred
     assert inferred >= 1
@@ -298,21 +301,13 @@ def test_a_loss_the_client_does_not_show_in_a_known_look_is_never_taken_for_a_wi
             blue[blue == ord("*")] = ord("#")
             return image
 
-    class Done(SimDevice):
-        def click(self, x: int, y: int, button: str) -> None:
-            if self.game.state != "playing":
-                self.pointer = (x, y)
-                self.clicks.append((x, y, button))
-                return
-            super().click(x, y, button)
-
     reader = SimReader(16, 16, 40)
     reader.mines = None  # type: ignore[assignment]
     lost = 0
     for seed in range(1, 13):
         game = Game(LEVELS["intermediate"], seed, "opening")
         settings = replace(QUICK, known_mines={})
-        report = Player(watcher(Hidden(game), BoardInput(Done(game), ScreenMapping())), reader, settings).play_game()
+        report = Player(watcher(Hidden(game), BoardInput(Ended(game), ScreenMapping())), reader, settings).play_game()
         if game.state == "lost":
             lost += 1
             assert report.result != "won" and not settings.known_mines, (seed, report)
