@@ -130,7 +130,7 @@ class TileClient:
                  thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
                  shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
-                 clock: Clock | None = None) -> None:
+                 slow_button: float = 0.0, clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -200,6 +200,10 @@ class TileClient:
         #: (mfranceschi-minesweeper's Tk buttons)
         self.widen = widen
         self.button = button
+        #: from the third game on, the button's new game shows this many seconds after the click, the board
+        #: unchanged till then (a web page on a loaded machine)
+        self.slow_button = slow_button
+        self.new_game_at: float | None = None
         #: a new game only by a click on a line of text (a web page's link), which shows no button
         self.link = link
         #: a click is taken only with the button held this many seconds (a page that opens a cell on a long
@@ -305,6 +309,9 @@ class TileClient:
             return black if region is None else black[region.y : region.y + region.h, region.x : region.x + region.w]
         if self.late is not None and self.clock.now() >= self.late[0]:
             self.late = None
+        if self.new_game_at is not None and self.clock.now() >= self.new_game_at:
+            self.new_game_at = None
+            self.new_game()
         shown = self.late[1] if self.late is not None else self.shown()
         lit = self.lit_cell(shown)
         xs, ys = self.column_edges(shown), self.row_edges(shown)
@@ -402,7 +409,10 @@ class TileClient:
             self.menu_at = (x, y)
             return
         if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y):
-            self.new_game()
+            if self.slow_button and len(self.games) >= 2:
+                self.new_game_at = self.clock.now() + self.slow_button
+            else:
+                self.new_game()
             return
         if self.link and button == "left" and NEW_GAME_LINK.contains(x, y):
             self.new_game()

@@ -99,6 +99,17 @@ def assert_reads_fresh_boards(cal: Calibration, games: list[TileClient]) -> None
     assert checked >= 3
 
 
+def test_a_new_game_button_that_worked_before_and_answers_late_is_waited_on() -> None:
+    """A web page on a loaded machine: the button found in game 1 starts the next games 3 s after its click,
+    later than a first answer is waited for; calibration waits for the new game rather than stop."""
+    from tests.tile_client import NEW_GAME_BUTTON
+
+    client = TileClient(seed=7, button=True, slow_button=3.0)
+    session = calibrate(client, games=3)
+    assert session.games == 3 and len(client.games) == 4
+    assert sum(NEW_GAME_BUTTON.contains(*p) for p in client.clicked) == 3
+
+
 @pytest.mark.slow
 def test_facts_match_the_game() -> None:
     client = TileClient(seed=11)

@@ -35,7 +35,8 @@ from sweepbot.vision.rules import CONFIRM_GAP, Keys, NewGameControl
 from sweepbot.watch import CommandKeyError, ControlError
 
 #: Seconds a new game may take to show whole, covered and still once the screen began to change (a toast
-#: over the board, an animation, a "get ready" pause), and between looks for it.
+#: over the board, an animation, a "get ready" pause), or at all after a way that worked before; and
+#: between looks for it.
 NEW_GAME_WAIT = 8.0
 NEW_GAME_POLL = 0.1
 #: Looks of the new-game control kept (as the game ended: lost, won; as a new game began).
@@ -235,7 +236,7 @@ class NewGame:
             raise CalibrationError("the new-game control found before is no longer beside the board "
                                    f"(the screen showed {self.seen(ended)})")
         self.keep_look(screen, box)
-        frame = self.try_control(Control(box, False), ended)
+        frame = self.try_control(Control(box, False), ended, patient=True)
         if frame is None:
             self.board.check_window()
             raise CalibrationError(f"clicked the new-game control at {box.center} as before, but no new game "
@@ -251,15 +252,16 @@ class NewGame:
                 frame, self.board.region, spec.offset, [decode_look(t) for t in spec.looks], slack=2) != box:
             self.session.learn(new_game_control=replace(spec, looks=(*spec.looks, encode_look(look))))
 
-    def try_control(self, control: Control, ended: EndedGame) -> np.ndarray | None:
+    def try_control(self, control: Control, ended: EndedGame, patient: bool = False) -> np.ndarray | None:
         """Click a control beside the board; the screen if a new game started (the control kept in ``play``),
-        else None (a menu or list it opened is closed with Escape)."""
+        else None (a menu or list it opened is closed with Escape). ``patient``: the control started a game
+        before, so a board that stays as it was is waited on (see :meth:`wait_new_game`)."""
         watcher = self.board.watcher
         before = watcher.grab(self.board.region)
         screen_before = watcher.grab()
         x, y = control.centre
         watcher.click_control(x, y, control.box, self.board.region)
-        frame = self.wait_new_game(before, ended)
+        frame = self.wait_new_game(before, ended, patient)
         if frame is None:
             if dialog_opened(screen_before, watcher.grab()):
                 self.board.press("escape")
@@ -273,15 +275,16 @@ class NewGame:
         self.keep_look(frame, control.box)
         return frame
 
-    def wait_new_game(self, before: np.ndarray, ended: EndedGame) -> np.ndarray | None:
-        """The screen once a new game shows whole and still, or None: nothing changed on the board, or no new
-        game came within NEW_GAME_WAIT seconds of the change."""
+    def wait_new_game(self, before: np.ndarray, ended: EndedGame, patient: bool = False) -> np.ndarray | None:
+        """The screen once a new game shows whole and still, or None: nothing changed on the board (unless
+        ``patient``: a way that worked before may answer late, a web page on a loaded machine), or no new game
+        came within NEW_GAME_WAIT seconds of the input."""
         board = self.board
         start = board.watcher.clock.now()
         frame = board.answered(before)
         if self.started(frame, ended):
             return board.unhidden(frame)
-        if not self.tiles.cells.changed(ended.screen, frame):
+        if not patient and not self.tiles.cells.changed(ended.screen, frame):
             return None
 
         def new_game() -> np.ndarray | None:
