@@ -98,7 +98,8 @@ def play(env: dict[str, str], record: Path, *args: str) -> dict[str, object]:
 
 def played_clean(summary: dict[str, object], games: int, record: Path, env: dict[str, str]) -> None:
     """``games`` games with no error and no refused click, every frame read again as play read it."""
-    assert summary["games"] == games and summary["errors"] == 0, summary
+    assert summary["games"] == games and summary["errors"] == 0, (
+        f"{summary['games']} games, {summary['errors']} errors: {summary.get('messages')}\n{summary['stderr']}")
     assert summary["refused_clicks"] == 0, summary
     replayed = subprocess.run([sys.executable, "-m", "sweepbot", "replay", str(record), "--json"], env=env,
                               capture_output=True, text=True, timeout=600, check=False)
