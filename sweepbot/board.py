@@ -13,7 +13,7 @@ blank line. Lines starting with ``;`` are comments. Coordinates are ``(row, col)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sweepbot.errors import SweepbotError
@@ -188,6 +188,15 @@ def neighbours(cell: Cell, rows: int, cols: int) -> Iterator[Cell]:
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < rows and 0 <= cc < cols:
                     yield (rr, cc)
+
+
+def unheld_numbers(grid: Sequence[str]) -> list[Cell]:
+    """The numbers with fewer cells around them that may hold a mine (any cell not revealed) than they count:
+    no game shows one, so a board that has one was read wrongly."""
+    rows, cols = len(grid), len(grid[0]) if grid else 0
+    return [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] in NUMBERS
+            and sum(grid[rr][cc] not in REVEALED_CHARS and grid[rr][cc] != OPENED
+                    for rr, cc in neighbours((r, c), rows, cols)) < int(grid[r][c])]
 
 
 def parse_board(text: str) -> Board:

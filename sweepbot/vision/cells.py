@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from sweepbot.board import unheld_numbers
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
 from sweepbot.vision.derived import derived
@@ -276,23 +277,24 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: 
 
 def classify(
     image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float | None = None,
-    last: Scored | None = None,
+    last: Scored | None = None, whole: bool = True,
 ) -> CellScores:
     """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
     ``last`` (the ``plain`` of an earlier frame's scores), only the cells whose windows changed are scored
     afresh (see :func:`score_frame`); the result is the same as without. A profile's own ``max_rms`` is the
-    most it accepts (None: the table's ``max_rms``)."""
+    most it accepts (None: the table's ``max_rms``). ``whole``: the geometry holds a whole board, every cell
+    around a number among its cells (not a line of cells beside one)."""
     max_rms = limits.LIMITS.max_rms if max_rms is None else max_rms
     if profile.max_rms is not None:
         # a profile drawn at another size sets its own limit (see vision.scaled); any other may only tighten it
         max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
     plain = score_frame(image, geometry, profile, max_rms, last)
-    return replace(_classified(image, geometry, profile, plain, levels, max_rms), plain=plain)
+    return replace(_classified(image, geometry, profile, plain, levels, max_rms, whole), plain=plain)
 
 
 def _classified(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
-                max_rms: float) -> CellScores:
-    scores = _scored(image, geometry, profile, plain, levels, max_rms)
+                max_rms: float, whole: bool) -> CellScores:
+    scores = _scored(image, geometry, profile, plain, levels, max_rms, whole)
     return _numbers_held_close(plain.windows, geometry, profile, scores) if profile.drawn_from else scores
 
 
@@ -324,7 +326,7 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
-            max_rms: float) -> CellScores:
+            max_rms: float, whole: bool) -> CellScores:
     scores = plain.scores
     table = limits.LIMITS
     if not _anchored(scores) and max_rms > table.unanchored_rms:
@@ -334,17 +336,33 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=table.unanchored_rms)
     if not scores.accepted.all():
         scores = _nudge(image, geometry, profile, scores)
-    if levels and not profile.drawn_from and (not scores.accepted.all()
-                                              or float(scores.rms.mean()) > table.levels_rms):
-        # the screen differs from the templates all over: perhaps brighter or darker (not tried with a profile
-        # drawn at another size, whose templates differ from the screen a little all over anyway)
+    if levels and _levels_differ(plain.windows, profile, scores):
+        # the screen differs from the templates all over: perhaps brighter or darker
         win = plain.windows.astype(np.float32)
         adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
         if adjusted is not profile:
             fitted = score(win, adjusted, geometry.rows, geometry.cols, max_rms)
-            if _anchored(fitted) and float(fitted.rms.mean()) < float(scores.rms.mean()) - 1.0:
+            if _anchored(fitted) and float(fitted.rms.mean()) < float(scores.rms.mean()) - 1.0 \
+                    and not (whole and unheld_numbers(fitted.grid())):
+                # (a fit may make a covered tile look like an open empty cell, around numbers that then count
+                # more mines than their neighbours can hold: that fit is wrong)
                 return _nudge(image, geometry, adjusted, fitted)
     return scores
+
+
+def _levels_differ(windows: np.ndarray, profile: Profile, scores: CellScores) -> bool:
+    """Whether the screen may be brighter or darker than the looks: a profile's own looks match pixel for pixel
+    on the screen it was made on (a refused cell, or a mean residual over the table's ``levels_rms``, says
+    otherwise); looks drawn at another size never do, but keep the mean level of each look (the cells' median
+    level off their best looks over ``drawn_levels_offset`` says otherwise, on a board of two kinds of cell at
+    least)."""
+    table = limits.LIMITS
+    if not profile.drawn_from:
+        return not scores.accepted.all() or float(scores.rms.mean()) > table.levels_rms
+    if len(np.unique(scores.chars)) < 2:
+        return False  # cells all alike: no fit could be trusted (see _anchored)
+    levels = profile.stack.mean(axis=1)[scores.best.ravel()]
+    return abs(float(np.median(windows.mean(axis=1) - levels))) > table.drawn_levels_offset
 
 
 def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores) -> CellScores:

@@ -66,6 +66,14 @@ class Limits:
         "A drawn number farther than drawn_number_rms from its look is still named when it is drawn in its "
         "digit's colour and no other digit's, up to this far: the colour of a digit stays when its shape, "
         "drawn anew, does not."))
+    drawn_levels_offset: float = _number(6.0, (
+        "A board read with a profile drawn at another size is tried again with the screen's brightness fitted "
+        "when its cells are, in the median, this many levels brighter or darker than their best looks: "
+        "resizing keeps a look's mean level (the median is under 1 level on the recorded boards at a drawn "
+        "size, 10 on ace-minesweeper's 12 px board scaled by 1.5, whose fit then refuses a cell), while a "
+        "screen 8 % brighter moves it by about 19, and the drawn looks' loose limit would take it (covered "
+        "tiles named in place of brightened empty cells). Its mean residual says nothing there: drawn looks "
+        "differ from the screen by up to 19 on average."))
     drawn_fitting_share: float = _number(0.25, (
         "A board read with a profile drawn at another size reads its refused cells as open cells of unknown "
         "number only while this share of its cells fit the drawn looks as they are; fewer, and the looks are "

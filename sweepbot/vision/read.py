@@ -347,7 +347,7 @@ def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> Non
         x, y, w, h = line.bbox
         if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
             continue
-        scores = classify(image, line, profile)
+        scores = classify(image, line, profile, whole=False)
         # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
         # dangeruxb) draw them in the window's own colour
         clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])

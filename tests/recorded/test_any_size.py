@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from sweepbot.board import Board
+from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, load_profile, make_profile, user_profiles_dir
@@ -141,3 +142,19 @@ def test_a_client_that_draws_itself_anew_at_each_size_is_read_with_its_sizes_dra
         alone = at_pitch(load_profile(BUILTIN_DIR / name), reading.geometry.pitch)
         with pytest.raises(ReadError):
             read_screenshot(image, profiles=[alone])
+
+
+@pytest.mark.parametrize(("gain", "offset"), [(1.08, 6.0), (0.9, -8.0)])
+def test_a_board_at_a_drawn_size_on_a_brighter_or_darker_screen_is_read_with_its_looks_fitted(
+        gain: float, offset: float) -> None:
+    """The 28 px sgt-mines board on a screen 8 % brighter or 10 % darker: the drawn looks keep their mean
+    level, the cells are off theirs by about 20 levels, and the looks are fitted to the screen. Unfitted (the
+    table's ``drawn_levels_offset`` out of reach), the brighter board is read wrongly: empty cells taken for
+    covered tiles, which the drawn looks' loose limit lets through."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-28px-lost.png"
+    image = np.clip(load_image(path).astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+    expected = Board.parse(path.with_suffix(".board").read_text()).grid
+    assert read_screenshot(image).board.grid == expected
+    if gain > 1:
+        with limits.using(drawn_levels_offset=1000.0):
+            assert read_screenshot(image).board.grid != expected

@@ -132,7 +132,5 @@ def test_robustness(kind: str, record_property: Callable[[str, object], None]) -
 
 
 #: Variations read wrongly by the code as it is, kept in sight rather than left out: each must still read
-#: wrongly (a change that mends one shows here, and the entry goes). sgt-mines at 28 px made 8 % brighter: its
-#: 32 px looks drawn at 28 px, never fitted to a screen's brightness at a drawn size, take the brightened
-#: empty cells for covered tiles (rms 11, margin 1.34); 80aa231 reads it so too.
-KNOWN_WRONG = {("brighter", "drawn-sizes/sgt-mines-28px-lost")}
+#: wrongly (a change that mends one shows here, and the entry goes). None at present.
+KNOWN_WRONG: set[tuple[str, str]] = set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sweepbot.board import Board, BoardError, parse_board
+from sweepbot.board import Board, BoardError, parse_board, unheld_numbers
 
 TEXT = """; a comment
 mines: 10
@@ -68,3 +68,14 @@ def test_replace_and_neighbours() -> None:
     assert changed.grid == ("#F#", "###") and board.grid == ("###", "###")
     assert sorted(board.neighbours((0, 0))) == [(0, 1), (1, 0), (1, 1)]
     assert len(list(board.neighbours((1, 1)))) == 5
+
+
+def test_a_number_with_fewer_cells_around_it_than_it_counts_is_unheld() -> None:
+    # a 2 beside one covered cell and open ones; a 3 in a corner (three neighbours, one a revealed 1)
+    assert unheld_numbers(["2#", ".."]) == [(0, 0)]
+    assert unheld_numbers(["3F", "1*"]) == [(0, 0)]
+    # held: flags, mines shown, question marks and covered cells may all hold mines; an open cell of unknown
+    # number (=) may not
+    assert unheld_numbers(["3F", "?*"]) == []
+    assert unheld_numbers(["1=", "=="]) == [(0, 0)]
+    assert unheld_numbers(["8##", "#1#", "###"]) == [(0, 0)] and unheld_numbers(["###", "#8#", "###"]) == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError, fields
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sweepbot.board import Board
@@ -47,3 +48,24 @@ def test_a_number_changed_for_a_block_changes_the_read_and_is_put_back_after() -
         assert table.min_margin == 1.5 and limits.LIMITS is table
         assert read(name, "xdemineur-21px") is None  # even an exact match has a margin of 1: refused
     assert limits.LIMITS.min_margin == 0.5 and read(name, "xdemineur-21px") == expected(name)
+
+
+def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_read_wrongly_without() -> None:
+    """What ``levels_rms`` and ``level_guesses`` guard: sgt-mines's 20 px board on a screen 8 % brighter. Its
+    cells stay within ``max_rms`` of the looks as they are, but brightened empty cells come nearer covered
+    tiles: unfitted (no fit tried while every cell is named, or a fit started from the screen as it is only),
+    the board is read wrongly."""
+    name = "sgt-mines/30x16-first.png"
+    image = np.clip(load_image(FIXTURES / name).astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
+
+    def board() -> Board | None:
+        try:
+            return read_screenshot(image, "sgt-mines-20px").board
+        except SweepbotError:
+            return None
+
+    assert board() == expected(name)
+    for change in ({"levels_rms": 1000.0}, {"level_guesses": ((1.0, 0.0),)}):
+        with limits.using(**change):
+            wrong = board()
+            assert wrong is not None and wrong != expected(name), change
