@@ -11,22 +11,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from sweepbot.board import Board, game_over
+from sweepbot.board import game_over
 from sweepbot.control.errors import ControlError
 from sweepbot.errors import SweepbotError
-from sweepbot.playing.consistency import (
-    changes_that_cannot_happen,
-    half_taken,
-    late_numbers,
-    lost_at,
-    mines_all_proved,
-    misread_mines_opened,
-    opened_safely,
-    untaken_clicks,
-    winning_board,
-    won_unshown,
-    won_with_mines_shown,
-)
+from sweepbot.playing.consistency import changes_that_cannot_happen, half_taken, late_numbers, won_unshown
+from sweepbot.playing.ending import MISREAD_LOSS, Ending, said_over, shown_over
 from sweepbot.playing.record import Recorder
 from sweepbot.playing.settings import GameReport, PlaySettings
 from sweepbot.playing.view import AreaReader, BoardView, Reader, Relocating
@@ -34,7 +23,6 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.vision.frames import same_frame
-from sweepbot.vision.labels import read_text, verdict
 from sweepbot.watch import OVERLAY_WAIT, Watcher
 
 #: The longest pause (s) between two reads of a screen that made no sense (a board that flashes at the end of a
@@ -42,13 +30,8 @@ from sweepbot.watch import OVERLAY_WAIT, Watcher
 MAX_RETRY_PAUSE = 0.4
 #: moves in a row called off because the board changed between its read and the clicks
 MAX_STALE_READS = 20
-#: moves in a row of which the client took no click: it no longer plays (a game over that the board does not
-#: show, such as a win on a client that leaves the mines covered and shows no mine counter)
-MAX_UNTAKEN_MOVES = 4
 #: Seconds a window over the board is given to close after the dismiss keys
 DISMISS_WAIT = 0.5
-#: Pixels around the board where a message about the game's end is read
-MESSAGE_MARGIN = 40
 #: Seconds a message over the board is looked for when the client stopped taking clicks, and how often
 MESSAGE_WAIT, MESSAGE_POLL = 2.0, 0.25
 #: Times a game's dismiss keys are pressed at most: again only when the screen changed after the last time (a
@@ -63,13 +46,6 @@ class ScreenStoppedMakingSense(SweepbotError):
     def __init__(self, message: str, frame: np.ndarray | None = None) -> None:
         super().__init__(message)
         self.frame = frame
-
-
-def said_over(frame: np.ndarray, last: BoardView) -> str | None:
-    """``won`` or ``lost`` when a message laid over the board (and just around it) says so, else None."""
-    box = last.bbox
-    return verdict(read_text(frame, Rect(box.x - MESSAGE_MARGIN, box.y - MESSAGE_MARGIN, box.w + 2 * MESSAGE_MARGIN,
-                                         box.h + 2 * MESSAGE_MARGIN)) or "")
 
 
 class Player:
@@ -99,20 +75,16 @@ class Player:
             self.mouse.allow(self.settings.max_clicks)
         start = self.clock.now()
         previous: BoardView | None = None
-        expected_win: Board | None = None
-        sure_win = False  # the last clicks were all certain to be safe, and they open every safe cell
-        cells: list[tuple[int, int]] = []
-        untaken_moves = 0
-        taken: list[tuple[int, int]] = []  # the cells of the last clicks the client took
+        ending = Ending()
         while True:
             if self.clock.now() - start > self.settings.max_seconds:
                 report.error = f"time limit of {self.settings.max_seconds:.0f} s reached"
                 break
             try:
-                frame, view, analysis = self.look(previous, report, win_expected=expected_win is not None,
-                                                  won_if_laid_over=sure_win, clicked=cells)
+                frame, view, analysis = self.look(previous, report, win_expected=ending.expected_win is not None,
+                                                  won_if_laid_over=ending.sure, clicked=ending.cells)
             except ScreenStoppedMakingSense as err:
-                if expected_win is None and self.dismiss():
+                if ending.expected_win is None and self.dismiss():
                     continue
                 said = said_over(err.frame, previous) if previous is not None and err.frame is not None else None
                 if said is not None:
@@ -121,61 +93,42 @@ class Player:
                         previous
                     report.inferred = True  # the board before the last clicks: no mine count is learnt from it
                     break
-                if previous is None or expected_win is None:
+                if previous is None or ending.expected_win is None:
                     raise
                 # the last clicks opened every cell left but the mines, and no lost board shows: the
                 # client covered its board with a congratulation; the game is won
-                report.result, report.final, report.final_view = "won", expected_win, replace(
-                    previous, board=expected_win)
+                report.result, report.final, report.final_view = "won", ending.expected_win, replace(
+                    previous, board=ending.expected_win)
                 break
-            over = game_over(view.board)
-            if over == "lost" and ((expected_win is not None and opened_safely(view.board, cells))
-                                   or won_with_mines_shown(view.board, cells)):
-                over = "won"  # the winning clicks opened, and the client shows the mines as at a loss
-            before = previous.board if previous else None
-            # a board that moved since it was read took the clicks where it was: a mine gone off elsewhere is the
-            # loss they made, not a misread
-            moved = previous is not None and (view.bbox.x, view.bbox.y) != (previous.bbox.x, previous.bbox.y)
-            if over == "lost" and cells and not moved and not lost_at(view.board, cells, before):
-                opened = misread_mines_opened(view.board, before)
-                if game_over(opened) != "won":
-                    # the game did not show this loss: a look read wrongly does
-                    report.error = ("the board reads as lost, but not as a loss shows: one mine gone off where the "
-                                    "bot clicked, nothing opened beside it; not counted (a look named wrongly? "
-                                    "calibrate again)")
-                    if self.recorder:
-                        kept = self.recorder.diagnostic(frame, [report.error, f"clicked: {cells}", "read:",
-                                                                *view.board.grid])
-                        report.error += f"; the frame is in {kept.parent}"
-                    report.final, report.final_view = view.board, view
-                    break
-                # the cells just opened that read as mines did not go off: read as open cells of unknown number,
-                # the board is the won one (a number never seen, read at a drawn size as a mine gone off)
-                view, over = replace(view, board=opened), "won"
-            if previous is not None and not over and cells:
-                untaken = untaken_clicks(previous.board, view.board, cells)
-                report.missed += len(untaken)
-                untaken_moves = untaken_moves + 1 if len(untaken) == len(cells) else 0
-                taken = [cell for cell in cells if cell not in untaken] or taken
-                if untaken_moves >= MAX_UNTAKEN_MOVES:
+            over, view, misread = shown_over(view, previous, ending)
+            if misread:
+                report.error = MISREAD_LOSS
+                if self.recorder:
+                    kept = self.recorder.diagnostic(frame, [report.error, f"clicked: {ending.cells}", "read:",
+                                                            *view.board.grid])
+                    report.error += f"; the frame is in {kept.parent}"
+                report.final, report.final_view = view.board, view
+                break
+            if previous is not None and not over and ending.cells:
+                report.missed += ending.answered(previous.board, view.board)
+                if ending.stopped:
                     # the game is over: a message (a toast sliding in, read once it is there) says how; or, with
                     # no message, the last clicks taken opened cells of known looks (a mine gone off shows where
                     # it was clicked) and the board reads as won were every covered cell a mine
                     def message(seen: BoardView = view) -> str | None:
                         return said_over(self.watcher.grab(), seen)
                     said = self.watcher.wait_until(message, MESSAGE_WAIT, MESSAGE_POLL)
-                    if said is not None or won_unshown(view.board, taken):
+                    if said is not None or won_unshown(view.board, ending.taken):
                         report.result, report.final, report.final_view = said or "won", view.board, view
                         report.inferred = True  # said by a message or read from the board: not shown as won
                         break
-                    report.error = (f"the client took none of the clicks of the last {untaken_moves} moves: the game "
-                                    "is over without showing it"
+                    report.error = (f"the client took none of the clicks of the last {ending.untaken_moves} moves: "
+                                    "the game is over without showing it"
                                     + (" (give --mines so that a won board is known)" if view.board.mines is None
                                        else ""))
                     report.final, report.final_view = view.board, view
                     break
-            if not over and analysis is not None and view.board.mines is None and mines_all_proved(
-                    view.board, analysis.mines, taken):
+            if not over and ending.proved_won(view.board, analysis):
                 over = "won"  # no safe cell left: what is covered, the numbers prove mines
             if over:
                 report.result = over
@@ -184,19 +137,15 @@ class Player:
                 break
             assert analysis is not None
             clicked = self.act(frame, view, analysis, report)
-            if clicked or expected_win is None:
-                cells = clicked
-                opening = bool(analysis.safe) or (analysis.move is not None and analysis.move.action == "open")
-                proved = analysis.mines if analysis.safe else []  # a guess may go off: it proves no win
-                expected_win = winning_board(view.board, cells, proved) if opening else None
-                sure_win = expected_win is not None and bool(analysis.safe)
+            if clicked or ending.expected_win is None:
+                ending.moved(view.board, analysis, clicked)
             # else no click went (the board changed since it was read): the last clicks' answer is coming, and
             # still wins the game if it was to
             if self.settings.dry_run:
-                report.planned = cells
+                report.planned = ending.cells
                 break
             with report.time.measure("wait", self.clock):
-                self.await_answer(view, frame, cells)
+                self.await_answer(view, frame, ending.cells)
             previous = view
         final = report.final
         if report.result == "won" and final is not None and final.mines is None and final.count("!*X") == 0 \

@@ -18,7 +18,8 @@ from sweepbot.control.mapping import ScreenMapping, mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
 from sweepbot.playing.consistency import changes_that_cannot_happen
-from sweepbot.playing.loop import MAX_UNTAKEN_MOVES, Player, ScreenStoppedMakingSense
+from sweepbot.playing.ending import MAX_UNTAKEN_MOVES
+from sweepbot.playing.loop import Player, ScreenStoppedMakingSense
 from sweepbot.playing.record import Recorder, replay
 from sweepbot.playing.settings import GameReport, PlaySettings
 from sweepbot.playing.view import BoardView
