@@ -14,6 +14,8 @@ from sweepbot.board import Board
 from sweepbot.errors import SweepbotError
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import locate
 from sweepbot.vision.read import read_screenshot
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -69,3 +71,40 @@ def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_read_wrongly_
         with limits.using(**change):
             wrong = board()
             assert wrong is not None and wrong != expected(name), change
+
+
+def test_a_board_found_a_column_short_is_refused_and_read_short_without_the_edge_check() -> None:
+    """What ``edge_rms`` and ``flat_std`` guard: sgt-mines's board with its last column left out of the grid
+    (an edge missed) is refused, since the cells beyond the edge read as cells. With no cell beyond the edge
+    close enough (``edge_rms`` 0), or its covered tile taken for a plain patch that any background matches
+    (``flat_std`` out of reach), the board is read a column short."""
+    image = load_image(FIXTURES / "sgt-mines/30x16-first.png")
+    found = locate(image)
+    short = Geometry(found.xs[:-1], found.ys)
+    with pytest.raises(SweepbotError, match="go on past its right edge"):
+        read_screenshot(image, geometry=short)
+    for change in ({"edge_rms": 0.0}, {"flat_std": 1000.0}):
+        with limits.using(**change):
+            assert read_screenshot(image, geometry=short).board.cols == 29, change
+
+
+def test_a_board_its_own_looks_match_nearly_exactly_is_read_without_trying_other_clients_drawn_at_its_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``exact_rms`` guards: the time of a read. xdemineur's board matches its own looks pixel for pixel,
+    and no other client's looks are drawn at its size; with ``exact_rms`` below 0 (no read exact) they are,
+    and the board reads the same."""
+    from sweepbot.vision import read as read_module
+
+    drawn: list[int] = []
+    real = read_module.drawn_at_size
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(read_module, "drawn_at_size", counted)
+    name = "xdemineur/30x16-first.png"
+    assert read(name) == expected(name) and not drawn
+    with limits.using(exact_rms=-1.0):
+        assert read(name) == expected(name)
+    assert drawn
