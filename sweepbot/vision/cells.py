@@ -45,6 +45,8 @@ class CellScores:
     plain: Scored | None = field(default=None, compare=False, repr=False)
     #: cells held to ``unanchored_rms`` instead of ``max_rms`` (see :func:`_minority_kept`); None: none are
     held: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: scored against the looks fitted to the screen's brightness (see :func:`classify`'s ``levels``)
+    leveled: bool = field(default=False, compare=False, repr=False)
 
     @property
     def accepted(self) -> np.ndarray:
@@ -346,7 +348,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
                     and not (whole and unheld_numbers(fitted.grid())):
                 # (a fit may make a covered tile look like an open empty cell, around numbers that then count
                 # more mines than their neighbours can hold: that fit is wrong)
-                return _nudge(image, geometry, adjusted, fitted)
+                return replace(_nudge(image, geometry, adjusted, fitted), leveled=True)
     return scores
 
 

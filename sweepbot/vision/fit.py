@@ -51,7 +51,8 @@ def best_fit(image: np.ndarray, found: Geometry,
     best: tuple[float, Geometry, Profile, CellScores] | None = None
     for p in profiles:
         geo, scores = attempt(image, found, p)
-        key = rank(scores, classify(image, geo, p, levels=False))
+        # (scores no brightness fit changed are those as the screen shows them)
+        key = rank(scores, classify(image, geo, p, levels=False) if scores.leveled else scores)
         if best is None or key < best[0]:
             best = (key, geo, p, scores)
     return best
