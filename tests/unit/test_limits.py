@@ -108,3 +108,13 @@ def test_a_board_its_own_looks_match_nearly_exactly_is_read_without_trying_other
     with limits.using(exact_rms=-1.0):
         assert read(name) == expected(name)
     assert drawn
+
+
+def test_numbers_at_a_drawn_size_named_by_their_colour_need_enough_coloured_pixels() -> None:
+    """What ``min_ink`` guards, moved far: sgt-mines at 28 px, read with its sizes drawn together, names its
+    numbers by their colour (their shapes, drawn anew, come only so close); asked for 30 % of a cell coloured,
+    no digit has a colour, and the board is refused."""
+    name = "drawn-sizes/sgt-mines-28px-lost.png"
+    assert read(name) == expected(name)
+    with limits.using(min_ink=0.3):
+        assert read(name) is None
