@@ -29,6 +29,7 @@ from sweepbot.vision.derived import derived
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
+from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
 from sweepbot.vision.profile import Profile
 
 
@@ -209,58 +210,11 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
     return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], max_rms))
 
 
-def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per-channel gain and offset that map the templates onto the windows (a screen brighter, darker or
-    with other contrast); None when no sensible fit exists."""
-    n = len(windows)
-    win = windows.reshape(n, -1, 3)
-    tpl = profile.stack[best.ravel()].reshape(n, -1, 3)
-    x = tpl.reshape(-1, 3).astype(np.float64)
-    y = win.reshape(-1, 3).astype(np.float64)
-    gain = np.ones(3)
-    offset = np.zeros(3)
-    for ch in range(3):
-        # pixels near black or white may have been clipped by the change: leave them out of the fit
-        keep = (x[:, ch] > 12) & (x[:, ch] < 225) & (y[:, ch] > 3) & (y[:, ch] < 252)
-        if keep.sum() < 50:
-            continue
-        xs, ys = x[keep, ch], y[keep, ch]
-        mx, my = xs.mean(), ys.mean()
-        var = ((xs - mx) ** 2).mean()
-        if var > 4.0:
-            gain[ch] = ((xs - mx) * (ys - my)).mean() / var
-        offset[ch] = my - gain[ch] * mx
-    if np.any(gain < 0.7) or np.any(gain > 1.4) or np.any(np.abs(offset) > 60):
-        return None
-    return gain, offset
-
-
-def with_levels(profile: Profile, levels: tuple[np.ndarray, np.ndarray]) -> Profile:
-    """The profile's templates as a screen with this gain and offset shows them, clipped as a screen clips."""
-    return replace(profile, stack=_leveled(profile.stack, *levels))
-
-
-def _leveled(stack: np.ndarray, gain: np.ndarray, offset: np.ndarray) -> np.ndarray:
-    t = len(stack)
-    out = np.clip(stack.reshape(t, -1, 3) * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
-    return out.reshape(t, -1).astype(np.float32)
-
-
-def _level_guesses(profile: Profile) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The profile's templates at each of the table's ``level_guesses``, and their squared norms (kept beside
-    the profile)."""
-    def made() -> list[tuple[np.ndarray, np.ndarray]]:
-        stacks = [_leveled(profile.stack, np.full(3, g), np.full(3, o)) for g, o in limits.LIMITS.level_guesses]
-        return [(stack, (stack * stack).sum(1)) for stack in stacks]
-
-    return derived(profile, "level guesses", made)
-
-
 def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> Profile:
     """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits."""
     best: tuple[float, int] | None = None
     wsq = np.einsum("ij,ij->i", windows, windows)
-    for k, (stack, norms) in enumerate(_level_guesses(profile)):
+    for k, (stack, norms) in enumerate(level_guesses(profile)):
         d = wsq[:, None] + norms[None, :] - 2.0 * (windows @ stack.T)
         total = float(np.maximum(d, 0.0).min(axis=1).sum())
         if best is None or total < best[0]:
@@ -338,7 +292,8 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=table.unanchored_rms)
     if not scores.accepted.all():
         scores = _nudge(image, geometry, profile, scores)
-    if levels and _levels_differ(plain.windows, profile, scores):
+    if levels and levels_differ(plain.windows, profile, scores.chars, scores.best,
+                                 float(scores.rms.mean()), bool(scores.accepted.all())):
         # the screen differs from the templates all over: perhaps brighter or darker
         win = plain.windows.astype(np.float32)
         adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
@@ -350,21 +305,6 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
                 # more mines than their neighbours can hold: that fit is wrong)
                 return replace(_nudge(image, geometry, adjusted, fitted), leveled=True)
     return scores
-
-
-def _levels_differ(windows: np.ndarray, profile: Profile, scores: CellScores) -> bool:
-    """Whether the screen may be brighter or darker than the looks: a profile's own looks match pixel for pixel
-    on the screen it was made on (a refused cell, or a mean residual over the table's ``levels_rms``, says
-    otherwise); looks drawn at another size never do, but keep the mean level of each look (the cells' median
-    level off their best looks over ``drawn_levels_offset`` says otherwise, on a board of two kinds of cell at
-    least)."""
-    table = limits.LIMITS
-    if not profile.drawn_from:
-        return not scores.accepted.all() or float(scores.rms.mean()) > table.levels_rms
-    if len(np.unique(scores.chars)) < 2:
-        return False  # cells all alike: no fit could be trusted (see _anchored)
-    levels = profile.stack.mean(axis=1)[scores.best.ravel()]
-    return abs(float(np.median(windows.mean(axis=1) - levels))) > table.drawn_levels_offset
 
 
 def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores) -> CellScores:

@@ -1,0 +1,77 @@
+"""A screen brighter or darker than the one a profile was made on: whether a board's cells show one, and the
+looks as such a screen shows them (a gain and an offset per colour channel, clipped as a screen clips)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from sweepbot.vision import limits
+from sweepbot.vision.derived import derived
+from sweepbot.vision.profile import Profile
+
+
+def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per-channel gain and offset that map the templates onto the windows (a screen brighter, darker or
+    with other contrast); None when no sensible fit exists."""
+    n = len(windows)
+    win = windows.reshape(n, -1, 3)
+    tpl = profile.stack[best.ravel()].reshape(n, -1, 3)
+    x = tpl.reshape(-1, 3).astype(np.float64)
+    y = win.reshape(-1, 3).astype(np.float64)
+    gain = np.ones(3)
+    offset = np.zeros(3)
+    for ch in range(3):
+        # pixels near black or white may have been clipped by the change: leave them out of the fit
+        keep = (x[:, ch] > 12) & (x[:, ch] < 225) & (y[:, ch] > 3) & (y[:, ch] < 252)
+        if keep.sum() < 50:
+            continue
+        xs, ys = x[keep, ch], y[keep, ch]
+        mx, my = xs.mean(), ys.mean()
+        var = ((xs - mx) ** 2).mean()
+        if var > 4.0:
+            gain[ch] = ((xs - mx) * (ys - my)).mean() / var
+        offset[ch] = my - gain[ch] * mx
+    if np.any(gain < 0.7) or np.any(gain > 1.4) or np.any(np.abs(offset) > 60):
+        return None
+    return gain, offset
+
+
+def with_levels(profile: Profile, levels: tuple[np.ndarray, np.ndarray]) -> Profile:
+    """The profile's templates as a screen with this gain and offset shows them, clipped as a screen clips."""
+    return replace(profile, stack=leveled(profile.stack, *levels))
+
+
+def leveled(stack: np.ndarray, gain: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """Templates (one a row) with a gain and an offset per colour channel, clipped to 0-255."""
+    t = len(stack)
+    out = np.clip(stack.reshape(t, -1, 3) * gain.astype(np.float32) + offset.astype(np.float32), 0, 255)
+    return out.reshape(t, -1).astype(np.float32)
+
+
+def level_guesses(profile: Profile) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The profile's templates at each of the table's ``level_guesses``, and their squared norms (kept beside
+    the profile)."""
+    def made() -> list[tuple[np.ndarray, np.ndarray]]:
+        stacks = [leveled(profile.stack, np.full(3, g), np.full(3, o)) for g, o in limits.LIMITS.level_guesses]
+        return [(stack, (stack * stack).sum(1)) for stack in stacks]
+
+    return derived(profile, "level guesses", made)
+
+
+def levels_differ(windows: np.ndarray, profile: Profile, chars: np.ndarray, best: np.ndarray, residual: float,
+                  all_named: bool) -> bool:
+    """Whether the screen may be brighter or darker than the looks, from the cells' ``windows`` scored with
+    ``profile`` (their ``chars``, ``best`` look, mean ``residual``, and whether they were ``all_named``): a
+    profile's own looks match pixel for pixel on the screen it was made on (a refused cell, or a mean residual
+    over the table's ``levels_rms``, says otherwise); looks drawn at another size never do, but keep the mean
+    level of each look (the cells' median level off their best looks over ``drawn_levels_offset`` says
+    otherwise, on a board of two kinds of cell at least)."""
+    table = limits.LIMITS
+    if not profile.drawn_from:
+        return not all_named or residual > table.levels_rms
+    if len(np.unique(chars)) < 2:
+        return False  # cells all alike: no fit could be trusted (see vision.cells)
+    levels = profile.stack.mean(axis=1)[best.ravel()]
+    return abs(float(np.median(windows.mean(axis=1) - levels))) > table.drawn_levels_offset
