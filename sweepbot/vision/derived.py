@@ -1,6 +1,7 @@
 """What is worked out once from a profile and used again on every frame (its looks drawn at another cell size,
-with its kin's numbers, at each brightness guess; its digits' inks; its first looks alone), kept beside the
-profile for as long as the profile lives, never written into the frozen profile itself."""
+with its kin's numbers, at each brightness guess; each look's mean level; its digits' inks; its first looks
+alone), kept beside the profile for as long as the profile lives, never written into the frozen profile
+itself."""
 
 from __future__ import annotations
 

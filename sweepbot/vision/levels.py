@@ -73,5 +73,5 @@ def levels_differ(windows: np.ndarray, profile: Profile, chars: np.ndarray, best
         return not all_named or residual > table.levels_rms
     if len(np.unique(chars)) < 2:
         return False  # cells all alike: no fit could be trusted (see vision.cells)
-    levels = profile.stack.mean(axis=1)[best.ravel()]
+    levels = derived(profile, "look levels", lambda: profile.stack.mean(axis=1))[best.ravel()]
     return abs(float(np.median(windows.mean(axis=1) - levels))) > table.drawn_levels_offset
