@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Read time per frame at a client's own cell size and at a drawn one, on the recorded fixtures.
+"""Read time and passes over the cells at a client's own cell size and at a drawn one, on the recorded fixtures.
 
     .venv/bin/python benchmarks/read_sizes.py [--runs 5] [--json]
 
 Every screenshot under ``tests/fixtures/`` with its expected board written beside it (``NAME.board``) is read
-from scratch (``read_screenshot``: locate, choose the profile, align, read) ``--runs`` times with the built-in
-profiles. A read at the client's own size uses a profile made there; a read at a drawn size uses a profile's
-templates drawn at the board's cell size (``vision/scaled.py``). Prints one line per screenshot (cell size,
-profile, own or drawn, median ms, whether the board read is the expected one), then the median ms of each
-kind and their ratio.
+``--runs`` times with the built-in profiles, three ways:
+
+* ``scratch``: from scratch (``read_screenshot``: locate, choose the profile, align, read);
+* ``frame``: a frame of a board found before (``read_located`` at the place and with the profile found);
+* ``tracked``: the next frame of that board, one cell changed: its first cell's window drawn as another
+  cell's (``read_located`` with the ``seen`` of the frame before: only what changed is looked at again).
+
+A read at the client's own size uses a profile made there; a read at a drawn size uses a profile's templates
+drawn at the board's cell size (``vision/scaled.py``). ``passes`` counts the cell windows scored against a
+profile's looks (``vision.cells.score``), in boards' worth of cells. Prints one line per screenshot (cell
+size, profile, own or drawn, median ms and passes of each way, whether the board read is the expected one),
+then the median of each kind and the drawn/own ratios.
 """
 
 from __future__ import annotations
@@ -18,33 +25,100 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.errors import SweepbotError
+from sweepbot.vision import cells
 from sweepbot.vision.capture import load_image
-from sweepbot.vision.read import read_screenshot
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import Profile
+from sweepbot.vision.read import read_located, read_screenshot
 
 ROOT = Path(__file__).resolve().parents[1]
+WAYS = ("scratch", "frame", "tracked")
 
 
-def measure(png: Path, runs: int) -> dict[str, object]:
+class Counter:
+    """Counts the windows every module's ``score`` (``vision.cells.score``) is given."""
+
+    def __init__(self) -> None:
+        self.windows = 0
+        real = cells.score
+
+        def counted(windows: np.ndarray, *args: Any, **kwargs: Any) -> cells.CellScores:
+            self.windows += len(windows)
+            return real(windows, *args, **kwargs)
+
+        for module in [m for name, m in sys.modules.items() if name.startswith("sweepbot.vision")]:
+            if getattr(module, "score", None) is real:
+                module.score = counted  # type: ignore[attr-defined]
+
+
+def one_cell_changed(image: np.ndarray, geometry: Geometry, profile: Profile, board: Board) -> np.ndarray:
+    """The frame with its first cell's window (the pixels a read compares) drawn as another cell's: the last
+    one that reads as it does but is drawn a little differently, or else the last one of another look with
+    which the frame still reads."""
+    ox, oy, w, h = profile.crop
+
+    def window(r: int, c: int) -> np.ndarray:
+        return image[geometry.ys[r] + oy : geometry.ys[r] + oy + h, geometry.xs[c] + ox : geometry.xs[c] + ox + w]
+
+    cells = [(r, c) for r in range(geometry.rows) for c in range(geometry.cols) if (r, c) != (0, 0)][::-1]
+    same = [rc for rc in cells if board.grid[rc[0]][rc[1]] == board.grid[0][0]]
+    other = [rc for rc in cells if board.grid[rc[0]][rc[1]] != board.grid[0][0]]
+    for r, c in same + other:
+        if np.array_equal(window(r, c), window(0, 0)):
+            continue
+        changed = image.copy()
+        changed[geometry.ys[0] + oy : geometry.ys[0] + oy + h, geometry.xs[0] + ox : geometry.xs[0] + ox + w] = \
+            window(r, c)
+        try:
+            read_located(changed, geometry, profile)
+        except SweepbotError:
+            continue
+        return changed
+    return image
+
+
+def timed(counter: Counter, runs: int, cells_on_board: int, read: Callable[[], object]) -> tuple[float, float]:
+    """Median ms of ``runs`` reads, and the passes over the board's cells of one."""
+    times = []
+    for _ in range(runs):
+        counter.windows = 0
+        start = time.perf_counter()
+        read()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times), counter.windows / cells_on_board
+
+
+def measure(png: Path, runs: int, counter: Counter) -> dict[str, object]:
     expected = Board.parse(png.with_suffix(".board").read_text(encoding="utf-8"))
     image = load_image(png)
     row: dict[str, object] = {"fixture": str(png.relative_to(ROOT))}
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        try:
-            reading = read_screenshot(image)
-        except SweepbotError as err:
-            row.update(kind="refused", error=str(err)[:120])
-            return row
-        times.append((time.perf_counter() - start) * 1000)
-    profile = reading.profile
+    try:
+        reading = read_screenshot(image)
+    except SweepbotError as err:
+        row.update(kind="refused", error=str(err)[:120])
+        return row
+    geometry, profile = reading.geometry, reading.profile
+    n = geometry.rows * geometry.cols
+    before = read_located(image, geometry, profile)
+    changed = one_cell_changed(image, geometry, profile, reading.board)
+    reads = {
+        "scratch": lambda: read_screenshot(image),
+        "frame": lambda: read_located(image, geometry, profile),
+        "tracked": lambda: read_located(changed, geometry, profile, last=before.seen),
+    }
     row.update(kind="drawn" if profile.drawn_from else "own", profile=profile.name,
-               cell=round(reading.geometry.pitch[0], 1), ms=round(statistics.median(times), 1),
-               right=list(reading.board.grid) == list(expected.grid))
+               cell=round(geometry.pitch[0], 1), right=list(reading.board.grid) == list(expected.grid))
+    for way, read in reads.items():
+        ms, passes = timed(counter, runs, n, read)
+        row[f"{way}_ms"], row[f"{way}_passes"] = round(ms, 2), round(passes, 3)
     return row
 
 
@@ -53,25 +127,33 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="one JSON line per screenshot, then the summary")
     args = parser.parse_args()
-    rows = [measure(png, args.runs) for png in sorted((ROOT / "tests" / "fixtures").rglob("*.png"))
+    counter = Counter()
+    rows = [measure(png, args.runs, counter) for png in sorted((ROOT / "tests" / "fixtures").rglob("*.png"))
             if png.with_suffix(".board").is_file()]
     for row in rows:
         if args.json:
             print(json.dumps(row))
+        elif row["kind"] == "refused":
+            print(f"{row['fixture']:56} refused: {row['error']}")
         else:
-            print(f"{row['fixture']:60} {row.get('cell', ''):>6} {row['kind']:7} {row.get('profile', ''):28} "
-                  f"{row.get('ms', ''):>7} {'right' if row.get('right') else row.get('error', 'WRONG')}")
+            ways = "  ".join(f"{way} {row[f'{way}_ms']:7.2f} ms {row[f'{way}_passes']:6.3f}x" for way in WAYS)
+            print(f"{row['fixture']:56} {row['cell']:>5} {row['kind']:5} {ways} "
+                  f"{'right' if row['right'] else 'WRONG'}")
     summary: dict[str, object] = {"screenshots": len(rows)}
-    medians: dict[str, float] = {}
     for kind in ("own", "drawn", "refused"):
         these = [r for r in rows if r["kind"] == kind]
         summary[kind] = len(these)
-        if these and kind != "refused":
-            medians[kind] = statistics.median(float(str(r["ms"])) for r in these)
-            summary[f"{kind}_ms_median"] = round(medians[kind], 1)
-            summary[f"{kind}_wrong"] = sum(1 for r in these if not r["right"])
-    if "own" in medians and "drawn" in medians:
-        summary["drawn_over_own"] = round(medians["drawn"] / medians["own"], 2)
+        if not these or kind == "refused":
+            continue
+        summary[f"{kind}_wrong"] = sum(1 for r in these if not r["right"])
+        for way in WAYS:
+            for what in ("ms", "passes"):
+                summary[f"{kind}_{way}_{what}"] = round(statistics.median(float(str(r[f"{way}_{what}"]))
+                                                                          for r in these), 3)
+    if summary.get("own") and summary.get("drawn"):
+        for way in WAYS:
+            own, drawn = float(str(summary[f"own_{way}_ms"])), float(str(summary[f"drawn_{way}_ms"]))
+            summary[f"drawn_over_own_{way}"] = round(drawn / own, 2)
     print(json.dumps(summary) if args.json else "\n" + "  ".join(f"{k}: {v}" for k, v in summary.items()))
     return 0
 

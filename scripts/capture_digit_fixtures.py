@@ -61,7 +61,7 @@ from capture_fixtures import (  # noqa: E402
 from sweepbot.board import Board  # noqa: E402
 from sweepbot.vision.align import align  # noqa: E402
 from sweepbot.vision.capture import load_image  # noqa: E402
-from sweepbot.vision.cells import classify  # noqa: E402
+from sweepbot.vision.decide import classify  # noqa: E402
 from sweepbot.vision.locate import locate  # noqa: E402
 from sweepbot.vision.profile import Profile, available_profiles  # noqa: E402
 from sweeplab import (  # noqa: E402

@@ -51,8 +51,9 @@ from sweepbot.calibration.looks import window_crop
 from sweepbot.calibration.recorded import FIXED_SIZES, calibrate_recorded, load_recorded
 from sweepbot.vision.annotate import zoomed_sheet
 from sweepbot.vision.capture import load_image
-from sweepbot.vision.cells import cell_windows, classify
+from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.counter import learn_counter
+from sweepbot.vision.decide import classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import Profile, make_profile, save_profile

@@ -22,8 +22,8 @@ from sweepbot.calibration.facts import WON_COVERED, CalibrationError, CoveredLoo
 from sweepbot.calibration.looks import SAME_LOOK_RMS, SPLIT_LOOK_RMS, STRICT_LOOK_RMS, Looks, collect_looks
 from sweepbot.calibration.naming import name_looks
 from sweepbot.vision import limits
-from sweepbot.vision.cells import classify
 from sweepbot.vision.counter import learn_counter
+from sweepbot.vision.decide import classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import UNNAMED, Profile

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from sweepbot.board import NUMBERS, OPENED, ZERO
-from sweepbot.vision.cells import classify
+from sweepbot.vision.decide import classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import LocateError, locate
 from sweepbot.vision.profile import Profile, load_profile

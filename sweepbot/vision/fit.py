@@ -10,7 +10,8 @@ import numpy as np
 
 from sweepbot.vision import limits
 from sweepbot.vision.align import align
-from sweepbot.vision.cells import CellScores, best_distance, cell_windows, classify
+from sweepbot.vision.cells import CellScores, best_distance, cell_windows
+from sweepbot.vision.decide import classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.scaled import at_pitch, client_at_pitch, in_range, with_kin_numbers

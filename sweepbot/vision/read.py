@@ -15,14 +15,16 @@ from sweepbot.board import COVERED, Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, Scored, classify, distances, windows_area
+from sweepbot.vision.cells import CellScores, distances, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
+from sweepbot.vision.decide import classify
 from sweepbot.vision.fit import best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
 from sweepbot.vision.scaled import LARGEST, SMALLEST
+from sweepbot.vision.track import Track
 
 
 class ReadError(SweepbotError):
@@ -41,13 +43,13 @@ class Seen:
     """What a read of a located board saw, for the next read of the same board: each cell's window and
     scores, and the counter's pixels and the count they showed."""
 
-    cells: Scored
+    cells: Track
     counter: np.ndarray | None
     mines_left: int | None
 
     def counter_holds(self, geometry: Geometry, profile: Profile, pixels: np.ndarray | None) -> bool:
         """Whether the counter at this place, read with this profile, shows the pixels seen last time."""
-        return (self.cells.profile is profile and self.cells.geometry == geometry and pixels is not None
+        return (self.cells.plain.profile is profile and self.cells.plain.geometry == geometry and pixels is not None
                 and self.counter is not None and same_pixels(pixels, self.counter))
 
 
@@ -148,7 +150,7 @@ def read_located(
     if total is not None and not 0 <= total <= geometry.rows * geometry.cols:
         total = None
     board = Board(grid, total, game_state(grid, total))
-    seen = None if scores.plain is None else Seen(scores.plain, None if pixels is None else pixels.copy(),
+    seen = None if scores.track is None else Seen(scores.track, None if pixels is None else pixels.copy(),
                                                   mines_left)
     return Reading(board, geometry, profile, scores, mines_left, seen=seen)
 
@@ -185,8 +187,8 @@ def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellSco
     like_opened = ".12345678~=" if shows_mines else ".12345678~=*"
     if len(bad) > most or any(str(scores.chars[r, c]) not in like_opened for r, c in bad):
         return scores
-    if scores.plain is None or not _clear_of_covered(scores.plain.windows[[r * geometry.cols + c for r, c in bad]],
-                                                     profile).all():
+    windows = None if scores.track is None else scores.track.plain.windows
+    if windows is None or not _clear_of_covered(windows[[r * geometry.cols + c for r, c in bad]], profile).all():
         # half-way between a covered tile and an open look (a tile pressed or lit under the pointer, drawn
         # while the client answers a click): not proved open
         return scores

@@ -1,0 +1,178 @@
+"""Which look each cell of a located board is, or refused: the plain scores (``vision.cells``) held to the
+board's limits, with a second look at refused cells, a fit to the screen's brightness when the screen
+differs from the looks all over, and, for looks drawn at another size, numbers taken only when held close
+or drawn in their digit's colour. Every number that decides is the table's (``vision.limits``).
+
+With the track of the frame before (``vision.track``), only what changed is looked at again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from sweepbot.board import unheld_numbers
+from sweepbot.vision import limits
+from sweepbot.vision.cells import CellScores, best_distance, score
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.ink import digit_inks, inked_as
+from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
+from sweepbot.vision.profile import Profile
+from sweepbot.vision.track import Kept, Look, Scored, Track, score_frame
+
+
+def classify(
+    image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float | None = None,
+    last: Track | None = None, whole: bool = True,
+) -> CellScores:
+    """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
+    ``last`` (the ``track`` of an earlier frame's scores), only the cells whose pixels changed are looked at
+    afresh (see ``vision.track``); the result is the same as without. A profile's own ``max_rms`` is the
+    most it accepts (None: the table's ``max_rms``). ``whole``: the geometry holds a whole board, every cell
+    around a number among its cells (not a line of cells beside one)."""
+    max_rms = limits.LIMITS.max_rms if max_rms is None else max_rms
+    if profile.max_rms is not None:
+        # a profile drawn at another size sets its own limit (see vision.scaled); any other may only tighten it
+        max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
+    plain = score_frame(image, geometry, profile, max_rms, None if last is None else last.plain)
+    kept = Kept.after(last, geometry, profile, max_rms)
+    scores = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
+    if profile.drawn_from:
+        scores = _numbers_held_close(plain.windows, geometry, profile, scores, kept)
+    return replace(scores, track=kept.track(plain))
+
+
+def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
+                        kept: Kept) -> CellScores:
+    """``scores`` with the numbers neither held close (the table's ``drawn_number_rms`` and
+    ``drawn_number_margin``) nor inked as their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused
+    (``windows``: the cells' windows as cut from the image): a profile drawn at another size never names a
+    number it only comes near."""
+    table = limits.LIMITS
+    loose = np.isin(scores.chars, list("12345678")) & (
+        (scores.rms > table.drawn_number_rms) | (scores.margin < table.drawn_number_margin))
+    if not loose.any():
+        return scores
+    inks = digit_inks(profile)
+    rms = scores.rms.copy()
+    for r, c in zip(*np.nonzero(loose & (rms <= table.drawn_ink_rms)), strict=True):
+        digit = str(scores.chars[r, c])
+        window = windows[r * geometry.cols + c]
+        key = (window.tobytes(), digit)  # cells drawn alike (a board's many 1s) are looked at once
+        inked = kept.inks.get(key, kept.inks_before.get(key))
+        if inked is None:
+            inked = inked_as(window.reshape(-1, 3), digit, inks)
+            kept.inked += 1
+        kept.inks[key] = inked
+        if inked:
+            loose[r, c] = False
+            rms[r, c] = min(rms[r, c], scores.max_rms)  # taken by its colour: within the profile's limit
+    return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms)
+
+
+def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
+            max_rms: float, whole: bool, kept: Kept) -> CellScores:
+    scores = plain.scores
+    table = limits.LIMITS
+    if not _anchored(scores) and max_rms > table.unanchored_rms:
+        # every cell alike (a fresh board): only a near-exact match tells covered from revealed on a screen
+        # that may be brighter or darker; with a profile drawn at another size, whose looks come only so
+        # close, a cell unlike the rest (the mine that went off at a first click) keeps the profile's limit
+        scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=table.unanchored_rms)
+    if not scores.accepted.all():
+        scores = _nudge(image, geometry, profile, scores, kept)
+    if levels and levels_differ(plain.windows, profile, scores.chars, scores.best,
+                                 float(scores.rms.mean()), bool(scores.accepted.all())):
+        # the screen differs from the templates all over: perhaps brighter or darker
+        win = plain.windows.astype(np.float32)
+        adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
+        if adjusted is not profile:
+            fitted = score(win, adjusted, geometry.rows, geometry.cols, max_rms)
+            if _anchored(fitted) and float(fitted.rms.mean()) < float(scores.rms.mean()) - 1.0 \
+                    and not (whole and unheld_numbers(fitted.grid())):
+                # (a fit may make a covered tile look like an open empty cell, around numbers that then count
+                # more mines than their neighbours can hold: that fit is wrong)
+                return replace(_nudge(image, geometry, adjusted, fitted, Kept()), leveled=True)
+    return scores
+
+
+def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> Profile:
+    """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits."""
+    best: tuple[float, int] | None = None
+    wsq = np.einsum("ij,ij->i", windows, windows)
+    for k, (stack, norms) in enumerate(level_guesses(profile)):
+        d = wsq[:, None] + norms[None, :] - 2.0 * (windows @ stack.T)
+        total = float(np.maximum(d, 0.0).min(axis=1).sum())
+        if best is None or total < best[0]:
+            best = (total, k)
+    assert best is not None
+    g, o = limits.LIMITS.level_guesses[best[1]]
+    current = with_levels(profile, (np.full(3, g), np.full(3, o)))
+    for _ in range(3):
+        scores = score(windows, current, rows, cols)
+        fit = fit_levels(windows, profile, scores.best)
+        if fit is None:
+            return current  # no sensible least-squares fit (a plain tile near white): the best guess stands
+        current = with_levels(profile, fit)
+    return current
+
+
+def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, kept: Kept) -> CellScores:
+    """Second chance for refused cells: their windows moved by up to the table's ``nudge_reach`` px each way
+    (a client that draws at fractional positions puts some glyphs a pixel off). Only a few cells, so cheap;
+    each cell's look depends on the pixels around its window alone, and is taken again only when they
+    changed (``kept``)."""
+    reach = limits.LIMITS.nudge_reach
+    bad = scores.refused()
+    if not bad or len(bad) > max(8, geometry.rows * geometry.cols // 4):
+        return scores
+    ox, oy, w, h = profile.crop
+    chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
+    for r, c in bad:
+        x0, y0 = geometry.xs[c] + ox, geometry.ys[r] + oy
+        part = image[max(y0 - reach, 0) : y0 + h + reach, max(x0 - reach, 0) : x0 + w + reach]
+        around = np.asarray(part.shape).tobytes() + part.tobytes()
+        index = r * geometry.cols + c
+        look = kept.looks_before.get(index)
+        if look is None or look.around != around:
+            look = _look(image, (x0, y0), profile, scores.max_rms, around)
+            kept.looked += 1
+        kept.looks[index] = look
+        if look.rms < rms[r, c]:
+            chars[r, c], rms[r, c], margin[r, c], best[r, c] = look.char, look.rms, look.margin, look.best
+    return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
+
+
+def _look(image: np.ndarray, origin: tuple[int, int], profile: Profile, max_rms: float, around: bytes) -> Look:
+    """The best of a window's shifts (found by one batched product over this window's shifts alone, so that
+    the cells looked at beside it change nothing), scored exactly."""
+    reach = limits.LIMITS.nudge_reach
+    _, _, w, h = profile.crop
+    height, width = image.shape[:2]
+    x0, y0 = origin
+    windows = []
+    for dy in range(-reach, reach + 1):
+        for dx in range(-reach, reach + 1):
+            y, x = min(max(y0 + dy, 0), height - h), min(max(x0 + dx, 0), width - w)
+            windows.append(image[y : y + h, x : x + w].reshape(-1))
+    shifted = np.asarray(windows, np.float32)
+    nearest = int(best_distance(shifted, profile).argmin())
+    tried = score(shifted[nearest : nearest + 1], profile, 1, 1, max_rms)
+    return Look(around, str(tried.chars[0, 0]), float(tried.rms[0, 0]), float(tried.margin[0, 0]),
+                int(tried.best[0, 0]))
+
+
+def _minority_kept(scores: CellScores) -> CellScores:
+    """The cells of the board's most common look held to ``unanchored_rms``, the others to the profile's limit.
+    A held cell that misses is refused as the look it is nearest (a covered tile a pixel off stays a covered
+    tile refused, never an open cell of unknown number)."""
+    values, counts = np.unique(scores.chars, return_counts=True)
+    return replace(scores, held=scores.chars == values[int(counts.argmax())])
+
+
+def _anchored(scores: CellScores) -> bool:
+    """A brightness fit is trusted only when at least two kinds of cell pin it down: on a board of covered
+    cells alone, a brighter screen and a board of revealed cells look the same."""
+    _, counts = np.unique(scores.chars[scores.accepted], return_counts=True)
+    return int((counts >= 2).sum()) >= 2

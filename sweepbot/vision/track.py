@@ -1,0 +1,112 @@
+"""Between frames of one board: what a read keeps for the next, so that a new frame is scored again only
+where its pixels changed.
+
+A cell's plain scores depend on its window alone (``vision.cells.distances``), the second look at a refused
+cell (``vision.decide``) on the pixels around its window alone, and the colour check of a number on its
+window and digit alone. Each is kept with the pixels it came from and used again while they stay the same,
+so that a tracked read gives what a fresh one gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sweepbot.vision.cells import CellScores, score, window_pixels
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import Profile
+
+
+@dataclass(frozen=True, eq=False)
+class Scored:
+    """The cells' windows on one frame (the image's pixels) and their plain scores (``vision.cells.score``)
+    against one profile at one geometry: what the next frame of the same board keeps where a window is
+    unchanged."""
+
+    geometry: Geometry
+    profile: Profile
+    windows: np.ndarray  # cells x pixels, as cut from the image
+    scores: CellScores
+    #: how many cells were scored for this frame (the others kept their scores from the frame before)
+    scored: int = 0
+
+    def holds(self, geometry: Geometry, profile: Profile, windows: np.ndarray, max_rms: float) -> bool:
+        """Whether these scores are for the same cells, templates, window size and acceptance."""
+        return self.same_board(geometry, profile, max_rms) and self.windows.shape == windows.shape \
+            and self.windows.dtype == windows.dtype
+
+    def same_board(self, geometry: Geometry, profile: Profile, max_rms: float) -> bool:
+        return self.profile is profile and self.geometry == geometry and self.scores.max_rms == max_rms
+
+
+def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float,
+                last: Scored | None = None) -> Scored:
+    """Every cell's plain scores on ``image``. With ``last`` (an earlier frame of the board at the same place,
+    scored against the same profile) only the cells whose window changed are scored; the others keep their
+    scores, which are what scoring them again would give: a cell's scores depend on its window alone."""
+    windows = window_pixels(image, geometry, profile.crop)
+    rows, cols = geometry.rows, geometry.cols
+    if last is None or not last.holds(geometry, profile, windows, max_rms):
+        return Scored(geometry, profile, windows, score(windows.astype(np.float32), profile, rows, cols, max_rms),
+                      rows * cols)
+    changed = np.flatnonzero((windows != last.windows).any(axis=1))
+    if not len(changed):
+        return Scored(geometry, profile, windows, last.scores)
+    fresh = score(windows[changed].astype(np.float32), profile, len(changed), 1, max_rms)
+    kept = last.scores
+    parts = []
+    for old, new in ((kept.chars, fresh.chars), (kept.rms, fresh.rms), (kept.margin, fresh.margin),
+                     (kept.best, fresh.best)):
+        merged = old.copy().reshape(-1)
+        merged[changed] = new.reshape(-1)
+        parts.append(merged.reshape(rows, cols))
+    return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], max_rms),
+                  len(changed))
+
+
+@dataclass(frozen=True)
+class Look:
+    """A refused cell's second look (its window moved by a few pixels): the pixels around the window it was
+    taken on, and what it found."""
+
+    around: bytes
+    char: str
+    rms: float
+    margin: float
+    best: int
+
+
+@dataclass(frozen=True, eq=False)
+class Track:
+    """What one frame's read keeps for the next: the plain scores, the second looks at refused cells (by cell
+    index) and the colour checks of numbers (by window pixels and digit), each valid while its pixels stay."""
+
+    plain: Scored
+    looks: dict[int, Look] = field(default_factory=dict)
+    inks: dict[tuple[bytes, str], bool] = field(default_factory=dict)
+    #: how many second looks and colour checks this frame took afresh
+    looked: int = 0
+    inked: int = 0
+
+
+@dataclass
+class Kept:
+    """One read's use of the last frame's track: the looks and checks it may take again, and those it took
+    (collected while the read goes on, then kept in its :class:`Track`)."""
+
+    looks_before: dict[int, Look] = field(default_factory=dict)
+    inks_before: dict[tuple[bytes, str], bool] = field(default_factory=dict)
+    looks: dict[int, Look] = field(default_factory=dict)
+    inks: dict[tuple[bytes, str], bool] = field(default_factory=dict)
+    looked: int = 0
+    inked: int = 0
+
+    @classmethod
+    def after(cls, last: Track | None, geometry: Geometry, profile: Profile, max_rms: float) -> Kept:
+        if last is None or not last.plain.same_board(geometry, profile, max_rms):
+            return cls()
+        return cls(dict(last.looks), dict(last.inks))
+
+    def track(self, plain: Scored) -> Track:
+        return Track(plain, self.looks, self.inks, self.looked, self.inked)
