@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from sweepbot.board import unheld_numbers
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, best_distance, score
+from sweepbot.vision.cells import CellScores, distances, score
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
@@ -128,39 +129,58 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
     if not bad or len(bad) > max(8, geometry.rows * geometry.cols // 4):
         return scores
     ox, oy, w, h = profile.crop
-    chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
+    origins, arounds, looks = [], [], []
     for r, c in bad:
         x0, y0 = geometry.xs[c] + ox, geometry.ys[r] + oy
         part = image[max(y0 - reach, 0) : y0 + h + reach, max(x0 - reach, 0) : x0 + w + reach]
         around = np.asarray(part.shape).tobytes() + part.tobytes()
-        index = r * geometry.cols + c
-        look = kept.looks_before.get(index)
-        if look is None or look.around != around:
-            look = _look(image, (x0, y0), profile, scores.max_rms, around)
-            kept.looked += 1
-        kept.looks[index] = look
+        look = kept.looks_before.get(r * geometry.cols + c)
+        origins.append((x0, y0))
+        arounds.append(around)
+        looks.append(look if look is not None and look.around == around else None)
+    fresh = [i for i, look in enumerate(looks) if look is None]
+    if fresh:
+        for i, look in zip(fresh, _looks(image, [origins[i] for i in fresh], profile, scores.max_rms), strict=True):
+            looks[i] = replace(look, around=arounds[i])
+        kept.looked += len(fresh)
+    chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
+    for (r, c), look in zip(bad, looks, strict=True):
+        assert look is not None
+        kept.looks[r * geometry.cols + c] = look
         if look.rms < rms[r, c]:
             chars[r, c], rms[r, c], margin[r, c], best[r, c] = look.char, look.rms, look.margin, look.best
     return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
 
 
-def _look(image: np.ndarray, origin: tuple[int, int], profile: Profile, max_rms: float, around: bytes) -> Look:
-    """The best of a window's shifts (found by one batched product over this window's shifts alone, so that
-    the cells looked at beside it change nothing), scored exactly."""
+def _looks(image: np.ndarray, origins: list[tuple[int, int]], profile: Profile, max_rms: float) -> list[Look]:
+    """For each window (by its top left pixel), the best of its shifts, scored exactly. One fast product
+    finds each window's nearest shifts; those within float32's rounding of the nearest are scored exactly, and
+    the exactly nearest taken (the first of equals): the windows looked at beside one change nothing."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
     height, width = image.shape[:2]
-    x0, y0 = origin
-    windows = []
-    for dy in range(-reach, reach + 1):
-        for dx in range(-reach, reach + 1):
-            y, x = min(max(y0 + dy, 0), height - h), min(max(x0 + dx, 0), width - w)
-            windows.append(image[y : y + h, x : x + w].reshape(-1))
-    shifted = np.asarray(windows, np.float32)
-    nearest = int(best_distance(shifted, profile).argmin())
-    tried = score(shifted[nearest : nearest + 1], profile, 1, 1, max_rms)
-    return Look(around, str(tried.chars[0, 0]), float(tried.rms[0, 0]), float(tried.margin[0, 0]),
-                int(tried.best[0, 0]))
+    steps = np.arange(-reach, reach + 1)
+    x0s, y0s = (np.array([o[axis] for o in origins]) for axis in (0, 1))
+    # each window's top left pixel for every move (dy, dx), kept inside the image: windows x moves
+    ys = np.clip(y0s[:, None, None] + steps[None, :, None], 0, height - h) + np.zeros((1, 1, len(steps)), int)
+    xs = np.clip(x0s[:, None, None] + steps[None, None, :], 0, width - w) + np.zeros((1, len(steps), 1), int)
+    ys, xs = ys.reshape(len(origins), -1), xs.reshape(len(origins), -1)
+    moves = ys.shape[1]
+    every = sliding_window_view(image, (h, w, 3))  # every window of the image, by its top left pixel
+    shifted = every[ys, xs, 0].reshape(len(origins) * moves, -1).astype(np.float32)
+    d = distances(shifted, profile, batched=True).min(axis=1).reshape(len(origins), moves)
+    wsq = np.einsum("ij,ij->i", shifted, shifted).reshape(len(origins), moves)
+    # float32's rounding of a distance: well under a ten-thousandth of the sums it is taken from
+    near = d <= (d.min(axis=1) + 1e-4 * (wsq.max(axis=1) + float(profile.norms.max())))[:, None]
+    cells, tried = np.nonzero(near)
+    exact = score(shifted[cells * moves + tried], profile, len(cells), 1, max_rms)
+    looks = []
+    for i in range(len(origins)):
+        these = np.flatnonzero(cells == i)
+        k = these[int(exact.rms[these, 0].argmin())]
+        looks.append(Look(b"", str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
+                          int(exact.best[k, 0])))
+    return looks
 
 
 def _minority_kept(scores: CellScores) -> CellScores:
