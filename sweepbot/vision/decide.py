@@ -16,6 +16,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from sweepbot.board import unheld_numbers
 from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores, distances, score
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
@@ -173,10 +174,12 @@ def _looks(image: np.ndarray, origins: list[tuple[int, int]], profile: Profile, 
     # float32's rounding of a distance: well under a ten-thousandth of the sums it is taken from
     near = d <= (d.min(axis=1) + 1e-4 * (wsq.max(axis=1) + float(profile.norms.max())))[:, None]
     cells, tried = np.nonzero(near)
-    exact = score(shifted[cells * moves + tried], profile, len(cells), 1, max_rms)
+    # shifts of a plain tile are often the same pixels: each distinct window is scored once
+    first, inverse = distinct_rows(shifted[cells * moves + tried])
+    exact = score(shifted[(cells * moves + tried)[first]], profile, len(first), 1, max_rms)
     looks = []
     for i in range(len(origins)):
-        these = np.flatnonzero(cells == i)
+        these = inverse[cells == i]
         k = these[int(exact.rms[these, 0].argmin())]
         looks.append(Look(b"", str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
                           int(exact.best[k, 0])))

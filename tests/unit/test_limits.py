@@ -4,7 +4,7 @@ moved. docs/limits.md lists, for every number, what ``benchmarks/limits.py`` fou
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, fields
+from dataclasses import FrozenInstanceError, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -14,9 +14,14 @@ from sweepbot.board import Board
 from sweepbot.errors import SweepbotError
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
+from sweepbot.vision.profile import Profile
 from sweepbot.vision.read import read_screenshot
+from sweepbot.vision.rules import PlayRules
+from tests.unit.test_redraw import INK, SIZE
+from tests.unit.test_redraw import board as drawn_board
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -118,3 +123,44 @@ def test_numbers_at_a_drawn_size_named_by_their_colour_need_enough_coloured_pixe
     assert read(name) == expected(name)
     with limits.using(min_ink=0.3):
         assert read(name) is None
+
+
+def _cells_grow_profile() -> Profile:
+    """A client whose cells change size in play, learnt on a new game of 26 px cells (``tests/unit/
+    test_redraw.py``'s drawn board: a covered tile stretched to its column, a digit centred at its own size)."""
+    learnt, layout = drawn_board([SIZE] * 3, [["#", "1", "#"], ["#", "#", "#"]])
+    crop = (0, 0, SIZE, SIZE)
+    return Profile("grows-26px", "grows", (SIZE, SIZE), crop, ("#", "1"), cell_windows(learnt, layout, crop)[[0, 1]],
+                   play=PlayRules(cells_resize=True))
+
+
+def test_cells_grown_wider_are_read_at_the_size_they_were_learnt_and_refused_below_the_grown_share() -> None:
+    """What ``grown`` guards: a client whose every column has grown (a digit in each, 26 px cells drawn 32 px
+    wide) is read with each cell drawn back at its profile's size; with ``grown`` above 26/32 the profile is
+    no longer taken for a grown one, and the board is refused."""
+    image, shown = drawn_board([32] * 3, [["#", "1", "#"], ["1", "#", "1"]])
+    profile = _cells_grow_profile()
+    reading = read_screenshot(image, profiles=[profile], geometry=shown)
+    assert reading.board.grid == ("#1#", "1#1") and reading.geometry == shown
+    with limits.using(grown=0.9), pytest.raises(SweepbotError, match="no profile fits"):
+        read_screenshot(image, profiles=[profile], geometry=shown)
+
+
+def test_a_learning_profile_reads_a_few_cells_of_an_unlearnt_number_as_open_and_no_more(tmp_path: Path) -> None:
+    """What ``max_opened`` guards: a calibrated profile that has learnt covered tiles and 1s reads a board with
+    3 cells of a number it never saw (drawn in another colour) as open cells of unknown number, ``=``, which
+    play learns; allowed 2 such cells at most, it refuses the board."""
+    profile = replace(_cells_grow_profile(), name="learning-26px", folder=tmp_path / "learning-26px",
+                      play=PlayRules())
+    cells = [["#", "1", "#", "#"], ["#", "2", "2", "#"], ["#", "#", "2", "#"]]
+    image, shown = drawn_board([SIZE] * 4, [[ch if ch != "2" else "1" for ch in row] for row in cells])
+    for r, row in enumerate(cells):
+        for c, ch in enumerate(row):
+            if ch == "2":  # the digit drawn in green
+                x, y, w, h = shown.cell_rect(r, c)
+                window = image[y:y + h, x:x + w]
+                window[(window == INK).all(axis=2)] = (0, 160, 0)
+    reading = read_screenshot(image, profiles=[profile], geometry=shown, opened_unknown=True)
+    assert reading.board.grid == ("#1##", "#==#", "##=#")
+    with limits.using(max_opened=2, opened_share=100), pytest.raises(SweepbotError, match="match no template"):
+        read_screenshot(image, profiles=[profile], geometry=shown, opened_unknown=True)
