@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read time and passes over the cells at a client's own cell size and at a drawn one, on the recorded fixtures.
 
-    .venv/bin/python benchmarks/read_sizes.py [--runs 5] [--json]
+    .venv/bin/python benchmarks/read_sizes.py [--runs 5] [--scale 1.25] [--json]
 
 Every screenshot under ``tests/fixtures/`` with its expected board written beside it (``NAME.board``) is read
 ``--runs`` times with the built-in profiles, three ways:
@@ -12,10 +12,12 @@ Every screenshot under ``tests/fixtures/`` with its expected board written besid
   cell's (``read_located`` with the ``seen`` of the frame before: only what changed is looked at again).
 
 A read at the client's own size uses a profile made there; a read at a drawn size uses a profile's templates
-drawn at the board's cell size (``vision/scaled.py``). ``passes`` counts the cell windows scored against a
-profile's looks (``vision.cells.score``), in boards' worth of cells. Prints one line per screenshot (cell
-size, profile, own or drawn, median ms and passes of each way, whether the board read is the expected one),
-then the median of each kind and the drawn/own ratios.
+drawn at the board's cell size (``vision/scaled.py``). With ``--scale``, every screenshot is read as well
+resized by that factor (a desktop or browser scale): the same frames at a drawn size. Their ratios to the same
+screenshots read at their own size, screenshot by screenshot, give ``same_frames_drawn_over_own_*`` (the
+median). ``passes`` counts the cell windows scored against a profile's looks (``vision.cells.score``), in
+boards' worth of cells. Prints one line per screenshot (scale, cell size, own or drawn, median ms and passes of
+each way, whether the board read is the expected one), then the median of each kind and the drawn/own ratios.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from sweepbot.board import Board
@@ -96,10 +99,12 @@ def timed(counter: Counter, runs: int, cells_on_board: int, read: Callable[[], o
     return statistics.median(times), counter.windows / cells_on_board
 
 
-def measure(png: Path, runs: int, counter: Counter) -> dict[str, object]:
+def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0) -> dict[str, object]:
     expected = Board.parse(png.with_suffix(".board").read_text(encoding="utf-8"))
     image = load_image(png)
-    row: dict[str, object] = {"fixture": str(png.relative_to(ROOT))}
+    if scale != 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    row: dict[str, object] = {"fixture": str(png.relative_to(ROOT)), "scale": scale}
     try:
         reading = read_screenshot(image)
     except SweepbotError as err:
@@ -125,19 +130,21 @@ def measure(png: Path, runs: int, counter: Counter) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--scale", type=float, help="read every screenshot resized by this factor as well")
     parser.add_argument("--json", action="store_true", help="one JSON line per screenshot, then the summary")
     args = parser.parse_args()
     counter = Counter()
-    rows = [measure(png, args.runs, counter) for png in sorted((ROOT / "tests" / "fixtures").rglob("*.png"))
-            if png.with_suffix(".board").is_file()]
-    for row in rows:
+    pngs = [png for png in sorted((ROOT / "tests" / "fixtures").rglob("*.png")) if png.with_suffix(".board").is_file()]
+    rows = [measure(png, args.runs, counter) for png in pngs]
+    scaled = [measure(png, args.runs, counter, args.scale) for png in pngs] if args.scale else []
+    for row in rows + scaled:
         if args.json:
             print(json.dumps(row))
         elif row["kind"] == "refused":
-            print(f"{row['fixture']:56} refused: {row['error']}")
+            print(f"{row['fixture']:56} x{row['scale']:<4} refused: {row['error']}")
         else:
             ways = "  ".join(f"{way} {row[f'{way}_ms']:7.2f} ms {row[f'{way}_passes']:6.3f}x" for way in WAYS)
-            print(f"{row['fixture']:56} {row['cell']:>5} {row['kind']:5} {ways} "
+            print(f"{row['fixture']:56} x{row['scale']:<4} {row['cell']:>5} {row['kind']:5} {ways} "
                   f"{'right' if row['right'] else 'WRONG'}")
     summary: dict[str, object] = {"screenshots": len(rows)}
     for kind in ("own", "drawn", "refused"):
@@ -154,8 +161,31 @@ def main() -> int:
         for way in WAYS:
             own, drawn = float(str(summary[f"own_{way}_ms"])), float(str(summary[f"drawn_{way}_ms"]))
             summary[f"drawn_over_own_{way}"] = round(drawn / own, 2)
+    if scaled:
+        summary.update(same_frames(rows, scaled))
     print(json.dumps(summary) if args.json else "\n" + "  ".join(f"{k}: {v}" for k, v in summary.items()))
     return 0
+
+
+def same_frames(rows: list[dict[str, object]], scaled: list[dict[str, object]]) -> dict[str, object]:
+    """The screenshots read at their own size and, resized, with a drawn profile: how many, the median ms of
+    each way at each size, and the median of their ratios, screenshot by screenshot."""
+    pairs = [(own, drawn) for own, drawn in zip(rows, scaled, strict=True)
+             if own["kind"] == "own" and drawn["kind"] == "drawn"]
+    out: dict[str, object] = {"same_frames": len(pairs),
+                              "same_frames_scaled_refused": sum(1 for r in scaled if r["kind"] == "refused"),
+                              "same_frames_scaled_wrong": sum(1 for r in scaled if r["kind"] != "refused"
+                                                              and not r["right"])}
+    if not pairs:
+        return out
+    for way in WAYS:
+        own = [float(str(a[f"{way}_ms"])) for a, _ in pairs]
+        drawn = [float(str(b[f"{way}_ms"])) for _, b in pairs]
+        out[f"same_frames_own_{way}_ms"] = round(statistics.median(own), 2)
+        out[f"same_frames_drawn_{way}_ms"] = round(statistics.median(drawn), 2)
+        out[f"same_frames_drawn_over_own_{way}"] = round(statistics.median(b / a for a, b in zip(own, drawn,
+                                                                                                 strict=True)), 2)
+    return out
 
 
 if __name__ == "__main__":

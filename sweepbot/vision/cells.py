@@ -109,6 +109,14 @@ def window_pixels(
     row_shift: np.ndarray | None = None,
 ) -> np.ndarray:
     """Every cell's template window as one row of a ``(rows*cols) x (h*w*3)`` array of the image's pixels."""
+    ox, oy, w, h = crop
+    x0 = np.asarray(geometry.xs[:-1]) + ox + (0 if col_shift is None else np.asarray(col_shift))
+    y0 = np.asarray(geometry.ys[:-1]) + oy + (0 if row_shift is None else np.asarray(row_shift))
+    height, width = image.shape[:2]
+    if len(x0) and len(y0) and min(x0.min(), y0.min()) >= 0 and x0.max() + w <= width and y0.max() + h <= height:
+        # every window inside the image: cut from a view of the image's windows (much faster than a gather)
+        every = np.lib.stride_tricks.sliding_window_view(image, (h, w, 3))
+        return every[y0[:, None], x0[None, :], 0].reshape(len(y0) * len(x0), -1)
     index = _window_index(
         geometry.xs, geometry.ys, (crop[0], crop[1], crop[2], crop[3]),
         None if col_shift is None else tuple(int(v) for v in col_shift),
