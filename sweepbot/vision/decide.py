@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from sweepbot.board import unheld_numbers
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, distances, score
+from sweepbot.vision.cells import CellScores, distances, score, windows_at
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import digit_inks, inked_as
@@ -167,8 +166,7 @@ def _looks(image: np.ndarray, origins: list[tuple[int, int]], profile: Profile, 
     xs = np.clip(x0s[:, None, None] + steps[None, None, :], 0, width - w) + np.zeros((1, len(steps), 1), int)
     ys, xs = ys.reshape(len(origins), -1), xs.reshape(len(origins), -1)
     moves = ys.shape[1]
-    every = sliding_window_view(image, (h, w, 3))  # every window of the image, by its top left pixel
-    shifted = every[ys, xs, 0].reshape(len(origins) * moves, -1).astype(np.float32)
+    shifted = windows_at(image, ys, xs, (w, h)).astype(np.float32)
     d = distances(shifted, profile, batched=True).min(axis=1).reshape(len(origins), moves)
     wsq = np.einsum("ij,ij->i", shifted, shifted).reshape(len(origins), moves)
     # float32's rounding of a distance: well under a ten-thousandth of the sums it is taken from

@@ -106,7 +106,7 @@ class Kept:
     def after(cls, last: Track | None, geometry: Geometry, profile: Profile, max_rms: float) -> Kept:
         if last is None or not last.plain.same_board(geometry, profile, max_rms):
             return cls()
-        return cls(dict(last.looks), dict(last.inks))
+        return cls(last.looks, last.inks)  # read only: this read's own go in ``looks`` and ``inks``
 
     def track(self, plain: Scored) -> Track:
         return Track(plain, self.looks, self.inks, self.looked, self.inked)
