@@ -34,9 +34,10 @@ MISREAD_LOSS = ("the board reads as lost, but not as a loss shows: one mine gone
                 "nothing opened beside it; not counted (a look named wrongly? calibrate again)")
 
 
-def said_over(frame: np.ndarray, last: BoardView) -> str | None:
-    """``won`` or ``lost`` when a message laid over the board (and just around it) says so, else None."""
-    box = last.bbox
+def said_over(frame: np.ndarray, last: BoardView, over: Rect | None = None) -> str | None:
+    """``won`` or ``lost`` when a message laid over the board (and just around it, or around ``over``: the
+    board and what lies over it) says so, else None."""
+    box = over or last.bbox
     return verdict(read_text(frame, Rect(box.x - MESSAGE_MARGIN, box.y - MESSAGE_MARGIN, box.w + 2 * MESSAGE_MARGIN,
                                          box.h + 2 * MESSAGE_MARGIN)) or "")
 

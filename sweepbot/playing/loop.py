@@ -86,7 +86,8 @@ class Player:
             except ScreenStoppedMakingSense as err:
                 if ending.expected_win is None and self.dismiss():
                     continue
-                said = said_over(err.frame, previous) if previous is not None and err.frame is not None else None
+                said = said_over(err.frame, previous, self.watcher.overlays.extent(err.frame, previous.bbox)) \
+                    if previous is not None and err.frame is not None else None
                 if said is not None:
                     # a message over the board says how the game ended ("You hit a mine"), as a person reads it
                     report.result, report.final, report.final_view = said, previous.board if previous else None, \

@@ -61,11 +61,13 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
     asked = clock.now()
     candidate: BoardView | None = None
     seen = "nothing: no frame was taken"
+    last_frame: np.ndarray | None = None
 
     def fresh_board() -> BoardView | None:
-        nonlocal asked, candidate, seen
+        nonlocal asked, candidate, seen, last_frame
         taken = clock.now()
-        view, seen = look_for_new_game(reader, watcher.grab(), before, last)
+        last_frame = watcher.grab()
+        view, seen = look_for_new_game(reader, last_frame, before, last)
         if view is not None:
             if candidate is not None and candidate.board.grid == view.board.grid:
                 return view  # the same new board twice in a row: the client has finished repainting
@@ -88,8 +90,16 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
 
     found = watcher.wait_until(fresh_board, timeout, POLL)
     if found is None:
-        raise SweepbotError(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}")
+        raise NoNewGame(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}", last_frame)
     return found
+
+
+class NoNewGame(SweepbotError):
+    """No new game showed in time; ``frame`` is the last screen looked at (None when none was taken)."""
+
+    def __init__(self, message: str, frame: np.ndarray | None) -> None:
+        super().__init__(message)
+        self.frame = frame
 
 
 def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,

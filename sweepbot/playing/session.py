@@ -13,7 +13,7 @@ from sweepbot.control.errors import ControlError
 from sweepbot.errors import Interrupted, SweepbotError
 from sweepbot.game import won_board_three_bv
 from sweepbot.playing.loop import Player
-from sweepbot.playing.newgame import start_new_game
+from sweepbot.playing.newgame import NoNewGame, start_new_game
 from sweepbot.playing.record import Recorder
 from sweepbot.playing.settings import GameReport, PlaySettings, settings_for
 from sweepbot.playing.timing import TimeSplit
@@ -118,7 +118,13 @@ def play_games(watcher: Watcher, reader: Reader, settings: PlaySettings, games: 
             recorder.new_game()
         if report.final_view is None:
             raise SweepbotError("the last game did not end on a readable board")
-        start_new_game(watcher, reader, known, report.final_view, waits=settings.waits)
+        try:
+            start_new_game(watcher, reader, known, report.final_view, waits=settings.waits)
+        except NoNewGame as err:
+            if recorder and err.frame is not None:
+                kept = recorder.diagnostic(err.frame, [str(err)])
+                raise SweepbotError(f"{err} (the last screen is kept in {kept})") from err
+            raise
 
     return play_session(player, games, new_game, progress)
 

@@ -7,6 +7,7 @@ Pure functions on BGR frames (numpy arrays).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 #: The band: from this many pixels outside the board's rectangle ...
@@ -22,6 +23,9 @@ MIN_PIXELS = 12
 #: A change over more than this share of the band is the whole window redrawn (a colour for a lost or won
 #: game), not something laid over the board.
 WHOLE_SHARE = 0.5
+
+#: A whole frame is kept for :func:`laid_over_extent` as every SAMPLE-th pixel of every SAMPLE-th row.
+SAMPLE = 4
 
 #: A board's rectangle on screen: x, y, width, height.
 Box = tuple[int, int, int, int]
@@ -63,3 +67,29 @@ def laid_over(reference: np.ndarray, frame: np.ndarray, box: Box) -> bool:
     ``reference`` (the band on a new game, from :func:`band`), but not the whole of it."""
     count, total = _differing(reference, frame, box)
     return MIN_PIXELS <= count <= WHOLE_SHARE * total
+
+
+def sample(frame: np.ndarray) -> np.ndarray:
+    """``frame`` thinned for :func:`laid_over_extent`: a small copy of it, cheap to keep."""
+    return np.ascontiguousarray(frame[::SAMPLE, ::SAMPLE])
+
+
+def laid_over_extent(reference: np.ndarray, frame: np.ndarray, box: Box) -> Box:
+    """The rectangle of the board at ``box`` and of all that changed on ``frame`` since ``reference`` (from
+    :func:`sample`) in one piece with it: a dialog laid over the board, reaching past its edges, with its title
+    and buttons. Never more than the board with its own width and height on each side (a whole window
+    recoloured); the board's box alone when the frames are not of one screen."""
+    x, y, w, h = box
+    now = frame[::SAMPLE, ::SAMPLE]
+    if now.shape != reference.shape:
+        return box
+    changed = (np.abs(now.astype(np.int16) - reference).max(axis=2) > PIXEL_CHANGE).astype(np.uint8)
+    top, left = -(-max(0, y) // SAMPLE), -(-max(0, x) // SAMPLE)  # the first samples inside the board
+    changed[top:(y + h - 1) // SAMPLE + 1, left:(x + w - 1) // SAMPLE + 1] = 1  # it joins all that touches it
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    piece = stats[labels[min(top, labels.shape[0] - 1), min(left, labels.shape[1] - 1)]]
+    left, top, right, bottom = (int(piece[0]) * SAMPLE, int(piece[1]) * SAMPLE,
+                                int(piece[0] + piece[2] - 1) * SAMPLE + 1, int(piece[1] + piece[3] - 1) * SAMPLE + 1)
+    x0, y0 = max(left, x - w), max(top, y - h)
+    x1, y1 = min(right, x + 2 * w), min(bottom, y + 2 * h)
+    return min(x0, x), min(y0, y), max(x1, x + w) - min(x0, x), max(y1, y + h) - min(y0, y)

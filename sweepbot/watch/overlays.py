@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from sweepbot.rect import Rect
-from sweepbot.vision.surround import band, laid_over
+from sweepbot.vision.surround import band, laid_over, laid_over_extent, sample
 
 #: The longest wait (s) for a toast or pop-up over part of the board to go ("You lost!" toasts stay 5 s).
 OVERLAY_WAIT = 8.0
@@ -23,6 +23,7 @@ class Overlays:
 
     def __init__(self) -> None:
         self.kept: tuple[Rect, np.ndarray] | None = None
+        self.seen: np.ndarray | None = None  # the whole frame the band was kept from, thinned (surround.sample)
         self.renewed = False  # the band kept was renewed once (see renew)
         #: whether what the client lays over its board goes by itself (True) or stays (False); None: unknown
         self.go: bool | None = None
@@ -30,6 +31,7 @@ class Overlays:
     def keep(self, frame: np.ndarray, board: Rect) -> None:
         """Remember the band around ``board`` on ``frame``, a whole grab with nothing over the board."""
         self.kept = (board, band(frame, board.as_tuple()))
+        self.seen = sample(frame)
         self.renewed = False
 
     def keep_unless_nearby(self, frame: np.ndarray, board: Rect) -> None:
@@ -63,6 +65,13 @@ class Overlays:
             return False
         board, reference = self.kept
         return (where is None or not self.moved(where)) and laid_over(reference, frame, board.as_tuple())
+
+    def extent(self, frame: np.ndarray, board: Rect) -> Rect:
+        """``board`` and what lies over it on ``frame`` (a whole grab), in one rectangle: a dialog's whole
+        extent, beyond the board's edges (see :func:`sweepbot.vision.surround.laid_over_extent`)."""
+        if self.seen is None:
+            return board
+        return Rect(*laid_over_extent(self.seen, frame, board.as_tuple()))
 
     def went(self) -> None:
         """One was seen to go by itself."""

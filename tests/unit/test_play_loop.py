@@ -929,6 +929,23 @@ def test_a_new_game_that_never_comes_is_reported_with_what_the_screen_showed() -
         start_new_game(watcher(screen, mouse), reader, rules, last, timeout=1.0)
 
 
+def test_the_last_screen_of_a_new_game_that_never_comes_is_kept_in_the_recording(tmp_path: Path) -> None:
+    from sweepbot.playing.session import play_games
+    from sweepbot.vision.rules import PlayRules
+
+    _game, screen, reader, _device, mouse = setup(12)
+    rules = PlayRules("opening", new_game_keys=(("n",),))  # the fake client ignores keys
+    recorder = Recorder(tmp_path / "record")
+    summary = play_games(watcher(screen, mouse), reader, OPENING, 2, rules, recorder)
+    assert summary.games == 1 and summary.errors == 1
+    message = summary.messages[-1]
+    assert message.startswith("could not start game 2: no new game appeared") and "is kept in" in message
+    kept = Path(message.split("is kept in ")[1].rstrip(")"))
+    assert kept.parent == tmp_path / "record" / "diagnostics" and kept.is_file()
+    assert np.array_equal(cv2.imread(str(kept)), screen.frame())  # the screen as it stood, unchanged
+    assert "no new game appeared" in kept.with_suffix(".txt").read_text(encoding="utf-8")
+
+
 def test_a_dialog_that_opens_over_the_board_mid_game_is_dismissed_once() -> None:
 
     game, _, reader, device, mouse = setup(8)
@@ -1299,6 +1316,31 @@ def test_a_message_over_the_board_at_a_games_end_says_how_it_ended(message: str,
         else:
             with pytest.raises(ScreenStoppedMakingSense):
                 player.play_game()
+
+
+def test_a_dialog_whose_message_lies_past_the_board_is_read_whole() -> None:
+    """A congratulation dialog reaching far past the board, its words beyond the margin read around the board:
+    what lies over the board is read as far as it reaches."""
+    from sweepbot.playing.ending import MESSAGE_MARGIN
+    from sweepbot.vision.labels import available
+
+    if not available():
+        pytest.fail("tesseract is not installed: run scripts/install-clients")
+    below = MESSAGE_MARGIN + 60  # the words this far below the board
+
+    class TallDialog(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            image = np.concatenate([image, np.full((below + 40, image.shape[1], 3), 30, np.uint8)])
+            if self.game.clicks >= 1:
+                bottom = MARGIN_Y + self.game.view().rows * CELL
+                image[MARGIN_Y + 30:bottom + below + 20, 10:image.shape[1] - 10] = 235
+                cv2.putText(image, "You won", (20, bottom + below), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1)
+            return image
+
+    game, _, reader, _device, mouse = setup(8)
+    report = Player(watcher(TallDialog(game), mouse), reader, PlaySettings(first_click="opening", tries=2)).play_game()
+    assert report.result == "won" and report.error is None
 
 
 def test_a_loss_counts_only_as_a_loss_shows_at_the_click() -> None:

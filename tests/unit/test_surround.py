@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweepbot.vision.surround import band, laid_over
+from sweepbot.vision.surround import SAMPLE, band, laid_over, laid_over_extent, sample
 
 BOX = (40, 30, 90, 60)  # x, y, width, height
 
@@ -75,3 +75,17 @@ def test_a_toast_over_a_frame_line_a_pixel_lower_is_laid_over() -> None:
     frame = framed(lower=1)
     frame[80:104, 60:110] = (40, 200, 40)
     assert laid_over(reference, frame, BOX)
+
+
+def test_the_extent_of_a_dialog_laid_over_the_board_reaches_past_its_edges_with_it() -> None:
+    reference = sample(screen())
+    assert laid_over_extent(reference, screen(), BOX) == BOX  # nothing changed: the board alone
+    frame = screen()
+    frame[12:100, 70:150] = 240  # a dialog over the board's middle, its title above the board, past its right
+    frame[150:158, 4:20] = 0  # a change apart from the board and the dialog (a clock ticking)
+    x, y, w, h = laid_over_extent(reference, frame, BOX)
+    assert (x, y) == (40, 12) and abs(x + w - 150) < SAMPLE and abs(y + h - 100) < SAMPLE
+    frame[:] = 0  # the whole screen recoloured: no more than the board with its size on each side
+    x, y, w, h = laid_over_extent(reference, frame, BOX)
+    assert (x, y, y + h) == (0, 0, 30 + 2 * 60) and abs(x + w - 200) < SAMPLE
+    assert laid_over_extent(reference, frame[:100], BOX) == BOX  # another screen's frame: the board alone
