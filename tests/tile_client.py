@@ -112,6 +112,11 @@ def inner_box(rows: int, cols: int) -> Rect:
     return Rect(ORIGIN[0] + TILE + TILE // 2, ORIGIN[1] + (rows // 2 - 1) * TILE + 5, (cols - 3) * TILE, TILE + 8)
 
 
+def scores_box(rows: int, cols: int) -> Rect:
+    """Where a scores dialog shows: over most of the board, past its top and right edges, clear of the button."""
+    return Rect(ORIGIN[0] + 100, ORIGIN[1] - 12, cols * TILE - 60, rows * TILE // 2 + 12)
+
+
 def draw_button(canvas: np.ndarray, box: Rect, label: str) -> None:
     cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (210, 210, 210), -1)
     cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (40, 40, 40), 1)
@@ -130,7 +135,7 @@ class TileClient:
                  thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
                  shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
-                 slow_button: float = 0.0, clock: Clock | None = None) -> None:
+                 slow_button: float = 0.0, late_scores: bool = False, clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -173,6 +178,11 @@ class TileClient:
         self.dialog = dialog
         #: the same at a win (gnome-mines's scores)
         self.win_dialog = win_dialog
+        #: at a win a scores dialog opens only as the next click arrives, and takes it (gnome-mines, its dialog
+        #: opening a moment late, over a click on its button): modal, over most of the board and past its top
+        #: and right edges, its caret blinking twice a second, closed by Escape
+        self.late_scores = late_scores
+        self.scores_shown = False
         #: at a win the mines left covered are drawn flagged (gnome-mines, kmines)
         self.flags_at_win = flags_at_win
         self.winning_openings: list[int] = []  # for each game won by a click, the cells that click opened
@@ -238,6 +248,7 @@ class TileClient:
         self.ended_at = None
         self.focus = None
         self.dialog_open = False
+        self.scores_shown = False
         self.late = None
 
     def truth(self, r: int, c: int) -> str:
@@ -317,8 +328,9 @@ class TileClient:
         xs, ys = self.column_edges(shown), self.row_edges(shown)
         toast = self.toast_shown()
         note = bool(self.note) and self.ended_at is not None and self.clock.now() - self.ended_at < self.note
+        caret = self.dialog_open and self.scores_shown and int(self.clock.now() * 2) % 2 == 0
         seen = (tuple(shown), lit, tuple(xs), tuple(ys), self.focus, toast, note, self.dialog_open, self.menu_at,
-                self.button_label)
+                self.button_label, caret)
         if self._drawn is None or self._drawn[0] != seen:
             self._drawn = (seen, self.draw(shown, lit, xs, ys, toast, note))
         canvas = self._drawn[1].copy() if region is None else self._drawn[1]
@@ -367,8 +379,11 @@ class TileClient:
             box = inner_box(self.game.rows, self.game.cols)
             cv2.rectangle(canvas, (box.x, box.y + 4), (box.right - 1, box.bottom + 4), NOTE_BGR, -1)
         if self.dialog_open:
-            box = inner_box(self.game.rows, self.game.cols)
+            box = scores_box(self.game.rows, self.game.cols) if self.scores_shown else inner_box(self.game.rows,
+                                                                                                 self.game.cols)
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), DIALOG_BGR, -1)
+            if self.scores_shown and int(self.clock.now() * 2) % 2 == 0:
+                canvas[box.y + 20:box.y + 34, box.x + 30:box.x + 32] = 255  # the caret of its name field
         if self.menu_at is not None:
             box = self.menu_box()
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), MENU_BGR, -1)
@@ -400,6 +415,8 @@ class TileClient:
             return  # too quick a press: nothing taken
         self.clicked.append((x, y))
         self.toast_shown()  # a game that just ended opens its dialog
+        if self.late_scores and self.game.state == "won" and not self.scores_shown:
+            self.dialog_open = self.scores_shown = True  # the scores dialog opens over the click, and takes it
         if self.dialog_open:
             return  # modal: the main window takes no click
         if self.menu_at is not None:
@@ -488,7 +505,7 @@ class TileClient:
         self.toast_shown()
         if self.menu_at is not None and self.menu_box().contains(x, y):
             return self.menu_box().as_tuple()
-        box = inner_box(self.game.rows, self.game.cols)
+        box = (scores_box if self.scores_shown else inner_box)(self.game.rows, self.game.cols)
         if self.dialog_open and box.contains(x, y):
             return box.as_tuple()
         return (0, 0, *SCREEN)

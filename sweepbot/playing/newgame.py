@@ -66,8 +66,8 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
     def fresh_board() -> BoardView | None:
         nonlocal asked, candidate, seen, last_frame
         taken = clock.now()
-        last_frame = watcher.grab()
-        view, seen = look_for_new_game(reader, last_frame, before, last)
+        frame = last_frame = watcher.grab()
+        view, seen = look_for_new_game(reader, frame, before, last)
         if view is not None:
             if candidate is not None and candidate.board.grid == view.board.grid:
                 return view  # the same new board twice in a row: the client has finished repainting
@@ -75,17 +75,22 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
             watcher.pause(still_for)
             return None
         candidate = None
-        if taken - asked > CONFIRM_AFTER and (rules.new_game_keys or (
-                rules.new_game_control is not None and old_game_shows(seen))):
-            # a dialog held the new game back (a confirmation, or a scores dialog that opened late and
-            # took the keys or the click): answer or close it, then ask for the new game again
-            if rules.new_game_keys:
-                watcher.press(again, rules.key_gap)
-            elif rules.new_game_control is not None:
-                if closing:
-                    watcher.press(closing, rules.key_gap)
-                click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet)
+        if taken - asked <= CONFIRM_AFTER:
+            return None
+        # a dialog held the new game back (a confirmation, or a scores dialog that opened late and took the
+        # keys or the click): answer or close it, then ask for the new game again
+        if rules.new_game_keys:
+            watcher.press(again, rules.key_gap)
             asked = clock.now()
+        elif rules.new_game_control is not None:
+            hidden = seen.startswith(UNREAD) and watcher.overlays.covered(frame)
+            if hidden or old_game_shows(seen):
+                # a window over the board that hides it unread (its text over the cells) is a dialog:
+                # Escape closes it, as it does one over the control
+                if closing or hidden:
+                    watcher.press(closing or (("escape",),), rules.key_gap)
+                click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet)
+                asked = clock.now()
         return None
 
     found = watcher.wait_until(fresh_board, timeout, POLL)
@@ -128,6 +133,8 @@ NO_CHANGE = "no change since the new game was asked for"
 GAME_OVER = "a board that is over"
 LAST_BOARD = "the board of the game that ended"
 OLD_GAME = (NO_CHANGE, GAME_OVER, LAST_BOARD)
+#: ... and of a screen it could not read.
+UNREAD = "no board it could read"
 
 
 def old_game_shows(seen: str) -> bool:
@@ -144,7 +151,7 @@ def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
     try:
         view = reader.read(frame)
     except SweepbotError as err:
-        return None, f"no board it could read ({err})"
+        return None, f"{UNREAD} ({err})"
     over = game_over(view.board)
     if over:
         return None, f"{GAME_OVER} ({over})"

@@ -66,6 +66,11 @@ class Overlays:
         board, reference = self.kept
         return (where is None or not self.moved(where)) and laid_over(reference, frame, board.as_tuple())
 
+    def covered(self, frame: np.ndarray) -> bool:
+        """Something lies over part of the board's edge on ``frame`` (a whole grab), whether or not the client's
+        overlays were seen to go by themselves."""
+        return self.kept is not None and laid_over(self.kept[1], frame, self.kept[0].as_tuple())
+
     def extent(self, frame: np.ndarray, board: Rect) -> Rect:
         """``board`` and what lies over it on ``frame`` (a whole grab), in one rectangle: a dialog's whole
         extent, beyond the board's edges (see :func:`sweepbot.vision.surround.laid_over_extent`)."""

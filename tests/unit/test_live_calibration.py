@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -198,6 +199,21 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
                            timeout=2.0)
     assert len(client.games) == games + 1 and fresh.board.count("#") == 81
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
+    # a won game's scores dialog that opens as the click on the button arrives takes it; over the board and past
+    # its edges, its caret blinking, it hides the board unread: play closes it and clicks the button again
+    client.late_scores = True
+    covered = Reader().read(client.grab())  # the board's place, read before the game is won
+    for cell in ((r, c) for r in range(9) for c in range(9) if (r, c) not in client.game.mines):
+        if client.game.view()[cell] == "#":
+            client.click(*board.center(*cell), "left")
+    assert client.game.state == "won"
+    games, clicks = len(client.games), len(client.clicked)
+    play = watcher(client, BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN)))
+    last = replace(covered, board=client.game.view())  # the won board (its digits need not all be known)
+    play.overlays.keep(client.grab(), last.bbox)  # as play keeps the band round the board while it plays
+    fresh = start_new_game(play, Reader(), cal.profile.play, last, timeout=4.0)
+    assert len(client.games) == games + 1 and fresh.board.count("#") == 81
+    assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True, True]
 
 
 @pytest.mark.slow
