@@ -115,6 +115,21 @@ def test_a_board_its_own_looks_match_nearly_exactly_is_read_without_trying_other
     assert drawn
 
 
+def test_a_board_a_little_larger_than_a_profiles_cells_is_read_with_its_looks_as_they_are() -> None:
+    """What ``pitch_tolerance`` guards: gnome-mines's 30 px board shown 4.5 % larger (31 px cells) is read with
+    its profile's looks as they are; with the tolerance cut to 1 % the looks are drawn at the board's size
+    first (the time of a read), and the board reads the same."""
+    import cv2
+
+    name = "gnome-mines/big-first.png"
+    image = cv2.resize(load_image(FIXTURES / name), None, fx=1.045, fy=1.045, interpolation=cv2.INTER_LINEAR)
+    as_they_are = read_screenshot(image)
+    assert as_they_are.profile.name == "gnome-mines-30px" and as_they_are.board.grid == expected(name).grid
+    with limits.using(pitch_tolerance=0.01):
+        drawn = read_screenshot(image)
+    assert drawn.profile.name.startswith("gnome-mines@") and drawn.board.grid == expected(name).grid
+
+
 def test_numbers_at_a_drawn_size_named_by_their_colour_need_enough_coloured_pixels() -> None:
     """What ``min_ink`` guards, moved far: sgt-mines at 28 px, read with its sizes drawn together, names its
     numbers by their colour (their shapes, drawn anew, come only so close); asked for 30 % of a cell coloured,
