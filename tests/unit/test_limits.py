@@ -130,6 +130,21 @@ def test_a_board_a_little_larger_than_a_profiles_cells_is_read_with_its_looks_as
     assert drawn.profile.name.startswith("gnome-mines@") and drawn.board.grid == expected(name).grid
 
 
+def test_a_board_at_another_size_is_read_with_the_likeliest_profiles_drawn_at_its_size() -> None:
+    """What ``likeliest`` guards: sgt-mines's 20 px board shown 25 % larger (25 px cells, no profile of that
+    size) reads with its profile drawn at the board's size, one of the likeliest by a first look at a sample
+    of cells; with none of them read in full (0), the board is refused."""
+    import cv2
+
+    name = "sgt-mines/digits-20-1.png"
+    image = cv2.resize(load_image(FIXTURES / name), None, fx=1.25, fy=1.25, interpolation=cv2.INTER_LINEAR)
+    reading = read_screenshot(image)
+    assert reading.profile.name.startswith("sgt-mines") and "@" in reading.profile.name
+    assert reading.board.grid == expected(name).grid
+    with limits.using(likeliest=0), pytest.raises(SweepbotError):
+        read_screenshot(image)
+
+
 def test_numbers_at_a_drawn_size_named_by_their_colour_need_enough_coloured_pixels() -> None:
     """What ``min_ink`` guards, moved far: sgt-mines at 28 px, read with its sizes drawn together, names its
     numbers by their colour (their shapes, drawn anew, come only so close); asked for 30 % of a cell coloured,
