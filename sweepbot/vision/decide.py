@@ -83,7 +83,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=table.unanchored_rms)
     if not scores.accepted.all():
         scores = _nudge(image, geometry, profile, scores, kept)
-    if levels and levels_differ(plain.windows, profile, scores.chars, scores.best,
+    if levels and levels_differ(lambda: kept.window_means(plain), profile, scores.chars, scores.best,
                                  float(scores.rms.mean()), bool(scores.accepted.all())):
         # the screen differs from the templates all over: perhaps brighter or darker
         win = plain.windows.astype(np.float32)

@@ -3,6 +3,7 @@ looks as such a screen shows them (a gain and an offset per colour channel, clip
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -60,18 +61,18 @@ def level_guesses(profile: Profile) -> list[tuple[np.ndarray, np.ndarray]]:
     return derived(profile, "level guesses", made)
 
 
-def levels_differ(windows: np.ndarray, profile: Profile, chars: np.ndarray, best: np.ndarray, residual: float,
-                  all_named: bool) -> bool:
-    """Whether the screen may be brighter or darker than the looks, from the cells' ``windows`` scored with
-    ``profile`` (their ``chars``, ``best`` look, mean ``residual``, and whether they were ``all_named``): a
-    profile's own looks match pixel for pixel on the screen it was made on (a refused cell, or a mean residual
-    over the table's ``levels_rms``, says otherwise); looks drawn at another size never do, but keep the mean
-    level of each look (the cells' median level off their best looks over ``drawn_levels_offset`` says
-    otherwise, on a board of two kinds of cell at least)."""
+def levels_differ(means: Callable[[], np.ndarray], profile: Profile, chars: np.ndarray, best: np.ndarray,
+                  residual: float, all_named: bool) -> bool:
+    """Whether the screen may be brighter or darker than the looks, from the cells' windows scored with
+    ``profile`` (their mean levels, from ``means`` when needed; their ``chars``, ``best`` look, mean
+    ``residual``, and whether they were ``all_named``): a profile's own looks match pixel for pixel on the
+    screen it was made on (a refused cell, or a mean residual over the table's ``levels_rms``, says otherwise);
+    looks drawn at another size never do, but keep the mean level of each look (the cells' median level off
+    their best looks over ``drawn_levels_offset`` says otherwise, on a board of two kinds of cell at least)."""
     table = limits.LIMITS
     if not profile.drawn_from:
         return not all_named or residual > table.levels_rms
     if len(np.unique(chars)) < 2:
         return False  # cells all alike: no fit could be trusted (see vision.cells)
     levels = derived(profile, "look levels", lambda: profile.stack.mean(axis=1))[best.ravel()]
-    return abs(float(np.median(windows.mean(axis=1) - levels))) > table.drawn_levels_offset
+    return abs(float(np.median(means() - levels))) > table.drawn_levels_offset

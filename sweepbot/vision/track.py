@@ -30,6 +30,8 @@ class Scored:
     scores: CellScores
     #: how many cells were scored for this frame (the others kept their scores from the frame before)
     scored: int = 0
+    #: the indices of the cells whose window changed since the frame before (None: no frame before held)
+    changed: np.ndarray | None = None
 
     def holds(self, geometry: Geometry, profile: Profile, windows: np.ndarray, max_rms: float) -> bool:
         """Whether these scores are for the same cells, templates, window size and acceptance."""
@@ -52,7 +54,7 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
                       rows * cols)
     changed = np.flatnonzero((windows != last.windows).any(axis=1))
     if not len(changed):
-        return Scored(geometry, profile, windows, last.scores)
+        return Scored(geometry, profile, windows, last.scores, 0, changed)
     fresh = score(windows[changed].astype(np.float32), profile, len(changed), 1, max_rms)
     kept = last.scores
     parts = []
@@ -62,7 +64,7 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
         merged[changed] = new.reshape(-1)
         parts.append(merged.reshape(rows, cols))
     return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], max_rms),
-                  len(changed))
+                  len(changed), changed)
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ class Track:
     #: how many second looks and colour checks this frame took afresh
     looked: int = 0
     inked: int = 0
+    #: each window's mean level, when the read needed it (see :meth:`Kept.window_means`)
+    means: np.ndarray | None = None
 
 
 @dataclass
@@ -101,12 +105,27 @@ class Kept:
     inks: dict[tuple[bytes, str], bool] = field(default_factory=dict)
     looked: int = 0
     inked: int = 0
+    means_before: np.ndarray | None = None
+    means: np.ndarray | None = None
 
     @classmethod
     def after(cls, last: Track | None, geometry: Geometry, profile: Profile, max_rms: float) -> Kept:
         if last is None or not last.plain.same_board(geometry, profile, max_rms):
             return cls()
-        return cls(last.looks, last.inks)  # read only: this read's own go in ``looks`` and ``inks``
+        return cls(last.looks, last.inks, means_before=last.means)  # read only: this read's own are its own
+
+    def window_means(self, plain: Scored) -> np.ndarray:
+        """Each window's mean level on this frame: the frame before's where the window is unchanged (a mean
+        depends on its window alone)."""
+        if self.means is None:
+            if self.means_before is None or plain.changed is None:
+                self.means = plain.windows.mean(axis=1)
+            elif not len(plain.changed):
+                self.means = self.means_before  # never written to: shared from frame to frame
+            else:
+                self.means = self.means_before.copy()
+                self.means[plain.changed] = plain.windows[plain.changed].mean(axis=1)
+        return self.means
 
     def track(self, plain: Scored) -> Track:
-        return Track(plain, self.looks, self.inks, self.looked, self.inked)
+        return Track(plain, self.looks, self.inks, self.looked, self.inked, self.means)

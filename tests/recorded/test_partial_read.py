@@ -184,3 +184,10 @@ def test_a_board_read_with_looks_drawn_at_its_size_is_looked_at_again_only_where
     assert partial.scores.track is not None
     assert partial.scores.track.plain.scored == 1
     assert partial.scores.track.looked + partial.scores.track.inked < track.looked + track.inked
+    # the windows' mean levels (is the screen brighter than the looks?) are taken again for the painted cell
+    # alone, and are what a fresh read takes
+    assert track.means is not None and full.scores.track is not None and full.scores.track.means is not None
+    assert partial.scores.track.means is not None
+    assert np.array_equal(partial.scores.track.means, full.scores.track.means)
+    assert not np.array_equal(partial.scores.track.means, track.means)
+    assert same.scores.track.means is track.means
