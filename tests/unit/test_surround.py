@@ -89,3 +89,18 @@ def test_the_extent_of_a_dialog_laid_over_the_board_reaches_past_its_edges_with_
     x, y, w, h = laid_over_extent(reference, frame, BOX)
     assert (x, y, y + h) == (0, 0, 30 + 2 * 60) and abs(x + w - 200) < SAMPLE
     assert laid_over_extent(reference, frame[:100], BOX) == BOX  # another screen's frame: the board alone
+
+
+def test_what_lies_over_the_board_is_told_at_a_new_game_even_where_overlays_are_no_longer_waited_for() -> None:
+    from sweepbot.rect import Rect
+    from sweepbot.watch.overlays import Overlays
+
+    overlays, board = Overlays(), Rect(*BOX)
+    overlays.keep(screen(), board)
+    frame = screen()
+    frame[12:70, 70:150] = 240  # a dialog over the board, past its top and right edges
+    assert overlays.laid_over(frame) and overlays.covered(frame) and not overlays.covered(screen())
+    overlays.stayed()  # one stayed: play no longer waits for what lies over the board to go
+    assert not overlays.laid_over(frame) and overlays.covered(frame)
+    x, y, w, _ = overlays.extent(frame, board).as_tuple()
+    assert (x, y) == (40, 12) and abs(x + w - 150) < SAMPLE
