@@ -94,6 +94,8 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
         return None
 
     found = watcher.wait_until(fresh_board, timeout, POLL)
+    if found is None and candidate is not None:
+        found = fresh_board()  # a new board first seen at the deadline: one more look confirms it
     if found is None:
         raise NoNewGame(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}", last_frame)
     return found

@@ -929,6 +929,41 @@ def test_a_new_game_that_never_comes_is_reported_with_what_the_screen_showed() -
         start_new_game(watcher(screen, mouse), reader, rules, last, timeout=1.0)
 
 
+def test_a_new_board_first_seen_at_the_deadline_is_confirmed_by_one_more_look() -> None:
+    from sweepbot.playing.newgame import start_new_game
+    from sweepbot.vision.rules import PlayRules
+
+    _game, screen, reader, device, mouse = setup(9)
+    last = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game().final_view
+    assert last is not None
+    timeout = 1.0
+
+    class Deadline(SimScreen):
+        """Asked for a new game, shows it from the wait's deadline on (counted from the first look after)."""
+
+        pressed = False
+        due: float | None = None
+
+        def grab(self, region: Rect | None = None) -> np.ndarray:
+            if self.pressed and self.due is None:
+                self.due = self.clock.now() + timeout
+            if self.due is not None and self.clock.now() >= self.due:
+                self.due, self.pressed = float("inf"), False
+                self.game = device.game = Game(LEVELS["beginner"], 99, "opening")
+            return super().grab(region)
+
+    late = Deadline(screen.game, screen.clock)
+
+    def press(keys: list[str]) -> None:
+        if keys == ["n"] and late.due is None:
+            late.pressed = True
+
+    device.press = press  # type: ignore[method-assign]
+    view = start_new_game(watcher(late, mouse), reader, PlayRules("opening", new_game_keys=(("n",),)), last,
+                          timeout=timeout)
+    assert view.board.grid == ("#########",) * 9
+
+
 def test_the_last_screen_of_a_new_game_that_never_comes_is_kept_in_the_recording(tmp_path: Path) -> None:
     from sweepbot.playing.session import play_games
     from sweepbot.vision.rules import PlayRules
