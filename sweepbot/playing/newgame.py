@@ -59,12 +59,13 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
     again = rules.confirm_keys + closing + rules.new_game_keys
     clock = watcher.clock
     asked = clock.now()
+    again_times = 0  # how many times the new game was asked for again
     candidate: BoardView | None = None
     seen = "nothing: no frame was taken"
     last_frame: np.ndarray | None = None
 
     def fresh_board() -> BoardView | None:
-        nonlocal asked, candidate, seen, last_frame
+        nonlocal asked, again_times, candidate, seen, last_frame
         taken = clock.now()
         frame = last_frame = watcher.grab()
         view, seen = look_for_new_game(reader, frame, before, last)
@@ -81,7 +82,7 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
         # keys or the click): answer or close it, then ask for the new game again
         if rules.new_game_keys:
             watcher.press(again, rules.key_gap)
-            asked = clock.now()
+            asked, again_times = clock.now(), again_times + 1
         elif rules.new_game_control is not None:
             hidden = seen.startswith(UNREAD) and watcher.overlays.covered(frame)
             if hidden or old_game_shows(seen):
@@ -90,14 +91,17 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
                 if closing or hidden:
                     watcher.press(closing or (("escape",),), rules.key_gap)
                 click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet)
-                asked = clock.now()
+                asked, again_times = clock.now(), again_times + 1
         return None
 
     found = watcher.wait_until(fresh_board, timeout, POLL)
     if found is None and candidate is not None:
         found = fresh_board()  # a new board first seen at the deadline: one more look confirms it
     if found is None:
-        raise NoNewGame(f"no new game appeared within {timeout:.0f} s; the last screen showed {seen}", last_frame)
+        asking = f"asked for again {again_times} time(s), the last {clock.now() - asked:.1f} s before the end" \
+            if again_times else "asked for once"
+        raise NoNewGame(f"no new game appeared within {timeout:.0f} s ({asking}); the last screen showed {seen}",
+                        last_frame)
     return found
 
 

@@ -925,8 +925,11 @@ def test_a_new_game_that_never_comes_is_reported_with_what_the_screen_showed() -
     last = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game().final_view
     assert last is not None
     rules = PlayRules("opening", new_game_keys=(("n",),))  # the fake client ignores keys
-    with pytest.raises(SweepbotError, match="no new game appeared within 1 s; the last screen showed no change"):
-        start_new_game(watcher(screen, mouse), reader, rules, last, timeout=1.0)
+    with pytest.raises(SweepbotError,
+                       match=r"no new game appeared within 1 s \(asked for once\); the last screen showed no change"):
+        start_new_game(watcher(screen, mouse), reader, rules, last, timeout=0.9)
+    with pytest.raises(SweepbotError, match=r"within 2 s \(asked for again 1 time\(s\), the last 0\.[4-6] s before"):
+        start_new_game(watcher(screen, mouse), reader, rules, last, timeout=1.5)  # again after 1 s
 
 
 def test_a_new_board_first_seen_at_the_deadline_is_confirmed_by_one_more_look() -> None:
