@@ -84,10 +84,10 @@ def laid_over_extent(reference: np.ndarray, frame: np.ndarray, box: Box) -> Box:
     if now.shape != reference.shape:
         return box
     changed = (np.abs(now.astype(np.int16) - reference).max(axis=2) > PIXEL_CHANGE).astype(np.uint8)
-    top, left = -(-max(0, y) // SAMPLE), -(-max(0, x) // SAMPLE)  # the first samples inside the board
-    changed[top:(y + h - 1) // SAMPLE + 1, left:(x + w - 1) // SAMPLE + 1] = 1  # it joins all that touches it
+    row, col = -(-max(0, y) // SAMPLE), -(-max(0, x) // SAMPLE)  # the first sample inside the board
+    changed[row:(y + h - 1) // SAMPLE + 1, col:(x + w - 1) // SAMPLE + 1] = 1  # it joins all that touches it
     _, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-    piece = stats[labels[min(top, labels.shape[0] - 1), min(left, labels.shape[1] - 1)]]
+    piece = stats[labels[min(row, labels.shape[0] - 1), min(col, labels.shape[1] - 1)]]
     left, top, right, bottom = (int(piece[0]) * SAMPLE, int(piece[1]) * SAMPLE,
                                 int(piece[0] + piece[2] - 1) * SAMPLE + 1, int(piece[1] + piece[3] - 1) * SAMPLE + 1)
     x0, y0 = max(left, x - w), max(top, y - h)

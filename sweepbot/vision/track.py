@@ -28,10 +28,14 @@ class Scored:
     profile: Profile
     windows: np.ndarray  # cells x pixels, as cut from the image
     scores: CellScores
-    #: how many cells were scored for this frame (the others kept their scores from the frame before)
-    scored: int = 0
-    #: the indices of the cells whose window changed since the frame before (None: no frame before held)
+    #: the indices of the cells whose window changed since the frame before, and were scored again (None: no
+    #: frame before held, every cell was scored)
     changed: np.ndarray | None = None
+
+    @property
+    def scored(self) -> int:
+        """How many cells were scored for this frame (the others kept their scores from the frame before)."""
+        return self.geometry.rows * self.geometry.cols if self.changed is None else len(self.changed)
 
     def holds(self, geometry: Geometry, profile: Profile, windows: np.ndarray, max_rms: float) -> bool:
         """Whether these scores are for the same cells, templates, window size and acceptance."""
@@ -50,11 +54,10 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
     windows = window_pixels(image, geometry, profile.crop)
     rows, cols = geometry.rows, geometry.cols
     if last is None or not last.holds(geometry, profile, windows, max_rms):
-        return Scored(geometry, profile, windows, score(windows.astype(np.float32), profile, rows, cols, max_rms),
-                      rows * cols)
+        return Scored(geometry, profile, windows, score(windows.astype(np.float32), profile, rows, cols, max_rms))
     changed = np.flatnonzero((windows != last.windows).any(axis=1))
     if not len(changed):
-        return Scored(geometry, profile, windows, last.scores, 0, changed)
+        return Scored(geometry, profile, windows, last.scores, changed)
     fresh = score(windows[changed].astype(np.float32), profile, len(changed), 1, max_rms)
     kept = last.scores
     parts = []
@@ -64,7 +67,7 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
         merged[changed] = new.reshape(-1)
         parts.append(merged.reshape(rows, cols))
     return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], max_rms),
-                  len(changed), changed)
+                  changed)
 
 
 @dataclass(frozen=True)

@@ -61,10 +61,9 @@ class Overlays:
     def laid_over(self, frame: np.ndarray, where: Rect | None = None) -> bool:
         """Something lies over part of the board's edge on ``frame`` (a whole grab) that was not there when the
         board was last seen whole (at ``where``, when given); never once one was seen to stay."""
-        if self.kept is None or self.go is False:
+        if self.go is False:
             return False
-        board, reference = self.kept
-        return (where is None or not self.moved(where)) and laid_over(reference, frame, board.as_tuple())
+        return (where is None or not self.moved(where)) and self.covered(frame)
 
     def covered(self, frame: np.ndarray) -> bool:
         """Something lies over part of the board's edge on ``frame`` (a whole grab), whether or not the client's
