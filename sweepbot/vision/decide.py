@@ -86,10 +86,9 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     if levels and levels_differ(lambda: kept.window_means(plain), profile, scores.chars, scores.best,
                                  float(scores.rms.mean()), bool(scores.accepted.all())):
         # the screen differs from the templates all over: perhaps brighter or darker
-        win = plain.windows.astype(np.float32)
-        adjusted = _fit_profile_levels(win, profile, geometry.rows, geometry.cols)
+        adjusted = _fit_profile_levels(plain.windows, profile)
         if adjusted is not profile:
-            fitted = score(win, adjusted, geometry.rows, geometry.cols, max_rms)
+            fitted = score(plain.windows.astype(np.float32), adjusted, geometry.rows, geometry.cols, max_rms)
             if _anchored(fitted) and float(fitted.rms.mean()) < float(scores.rms.mean()) - 1.0 \
                     and not (whole and unheld_numbers(fitted.grid())):
                 # (a fit may make a covered tile look like an open empty cell, around numbers that then count
@@ -98,21 +97,25 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     return scores
 
 
-def _fit_profile_levels(windows: np.ndarray, profile: Profile, rows: int, cols: int) -> Profile:
-    """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits."""
+def _fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
+    """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits.
+    Windows drawn alike pixel for pixel (a board's covered tiles) are worked on once, counted as many."""
+    first, inverse = distinct_rows(windows)
+    counts = np.bincount(inverse).astype(np.float64)
+    windows = windows[first].astype(np.float32)
     best: tuple[float, int] | None = None
     wsq = np.einsum("ij,ij->i", windows, windows)
     for k, (stack, norms) in enumerate(level_guesses(profile)):
         d = wsq[:, None] + norms[None, :] - 2.0 * (windows @ stack.T)
-        total = float(np.maximum(d, 0.0).min(axis=1).sum())
+        total = float((np.maximum(d, 0.0).min(axis=1) * counts).sum())
         if best is None or total < best[0]:
             best = (total, k)
     assert best is not None
     g, o = limits.LIMITS.level_guesses[best[1]]
     current = with_levels(profile, (np.full(3, g), np.full(3, o)))
     for _ in range(3):
-        scores = score(windows, current, rows, cols)
-        fit = fit_levels(windows, profile, scores.best)
+        scores = score(windows, current, len(windows), 1)
+        fit = fit_levels(windows, profile, scores.best, counts)
         if fit is None:
             return current  # no sensible least-squares fit (a plain tile near white): the best guess stands
         current = with_levels(profile, fit)

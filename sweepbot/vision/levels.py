@@ -13,26 +13,28 @@ from sweepbot.vision.derived import derived
 from sweepbot.vision.profile import Profile
 
 
-def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray,
+               counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Per-channel gain and offset that map the templates onto the windows (a screen brighter, darker or
-    with other contrast); None when no sensible fit exists."""
+    with other contrast); None when no sensible fit exists. ``counts``: how many cells each window stands for
+    (windows drawn alike given once); None: one each."""
     n = len(windows)
-    win = windows.reshape(n, -1, 3)
-    tpl = profile.stack[best.ravel()].reshape(n, -1, 3)
-    x = tpl.reshape(-1, 3).astype(np.float64)
-    y = win.reshape(-1, 3).astype(np.float64)
+    y = windows.reshape(n, -1, 3).astype(np.float64)
+    x = profile.stack[best.ravel()].reshape(n, -1, 3).astype(np.float64)
+    weight = np.ones((n, 1)) if counts is None else np.asarray(counts, np.float64)[:, None]
     gain = np.ones(3)
     offset = np.zeros(3)
     for ch in range(3):
+        xc, yc = x[:, :, ch], y[:, :, ch]
         # pixels near black or white may have been clipped by the change: leave them out of the fit
-        keep = (x[:, ch] > 12) & (x[:, ch] < 225) & (y[:, ch] > 3) & (y[:, ch] < 252)
-        if keep.sum() < 50:
+        kept = ((xc > 12) & (xc < 225) & (yc > 3) & (yc < 252)) * weight
+        total = float(kept.sum())
+        if total < 50:
             continue
-        xs, ys = x[keep, ch], y[keep, ch]
-        mx, my = xs.mean(), ys.mean()
-        var = ((xs - mx) ** 2).mean()
+        mx, my = float((kept * xc).sum()) / total, float((kept * yc).sum()) / total
+        var = float((kept * (xc - mx) ** 2).sum()) / total
         if var > 4.0:
-            gain[ch] = ((xs - mx) * (ys - my)).mean() / var
+            gain[ch] = float((kept * (xc - mx) * (yc - my)).sum()) / total / var
         offset[ch] = my - gain[ch] * mx
     if np.any(gain < 0.7) or np.any(gain > 1.4) or np.any(np.abs(offset) > 60):
         return None
