@@ -10,7 +10,7 @@ import numpy as np
 
 from sweepbot.vision import limits
 from sweepbot.vision.align import align
-from sweepbot.vision.cells import CellScores, best_distance, cell_windows
+from sweepbot.vision.cells import CellScores, best_distance, windows_at
 from sweepbot.vision.decide import classify
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
@@ -59,20 +59,36 @@ def best_fit(image: np.ndarray, found: Geometry,
     return best
 
 
-def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[Profile]:
-    """The table's ``likeliest`` few of ``profiles`` by how well their looks fit a sample of the board's cells
-    (``sample_cells`` of them), unaligned."""
+def sample_fit(image: np.ndarray, found: Geometry, profile: Profile) -> float:
+    """How well the profile's first looks fit a sample of the board's cells (the table's ``sample_cells``,
+    spread evenly over it), the sample moved as a whole by up to ``align_radius`` px to where it fits best:
+    the mean RMS of each sampled cell to its nearest look."""
     table = limits.LIMITS
-    if len(profiles) <= table.likeliest:
-        return list(profiles)
+    looks = profile.primary()
+    ox, oy, w, h = profile.crop
     step = max(1, found.rows * found.cols // table.sample_cells)
-    cells = [(i // found.cols, i % found.cols) for i in range(0, found.rows * found.cols, step)]
+    cells = np.arange(0, found.rows * found.cols, step)
+    x0 = np.asarray(found.xs)[cells % found.cols] + ox
+    y0 = np.asarray(found.ys)[cells // found.cols] + oy
+    height, width = image.shape[:2]
+    radius = table.align_radius
+    fits = []
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            ys, xs = np.clip(y0 + dy, 0, height - h), np.clip(x0 + dx, 0, width - w)
+            windows = windows_at(image, ys, xs, (w, h)).astype(np.float32)
+            fits.append(float(np.sqrt(best_distance(windows, looks) / windows.shape[1]).mean()))
+    return min(fits)
 
-    def fit(p: Profile) -> float:
-        windows = cell_windows(image, found, p.crop)[[r * found.cols + c for r, c in cells]]
-        return float(np.sqrt(best_distance(windows, p.primary()) / windows.shape[1]).mean())
 
-    return sorted(profiles, key=fit)[:table.likeliest]
+def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[list[Profile]]:
+    """``profiles`` by client, the clients in the order of their best :func:`sample_fit` to the board, the
+    table's ``likeliest`` first of them."""
+    fits = {id(p): sample_fit(image, found, p) for p in profiles}
+    clients: dict[str, list[Profile]] = {}
+    for p in sorted(profiles, key=lambda p: fits[id(p)]):
+        clients.setdefault(p.client, []).append(p)
+    return list(clients.values())[:limits.LIMITS.likeliest]
 
 
 def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],

@@ -86,11 +86,15 @@ class Limits:
     exact_rms: float = _number(4.0, (
         "A read this close to its looks on every cell (mean RMS) is its client's, pixel for pixel: no other "
         "client's looks are drawn at the board's size to be tried (they cost time and cannot do better)."))
-    likeliest: int = _number(3, (
-        "Profiles drawn at a board's size that are lined up with the board and read in full: the likeliest by "
-        "a first look at a sample of its cells (each one more costs a full read on a board's first read)."))
+    likeliest: int = _number(2, (
+        "Clients whose looks, drawn at a board's size, are lined up with the board and read in full, every "
+        "size of each, in the order of their fit to a sample of its cells, until one reads every cell: the "
+        "client that fits the sample best reads the board on every recorded fixture, a wrong client fitting "
+        "at least 6 RMS worse; a second is read only where the first refuses cells (each costs a full read "
+        "of each of its sizes on a board's first read)."))
     sample_cells: int = _number(48, (
-        "Cells of the board that first look is taken at, spread evenly over it."))
+        "Cells of the board that first look is taken at, spread evenly over it, each client's looks lined up "
+        "with the sample by up to align_radius px."))
     source_shifts: tuple[tuple[int, int], ...] = _number(
         ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-2, 0), (2, 0)), (
             "Moves (px) of a board's located edges tried when its cells, drawn at the profile's size, do not "

@@ -250,9 +250,12 @@ def read_screenshot(
     best = best_fit(image, found, direct)
     if best is None or not exact(best[3]):
         alone, together = drawn_at_size(candidates, direct, found)
-        drawn = likeliest(image, found, alone) + together  # a client's looks drawn together are always tried
-        if drawn:
-            best = min((x for x in (best, best_fit(image, found, drawn)) if x is not None), key=lambda x: x[0])
+        for client in likeliest(image, found, alone + together):
+            # the clients likeliest by a sample of cells, each with every size of its looks, until one reads
+            # every cell
+            best = min((x for x in (best, best_fit(image, found, client)) if x is not None), key=lambda x: x[0])
+            if best[3].accepted.all():
+                break
     trimmed = None if best is None or geometry is not None else _without_phantom_line(best[1], best[3])
     if trimmed is not None:
         return read_screenshot(image, profile, profiles, trimmed, opened_unknown)
