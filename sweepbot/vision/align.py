@@ -20,21 +20,14 @@ def align(
     the table's ``align_radius``."""
     radius = limits.LIMITS.align_radius if radius is None else radius
     rows, cols = geometry.rows, geometry.cols
-    profile = profile.primary()
     shifts = range(-radius, radius + 1)
     k = len(shifts)
-    flat_cost = np.empty((k, k, rows * cols))  # [sy, sx, r * cols + c]
     ox, oy, w, h = profile.crop
-    # every cell's window with ``radius`` pixels around it, cut once: each shift's windows are parts of it;
-    # cells drawn alike with their surroundings (covered tiles) are costed once
     around = window_pixels(image, geometry, (ox - radius, oy - radius, w + 2 * radius, h + 2 * radius))
-    first, inverse = distinct_rows(around)
-    around = around[first].astype(np.float32).reshape(len(first), h + 2 * radius, w + 2 * radius, 3)
-    for a, sy in enumerate(shifts):
-        for b, sx in enumerate(shifts):
-            win = around[:, radius + sy:radius + sy + h, radius + sx:radius + sx + w].reshape(len(first), -1)
-            # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
-            flat_cost[a, b] = best_distance(win, profile)[inverse] + 4.0 * win.shape[1] * (abs(sx) + abs(sy))
+    moved = np.abs(np.array(shifts))
+    # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
+    price = 4.0 * w * h * 3 * (moved[:, None] + moved[None, :])
+    flat_cost = shifted_distances(around, profile, radius) + price[:, :, None]  # [sy, sx, r * cols + c]
     cost = flat_cost.reshape(k, k, rows, cols)
     total = cost.sum(axis=(2, 3))
     a0, b0 = np.unravel_index(int(total.argmin()), total.shape)
@@ -53,3 +46,20 @@ def align(
     xs = [geometry.xs[c] + int(sx[c]) for c in range(cols)] + [geometry.xs[-1] + int(sx[-1])]
     ys = [geometry.ys[r] + int(sy[r]) for r in range(rows)] + [geometry.ys[-1] + int(sy[-1])]
     return Geometry(tuple(xs), tuple(ys))
+
+
+def shifted_distances(around: np.ndarray, profile: Profile, radius: int) -> np.ndarray:
+    """Each window's squared distance to its nearest first look (``profile.primary()``), the window moved by
+    up to ``radius`` px each way: ``[dy + radius, dx + radius, window]``. ``around``: each window with
+    ``radius`` pixels around it, one row each; windows drawn alike with their surroundings (covered tiles)
+    are costed once."""
+    looks = profile.primary()
+    _, _, w, h = profile.crop
+    k = 2 * radius + 1
+    first, inverse = distinct_rows(around)
+    cut = around[first].astype(np.float32).reshape(len(first), h + 2 * radius, w + 2 * radius, 3)
+    out = np.empty((k, k, len(around)))
+    for dy in range(k):
+        for dx in range(k):
+            out[dy, dx] = best_distance(cut[:, dy:dy + h, dx:dx + w].reshape(len(first), -1), looks)[inverse]
+    return out

@@ -10,8 +10,10 @@ import numpy as np
 
 from sweepbot.vision import limits
 from sweepbot.vision.align import align
-from sweepbot.vision.cells import CellScores, best_distance, windows_at
+from sweepbot.vision.cells import CellScores, windows_at
 from sweepbot.vision.decide import classify
+from sweepbot.vision.derived import derived
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.scaled import at_pitch, client_at_pitch, in_range, with_kin_numbers
@@ -62,23 +64,40 @@ def best_fit(image: np.ndarray, found: Geometry,
 def sample_fit(image: np.ndarray, found: Geometry, profile: Profile) -> float:
     """How well the profile's first looks fit a sample of the board's cells (the table's ``sample_cells``,
     spread evenly over it), the sample moved as a whole by up to ``align_radius`` px to where it fits best:
-    the mean RMS of each sampled cell to its nearest look."""
+    the mean RMS of each sampled cell to its nearest look, on every other pixel of every other line (a
+    ranking: whole looks are compared when the profile is read in full)."""
     table = limits.LIMITS
-    looks = profile.primary()
+    radius = table.align_radius
     ox, oy, w, h = profile.crop
     step = max(1, found.rows * found.cols // table.sample_cells)
     cells = np.arange(0, found.rows * found.cols, step)
-    x0 = np.asarray(found.xs)[cells % found.cols] + ox
-    y0 = np.asarray(found.ys)[cells // found.cols] + oy
     height, width = image.shape[:2]
-    radius = table.align_radius
-    fits = []
-    for dy in range(-radius, radius + 1):
-        for dx in range(-radius, radius + 1):
-            ys, xs = np.clip(y0 + dy, 0, height - h), np.clip(x0 + dx, 0, width - w)
-            windows = windows_at(image, ys, xs, (w, h)).astype(np.float32)
-            fits.append(float(np.sqrt(best_distance(windows, looks) / windows.shape[1]).mean()))
-    return min(fits)
+    size = (w + 2 * radius, h + 2 * radius)
+    x0 = np.clip(np.asarray(found.xs)[cells % found.cols] + ox - radius, 0, width - size[0])
+    y0 = np.clip(np.asarray(found.ys)[cells // found.cols] + oy - radius, 0, height - size[1])
+    around = windows_at(image, y0, x0, size)
+    first, inverse = distinct_rows(around)  # cells drawn alike (covered tiles) are compared once
+    cut = around[first].astype(np.float32).reshape(len(first), size[1], size[0], 3)
+    looks, norms = _thinned_looks(profile.primary())
+    best = np.inf
+    for dy in range(2 * radius + 1):
+        for dx in range(2 * radius + 1):
+            windows = cut[:, dy:dy + h:2, dx:dx + w:2].reshape(len(first), -1)
+            d = np.einsum("ij,ij->i", windows, windows)[:, None] + norms[None, :] - 2.0 * (windows @ looks.T)
+            rms = np.sqrt(np.maximum(d.min(axis=1), 0.0) / windows.shape[1])
+            best = min(best, float(rms[inverse].mean()))
+    return best
+
+
+def _thinned_looks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """The profile's looks on every other pixel of every other line, and their squared norms."""
+    def made() -> tuple[np.ndarray, np.ndarray]:
+        _, _, w, h = profile.crop
+        stack = np.ascontiguousarray(profile.stack.reshape(len(profile.stack), h, w, 3)[:, ::2, ::2])
+        stack = stack.reshape(len(stack), -1)
+        return stack, (stack * stack).sum(axis=1)
+
+    return derived(profile, "thinned looks", made)
 
 
 def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[list[Profile]]:

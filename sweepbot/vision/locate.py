@@ -88,8 +88,7 @@ def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, fl
     for px in step_candidates(patches.cx, patches.cy, patches.w):
         pys = [py for py in step_candidates(patches.cy, patches.cx, patches.h) if 0.75 * px <= py <= 1.33 * px]
         for py in pys[:1] or [px]:
-            keep = ((patches.w >= 0.5 * px) & (patches.h >= 0.5 * py)
-                    & (patches.w <= 1.05 * px) & (patches.h <= 1.05 * py))
+            keep = _cell_sized(patches, px, py)
             sub = Patches(patches.cx[keep], patches.cy[keep], patches.w[keep], patches.h[keep])
             lattices = [trim(lat) for lat in merge(sub, linked(sub, px, py), px, py)]
             lattices.sort(key=lambda lat: -lat.size)
@@ -104,6 +103,12 @@ def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, fl
     results.sort(key=lambda r: -r[0])
     best = results[0]
     return best[1], best[2], best[3], best[4]
+
+
+def _cell_sized(patches: Patches, px: float, py: float) -> np.ndarray:
+    """Which patches could be the face of a cell of this pitch: a cell's face fills at least half its pitch,
+    and no more than its pitch with a pixel's slack."""
+    return (patches.w >= 0.5 * px) & (patches.h >= 0.5 * py) & (patches.w <= 1.05 * px) & (patches.h <= 1.05 * py)
 
 
 def _grid_lines(patches: Patches, lat: Lattice, same: np.ndarray, rows: int,
@@ -195,16 +200,24 @@ def _faint_rest(image: np.ndarray, found: Geometry) -> Geometry:
     cells at the same pitch, and every edge of ``found`` is one of its edges."""
     for side in _sides(image, found):
         usual, faint = _flat_share(side), _flat_share(side, SOFT_STEP)
-        if usual is not None and faint is not None and usual - faint >= FAINT_SHARE:
+        if usual is not None and faint is not None and usual - faint >= FAINT_SHARE \
+                and _faint_cells(side, found.pitch) >= 2:
             break
     else:
-        return found  # no faint edge beside the board
+        return found  # no cells told apart by faint edges beside the board
     try:
         whole = _locate(image, SOFT_STEP)
     except LocateError:
         return found
     same_pitch = all(abs(a - b) <= PITCH_SLACK * a for a, b in zip(found.pitch, whole.pitch, strict=True))
     return whole if same_pitch and _extends(found, whole) else found
+
+
+def _faint_cells(strip: np.ndarray, pitch: tuple[float, float]) -> int:
+    """How many patches of about a cell's size (as the board's lattice takes them) the strip holds when faint
+    edges count: a line of cells beyond the board holds one for each; the soft edges a resize leaves along a
+    window's frame bound none."""
+    return int(_cell_sized(_patches_of(flat_mask(strip, SOFT_STEP)), *pitch).sum())
 
 
 #: The least share of a strip beside the board that must be faint edges (edges with SOFT_STEP, flat with
