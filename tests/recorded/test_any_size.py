@@ -14,6 +14,8 @@ from sweepbot.board import Board
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.controls import decode_look, encode_look
+from sweepbot.vision.fit import drawn_at_size, likeliest, sample_fit
+from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, load_profile, make_profile, user_profiles_dir
 from sweepbot.vision.read import ReadError, read_screenshot
 from sweepbot.vision.rules import NewGameControl, PlayRules
@@ -70,6 +72,25 @@ def test_a_board_at_a_size_no_profile_was_made_at_is_read_by_its_own_client(fixt
     assert (got[~unknown] == truth[~unknown]).all()
     assert set(truth[unknown]) <= set(".12345678")
     assert unknown.mean() < 0.5
+
+
+@pytest.mark.parametrize(("fixture", "client"), [("xdemineur/30x16-first", "xdemineur"),
+                                                 ("ace-minesweeper/level4-first", "ace-minesweeper"),
+                                                 ("gnome-mines/small-fresh", "gnome-mines"),
+                                                 ("sgt-mines/9x9-t32-won", "sgt-mines")])
+def test_the_client_whose_looks_fit_a_lined_up_sample_of_cells_is_read_first(fixture: str, client: str) -> None:
+    """Boards shown 25 % larger, where no profile was made: every client's looks drawn at the board's size,
+    ranked on a sample of its cells lined up with each, put the board's own client first (on xdemineur's and
+    ace-minesweeper's boards, 5 and 9 profiles of other clients fit the sample better where it is not lined
+    up: ``align_radius`` 0)."""
+    image = resized(load_image(FIXTURES / f"{fixture}.png"), 1.25)
+    found = locate(image)
+    alone, together = drawn_at_size(available_profiles(), [], found)
+    ranked = likeliest(image, found, alone + together)
+    assert [p.client for p in ranked[0]] == [client] * len(ranked[0])
+    assert len(ranked) == limits.LIMITS.likeliest and ranked[1][0].client != client
+    own, other = sample_fit(image, found, ranked[0][0]), sample_fit(image, found, ranked[1][0])
+    assert own < other
 
 
 def test_what_a_drawn_profile_learns_in_play_is_read_next_time(tmp_path: Path) -> None:
