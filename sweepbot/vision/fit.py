@@ -100,14 +100,20 @@ def _thinned_looks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     return derived(profile, "thinned looks", made)
 
 
-def likeliest(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> list[list[Profile]]:
-    """``profiles`` by client, the clients in the order of their best :func:`sample_fit` to the board, the
-    table's ``likeliest`` first of them."""
-    fits = {id(p): sample_fit(image, found, p) for p in profiles}
+def likeliest(image: np.ndarray, found: Geometry, alone: Sequence[Profile],
+              together: Sequence[Profile] = ()) -> list[list[Profile]]:
+    """The profiles drawn at the board's size by client, the clients in the order of their best
+    :func:`sample_fit` to the board, the table's ``likeliest`` first of them. Each client's looks at one size
+    come first, by their fit, then its sizes drawn together: a board that reads as well with either (a fresh
+    board shows covered tiles alone) is read with the looks of one size, whose digits belong with its tiles."""
+    fits = {id(p): sample_fit(image, found, p) for p in [*alone, *together]}
     clients: dict[str, list[Profile]] = {}
-    for p in sorted(profiles, key=lambda p: fits[id(p)]):
+    for p in sorted(alone, key=lambda p: fits[id(p)]):
         clients.setdefault(p.client, []).append(p)
-    return list(clients.values())[:limits.LIMITS.likeliest]
+    for p in together:
+        clients.setdefault(p.client, []).append(p)
+    order = sorted(clients, key=lambda client: min(fits[id(p)] for p in clients[client]))
+    return [clients[client] for client in order[:limits.LIMITS.likeliest]]
 
 
 def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],

@@ -250,7 +250,7 @@ def read_screenshot(
     best = best_fit(image, found, direct)
     if best is None or not exact(best[3]):
         alone, together = drawn_at_size(candidates, direct, found)
-        for client in likeliest(image, found, alone + together):
+        for client in likeliest(image, found, alone, together):
             # the clients likeliest by a sample of cells, each with every size of its looks, until one reads
             # every cell
             best = min((x for x in (best, best_fit(image, found, client)) if x is not None), key=lambda x: x[0])

@@ -86,7 +86,7 @@ def test_the_client_whose_looks_fit_a_lined_up_sample_of_cells_is_read_first(fix
     image = resized(load_image(FIXTURES / f"{fixture}.png"), 1.25)
     found = locate(image)
     alone, together = drawn_at_size(available_profiles(), [], found)
-    ranked = likeliest(image, found, alone + together)
+    ranked = likeliest(image, found, alone, together)
     assert [p.client for p in ranked[0]] == [client] * len(ranked[0])
     assert len(ranked) == limits.LIMITS.likeliest and ranked[1][0].client != client
     own, other = sample_fit(image, found, ranked[0][0]), sample_fit(image, found, ranked[1][0])
