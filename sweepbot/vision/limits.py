@@ -89,9 +89,9 @@ class Limits:
     likeliest: int = _number(2, (
         "Clients whose looks, drawn at a board's size, are lined up with the board and read in full, every "
         "size of each, in the order of their fit to a sample of its cells, until one reads every cell: the "
-        "client that fits the sample best reads the board on every recorded fixture, a wrong client fitting "
-        "at least 6 RMS worse; a second is read only where the first refuses cells (each costs a full read "
-        "of each of its sizes on a board's first read)."))
+        "client that fits the sample best reads the board on every recorded fixture shown at another size, "
+        "the other clients' looks fitting it worse by several RMS; a second is read only where the first "
+        "refuses cells (each costs a full read of each of its sizes on a board's first read)."))
     sample_cells: int = _number(48, (
         "Cells of the board that first look is taken at, spread evenly over it, each client's looks lined up "
         "with the sample by up to align_radius px."))

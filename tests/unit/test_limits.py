@@ -132,8 +132,8 @@ def test_a_board_a_little_larger_than_a_profiles_cells_is_read_with_its_looks_as
 
 def test_a_board_at_another_size_is_read_with_the_likeliest_profiles_drawn_at_its_size() -> None:
     """What ``likeliest`` guards: sgt-mines's 20 px board shown 25 % larger (25 px cells, no profile of that
-    size) reads with its profile drawn at the board's size, one of the likeliest by a first look at a sample
-    of cells; with none of them read in full (0), the board is refused."""
+    size) reads with its profile drawn at the board's size, its client the likeliest by a first look at a
+    sample of cells; with no client read in full (0), the board is refused."""
     import cv2
 
     name = "sgt-mines/digits-20-1.png"
