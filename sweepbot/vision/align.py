@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sweepbot.vision import limits
-from sweepbot.vision.cells import best_distance, window_pixels
+from sweepbot.vision.cells import batched_distances, window_pixels
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
@@ -27,7 +27,9 @@ def align(
     moved = np.abs(np.array(shifts))
     # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
     price = 4.0 * w * h * 3 * (moved[:, None] + moved[None, :])
-    flat_cost = shifted_distances(around, profile, radius) + price[:, :, None]  # [sy, sx, r * cols + c]
+    looks = profile.primary()
+    flat_cost = shifted_distances(around, looks.stack, looks.norms, (w, h), radius) + price[:, :, None]
+    # (flat_cost: [sy, sx, r * cols + c])
     cost = flat_cost.reshape(k, k, rows, cols)
     total = cost.sum(axis=(2, 3))
     a0, b0 = np.unravel_index(int(total.argmin()), total.shape)
@@ -48,18 +50,20 @@ def align(
     return Geometry(tuple(xs), tuple(ys))
 
 
-def shifted_distances(around: np.ndarray, profile: Profile, radius: int) -> np.ndarray:
-    """Each window's squared distance to its nearest first look (``profile.primary()``), the window moved by
-    up to ``radius`` px each way: ``[dy + radius, dx + radius, window]``. ``around``: each window with
-    ``radius`` pixels around it, one row each; windows drawn alike with their surroundings (covered tiles)
+def shifted_distances(around: np.ndarray, looks: np.ndarray, norms: np.ndarray, size: tuple[int, int],
+                      radius: int, step: int = 1) -> np.ndarray:
+    """Each ``size`` (w, h) window's squared distance to its nearest look, the window moved by up to ``radius``
+    px each way: ``[dy + radius, dx + radius, window]``. ``around``: each window with ``radius`` pixels around
+    it, one row each; ``looks``: one a row, with their squared ``norms``, on every ``step``-th pixel of every
+    ``step``-th line, as the windows are compared. Windows drawn alike with their surroundings (covered tiles)
     are costed once."""
-    looks = profile.primary()
-    _, _, w, h = profile.crop
+    w, h = size
     k = 2 * radius + 1
     first, inverse = distinct_rows(around)
     cut = around[first].astype(np.float32).reshape(len(first), h + 2 * radius, w + 2 * radius, 3)
     out = np.empty((k, k, len(around)))
     for dy in range(k):
         for dx in range(k):
-            out[dy, dx] = best_distance(cut[:, dy:dy + h, dx:dx + w].reshape(len(first), -1), looks)[inverse]
+            windows = cut[:, dy:dy + h:step, dx:dx + w:step].reshape(len(first), -1)
+            out[dy, dx] = batched_distances(windows, looks, norms).min(axis=1)[inverse]
     return out

@@ -143,12 +143,18 @@ def distances(windows: np.ndarray, profile: Profile, batched: bool = False) -> n
     stand beside. With ``batched`` (for costs that only compare shifts) the product is float32's, faster
     still, whose last bits may differ with the windows beside."""
     if batched:
-        wsq = np.einsum("ij,ij->i", windows, windows)
-        return np.maximum(wsq[:, None] + profile.norms[None, :] - 2.0 * (windows @ profile.stack.T), 0.0)
+        return batched_distances(windows, profile.stack, profile.norms)
     stack, norms = _exact_templates(profile)
     win = windows.astype(np.float64)
     wsq = np.einsum("ij,ij->i", win, win)
     return np.maximum(wsq[:, None] + norms[None, :] - 2.0 * (win @ stack.T), 0.0)
+
+
+def batched_distances(windows: np.ndarray, looks: np.ndarray, norms: np.ndarray) -> np.ndarray:
+    """Squared distance of every window (N rows) to every look (one a row, with their squared ``norms``), by
+    float32's matrix product (see :func:`distances`)."""
+    wsq = np.einsum("ij,ij->i", windows, windows)
+    return np.maximum(wsq[:, None] + norms[None, :] - 2.0 * (windows @ looks.T), 0.0)
 
 
 def _exact_templates(profile: Profile) -> tuple[np.ndarray, np.ndarray]:

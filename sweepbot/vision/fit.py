@@ -9,11 +9,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from sweepbot.vision import limits
-from sweepbot.vision.align import align
+from sweepbot.vision.align import align, shifted_distances
 from sweepbot.vision.cells import CellScores, windows_at
 from sweepbot.vision.decide import classify
 from sweepbot.vision.derived import derived
-from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.scaled import at_pitch, client_at_pitch, in_range, with_kin_numbers
@@ -75,18 +74,9 @@ def sample_fit(image: np.ndarray, found: Geometry, profile: Profile) -> float:
     size = (w + 2 * radius, h + 2 * radius)
     x0 = np.clip(np.asarray(found.xs)[cells % found.cols] + ox - radius, 0, width - size[0])
     y0 = np.clip(np.asarray(found.ys)[cells // found.cols] + oy - radius, 0, height - size[1])
-    around = windows_at(image, y0, x0, size)
-    first, inverse = distinct_rows(around)  # cells drawn alike (covered tiles) are compared once
-    cut = around[first].astype(np.float32).reshape(len(first), size[1], size[0], 3)
     looks, norms = _thinned_looks(profile.primary())
-    best = np.inf
-    for dy in range(2 * radius + 1):
-        for dx in range(2 * radius + 1):
-            windows = cut[:, dy:dy + h:2, dx:dx + w:2].reshape(len(first), -1)
-            d = np.einsum("ij,ij->i", windows, windows)[:, None] + norms[None, :] - 2.0 * (windows @ looks.T)
-            rms = np.sqrt(np.maximum(d.min(axis=1), 0.0) / windows.shape[1])
-            best = min(best, float(rms[inverse].mean()))
-    return best
+    d = shifted_distances(windows_at(image, y0, x0, size), looks, norms, (w, h), radius, step=2)
+    return float(np.sqrt(d / looks.shape[1]).mean(axis=2).min())
 
 
 def _thinned_looks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
