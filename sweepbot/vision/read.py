@@ -18,6 +18,7 @@ from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores, distances, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.decide import classify
+from sweepbot.vision.edges import goes_on_past, without_phantom_line
 from sweepbot.vision.fit import best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
@@ -128,23 +129,18 @@ def read_located(
     the same. A board whose cells differ in size, of a client whose cells grow in play, is read with each
     cell drawn at the profile's size (see ``vision.redraw``); the reading keeps the board's own geometry.
     """
-    if resizes(profile) and off_pitch(geometry, profile.pitch):
-        even = even_grid(geometry, profile.pitch)
-        reading = read_located(redraw(image, geometry, even, profile), even, profile, max_rms, levels,
-                               opened_unknown, last)
-        return replace(reading, geometry=geometry)
-    scores = classify(image, geometry, profile, levels=levels, max_rms=max_rms,
-                      last=None if last is None else last.cells)
+    drawn, at = as_read(image, geometry, profile)
+    scores = classify(drawn, at, profile, levels=levels, max_rms=max_rms, last=None if last is None else last.cells)
     if not scores.accepted.all():
-        scores = _opened(scores, geometry, profile) if opened_unknown else scores
+        scores = _opened(scores, at, profile) if opened_unknown else scores
         if not scores.accepted.all():
-            raise refuse(image, geometry, scores, profile)
+            raise refuse(drawn, at, scores, profile)
     grid = scores.grid()
-    pixels = counter_pixels(image, geometry, profile)
-    if last is not None and last.counter_holds(geometry, profile, pixels):
+    pixels = counter_pixels(drawn, at, profile)
+    if last is not None and last.counter_holds(at, profile, pixels):
         mines_left = last.mines_left
     else:
-        mines_left = read_counter(image, geometry, profile)
+        mines_left = read_counter(drawn, at, profile)
     flags = flags_placed(grid)
     total = None if mines_left is None else mines_left + flags
     if total is not None and not 0 <= total <= geometry.rows * geometry.cols:
@@ -153,6 +149,16 @@ def read_located(
     seen = None if scores.track is None else Seen(scores.track, None if pixels is None else pixels.copy(),
                                                   mines_left)
     return Reading(board, geometry, profile, scores, mines_left, seen=seen)
+
+
+def as_read(image: np.ndarray, geometry: Geometry, profile: Profile) -> tuple[np.ndarray, Geometry]:
+    """The image and grid a board is read on with ``profile``: as they are, or, for a client whose cells change
+    size in play on a board whose cells are not all at the profile's size, each cell drawn at that size
+    (``vision.redraw``) on an even grid from the board's corner."""
+    if not (resizes(profile) and off_pitch(geometry, profile.pitch)):
+        return image, geometry
+    even = even_grid(geometry, profile.pitch)
+    return redraw(image, geometry, even, profile), even
 
 
 def reading_area(geometry: Geometry, profile: Profile) -> Rect:
@@ -226,78 +232,88 @@ def read_screenshot(
     the nearest size drawn at this one (``vision.scaled``: a window resized, a desktop or browser scale, a
     HiDPI screen). The client whose looks fit best reads the board; a cell no look fits is refused, never read
     as another client's look. A profile made at this size that reads every cell nearly exactly is taken at
-    once."""
+    once.
+
+    The stages, in order: the grid located; the profiles of clients whose cells change size in play, which
+    read it with each cell drawn at their size (``vision.redraw``), when its cells are not all at one; else
+    the profile that fits it best (:func:`choose`); the grid without an outer line of the window's
+    background that lined up with the cells, and its best profile, when the first read shows such a line;
+    each cell named or refused."""
     candidates = select_profiles(profile, available_profiles() if profiles is None else profiles)
     if not candidates:
         raise ReadError("no profiles to read with")
     found = geometry or locate(image)
-    widths, heights = np.diff(found.xs), np.diff(found.ys)
-    fitting = [p for p in candidates if resizes(p) and widths.min() - 1 <= p.pitch[0] <= widths.max() + 1
-               and heights.min() - 1 <= p.pitch[1] <= heights.max() + 1]
-    resized = [p for p in fitting if is_uneven(found) or off_pitch(found, p.pitch)]
-    if resized:
-        # a client whose cells change size in play: each cell drawn at the profile's size
-        return _read_uneven(image, found, resized, opened_unknown)
-    pitch = found.pitch
-    direct = [p for p in candidates if pitch_fits(p, pitch) and p.fits_size(found.rows, found.cols)]
-    least = limits.LIMITS.grown
-    grown = [p for p in candidates if resizes(p) and not pitch_fits(p, pitch)
-             and least * widths.min() <= p.pitch[0] <= widths.min()
-             and least * heights.min() <= p.pitch[1] <= heights.min()]
-    if not direct and grown:
-        # a client whose cells grow in play (every column widened by a digit in it)
-        return _read_uneven(image, found, grown, opened_unknown)
+    resizing = _resizing(found, candidates)
+    if resizing:
+        return _read_uneven(image, found, resizing, opened_unknown)
+    best = choose(image, found, candidates)
+    trimmed = None if best is None or geometry is not None else without_phantom_line(best[1], best[3])
+    if trimmed is not None:
+        resizing = _resizing(trimmed, candidates)
+        if resizing:
+            return _read_uneven(image, trimmed, resizing, opened_unknown)
+        found, best = trimmed, choose(image, trimmed, candidates)
+    return _named(image, found, candidates, best, opened_unknown)
+
+
+#: A profile's fit to a board (``vision.fit.best_fit``): its rank, the grid lined up with its looks, the
+#: profile and the cells' scores.
+Fit = tuple[float, Geometry, Profile, CellScores]
+
+
+def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Fit | None:
+    """The profile that reads the board best: of those made at its cell size; unless one of them reads it
+    nearly exactly, also of the clients likeliest by a sample of its cells, each with every size of its looks
+    drawn at the board's (``vision.fit.likeliest``), until one reads every cell. None when no profile fits
+    the board's cell size."""
+    direct = [p for p in candidates if pitch_fits(p, found.pitch) and p.fits_size(found.rows, found.cols)]
     best = best_fit(image, found, direct)
     if best is None or not exact(best[3]):
         alone, together = drawn_at_size(candidates, direct, found)
         for client in likeliest(image, found, alone, together):
-            # the clients likeliest by a sample of cells, each with every size of its looks, until one reads
-            # every cell
             best = min((x for x in (best, best_fit(image, found, client)) if x is not None), key=lambda x: x[0])
             if best[3].accepted.all():
                 break
-    trimmed = None if best is None or geometry is not None else _without_phantom_line(best[1], best[3])
-    if trimmed is not None:
-        return read_screenshot(image, profile, profiles, trimmed, opened_unknown)
+    return best
+
+
+def _resizing(found: Geometry, candidates: Sequence[Profile]) -> list[Profile]:
+    """The profiles of clients whose cells change size in play that read this board with each cell drawn at
+    their size: its cells differ in size (or lie off the profile's even grid) within a pixel of the
+    profile's; or, no profile made at its cell size, its cells are the profile's grown (every column widened
+    by a digit in it) down to the table's ``grown`` share. None: the board is read as it is."""
+    widths, heights = np.diff(found.xs), np.diff(found.ys)
+    fitting = [p for p in candidates if resizes(p) and widths.min() - 1 <= p.pitch[0] <= widths.max() + 1
+               and heights.min() - 1 <= p.pitch[1] <= heights.max() + 1]
+    resized = [p for p in fitting if is_uneven(found) or off_pitch(found, p.pitch)]
+    if resized or any(pitch_fits(p, found.pitch) and p.fits_size(found.rows, found.cols) for p in candidates):
+        return resized
+    least = limits.LIMITS.grown
+    return [p for p in candidates if resizes(p) and not pitch_fits(p, found.pitch)
+            and least * widths.min() <= p.pitch[0] <= widths.min()
+            and least * heights.min() <= p.pitch[1] <= heights.min()]
+
+
+def _named(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], best: Fit | None,
+           opened_unknown: bool) -> Reading:
+    """The board read with the profile chosen, every cell named; or the error that says why not."""
     if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
                                                         and _opened(best[3], best[1], best[2]).accepted.all())):
-        _check_edges(image, best[1], best[2])
-        return read_located(image, best[1], best[2], opened_unknown=opened_unknown and learning(best[2]))
+        side = goes_on_past(image, best[1], best[2])
+        if side is not None:
+            raise ReadError(f"the board found ({best[1].rows}x{best[1].cols} cells) seems to go on past its {side} "
+                            "edge: not read, to avoid reading a board of the wrong size")
+        # the scores the choice took are kept: read_located scores again only what they do not hold
+        chosen = None if best[3].track is None else Seen(best[3].track, None, None)
+        return read_located(image, best[1], best[2], opened_unknown=opened_unknown and learning(best[2]), last=chosen)
     if best is None:
         sizes = ", ".join(sorted({f"{p.pitch[0]:g}" for p in candidates}))
         raise ReadError(
-            f"found a {found.rows}x{found.cols} board with {pitch[0]:.1f}x{pitch[1]:.1f} px cells, but no profile "
-            f"fits it (profile cell sizes: {sizes} px, each read from {SMALLEST:g} to {LARGEST:g} px); calibrate "
-            "one for this client"
+            f"found a {found.rows}x{found.cols} board with {found.pitch[0]:.1f}x{found.pitch[1]:.1f} px cells, but "
+            f"no profile fits it (profile cell sizes: {sizes} px, each read from {SMALLEST:g} to {LARGEST:g} px); "
+            "calibrate one for this client"
         )
     raise refuse(image, best[1], best[3], best[2])
-
-
-def _without_phantom_line(geometry: Geometry, scores: CellScores) -> Geometry | None:
-    """The board without an outer row or column that reads as empty open cells beside covered ones: no game
-    shows that (an empty cell's neighbours open with it), so it is the window's background lined up with the
-    cells, not part of the board. Its inner edge is put one usual step from the next; None when no side is
-    such a line."""
-    chars = scores.chars
-    if min(chars.shape) < 3:
-        return None
-    xs, ys = list(geometry.xs), list(geometry.ys)
-    step_x, step_y = int(np.median(np.diff(xs))), int(np.median(np.diff(ys)))
-    sides = {
-        "top": (chars[0], chars[1]), "bottom": (chars[-1], chars[-2]),
-        "left": (chars[:, 0], chars[:, 1]), "right": (chars[:, -1], chars[:, -2]),
-    }
-    for side, (outer, inner) in sides.items():
-        if not ((outer == ".").all() and (inner == COVERED).any()):
-            continue
-        if side == "top":
-            return Geometry(geometry.xs, (max(ys[1], ys[2] - step_y), *ys[2:]))
-        if side == "bottom":
-            return Geometry(geometry.xs, (*ys[:-2], min(ys[-2], ys[-3] + step_y)))
-        if side == "left":
-            return Geometry((max(xs[1], xs[2] - step_x), *xs[2:]), geometry.ys)
-        return Geometry((*xs[:-2], min(xs[-2], xs[-3] + step_x)), geometry.ys)
-    return None
 
 
 def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool) -> Reading:
@@ -312,9 +328,9 @@ def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profil
         for sx, sy in limits.LIMITS.source_shifts:
             fitted = found.shifted(sx, sy)
             even = even_grid(fitted, p.pitch)
+            drawn = redraw(image, fitted, even, p)
             try:
-                reading = read_screenshot(redraw(image, fitted, even, p), profiles=[p], geometry=even,
-                                          opened_unknown=opened_unknown)
+                reading = _named(drawn, even, [p], choose(drawn, even, [p]), opened_unknown)
             except ReadError as error:
                 first = first or error
                 continue
@@ -324,42 +340,3 @@ def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profil
         raise first
     raise ReadError(f"found a {found.rows}x{found.cols} board with cells from {widths.min()} to {widths.max()} px "
                     "wide, but no profile fits it; calibrate one for this client or size")
-
-
-def _outside_lines(geometry: Geometry) -> list[tuple[str, Geometry]]:
-    """One line of cells just beyond each side of the board."""
-    px, py = round(geometry.pitch[0]), round(geometry.pitch[1])
-    xs, ys = geometry.xs, geometry.ys
-    return [
-        ("top", Geometry(xs, (ys[0] - py, ys[0]))),
-        ("bottom", Geometry(xs, (ys[-1], ys[-1] + py))),
-        ("left", Geometry((xs[0] - px, xs[0]), ys)),
-        ("right", Geometry((xs[-1], xs[-1] + px), ys)),
-    ]
-
-
-def _flat(profile: Profile, ch: str) -> bool:
-    """Whether a character's first template is a plain patch (no bevel or glyph in its window)."""
-    if ch not in profile.labels:
-        return True
-    return float(profile.stack[profile.labels.index(ch)].std()) < limits.LIMITS.flat_std
-
-
-def _check_edges(image: np.ndarray, geometry: Geometry, profile: Profile) -> None:
-    """Refuse a board that seems to go on past a side: cells beyond it that read as covered cells, flags or
-    numbers mean the edge was missed (a washed-out bevel, say) and the board read would be the wrong size."""
-    for side, line in _outside_lines(geometry):
-        x, y, w, h = line.bbox
-        if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
-            continue
-        scores = classify(image, line, profile, whole=False)
-        # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
-        # dangeruxb) draw them in the window's own colour
-        clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])
-        if _flat(profile, COVERED):  # a plain covered tile looks like any plain window background
-            clear &= scores.chars != COVERED
-        if clear.mean() >= 0.6:
-            raise ReadError(
-                f"the board found ({geometry.rows}x{geometry.cols} cells) seems to go on past its {side} edge: "
-                "not read, to avoid reading a board of the wrong size"
-            )

@@ -1,0 +1,78 @@
+"""Whether the grid found is the board, all of it and only it: no line of the window's background taken for
+cells, no line of cells left out."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.board import COVERED
+from sweepbot.vision import limits
+from sweepbot.vision.cells import CellScores
+from sweepbot.vision.decide import classify
+from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.profile import Profile
+
+
+def without_phantom_line(geometry: Geometry, scores: CellScores) -> Geometry | None:
+    """The board without an outer row or column that reads as empty open cells beside covered ones: no game
+    shows that (an empty cell's neighbours open with it), so it is the window's background lined up with the
+    cells, not part of the board. Its inner edge is put one usual step from the next; None when no side is
+    such a line."""
+    chars = scores.chars
+    if min(chars.shape) < 3:
+        return None
+    xs, ys = list(geometry.xs), list(geometry.ys)
+    step_x, step_y = int(np.median(np.diff(xs))), int(np.median(np.diff(ys)))
+    sides = {
+        "top": (chars[0], chars[1]), "bottom": (chars[-1], chars[-2]),
+        "left": (chars[:, 0], chars[:, 1]), "right": (chars[:, -1], chars[:, -2]),
+    }
+    for side, (outer, inner) in sides.items():
+        if not ((outer == ".").all() and (inner == COVERED).any()):
+            continue
+        if side == "top":
+            return Geometry(geometry.xs, (max(ys[1], ys[2] - step_y), *ys[2:]))
+        if side == "bottom":
+            return Geometry(geometry.xs, (*ys[:-2], min(ys[-2], ys[-3] + step_y)))
+        if side == "left":
+            return Geometry((max(xs[1], xs[2] - step_x), *xs[2:]), geometry.ys)
+        return Geometry((*xs[:-2], min(xs[-2], xs[-3] + step_x)), geometry.ys)
+    return None
+
+
+def _outside_lines(geometry: Geometry) -> list[tuple[str, Geometry]]:
+    """One line of cells just beyond each side of the board."""
+    px, py = round(geometry.pitch[0]), round(geometry.pitch[1])
+    xs, ys = geometry.xs, geometry.ys
+    return [
+        ("top", Geometry(xs, (ys[0] - py, ys[0]))),
+        ("bottom", Geometry(xs, (ys[-1], ys[-1] + py))),
+        ("left", Geometry((xs[0] - px, xs[0]), ys)),
+        ("right", Geometry((xs[-1], xs[-1] + px), ys)),
+    ]
+
+
+def _flat(profile: Profile, ch: str) -> bool:
+    """Whether a character's first template is a plain patch (no bevel or glyph in its window)."""
+    if ch not in profile.labels:
+        return True
+    return float(profile.stack[profile.labels.index(ch)].std()) < limits.LIMITS.flat_std
+
+
+def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str | None:
+    """The side past which the board seems to go on, or None: cells beyond it that read as covered cells,
+    flags or numbers mean the edge was missed (a washed-out bevel, say) and the board read would be the wrong
+    size."""
+    for side, line in _outside_lines(geometry):
+        x, y, w, h = line.bbox
+        if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
+            continue
+        scores = classify(image, line, profile, whole=False)
+        # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
+        # dangeruxb) draw them in the window's own colour
+        clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])
+        if _flat(profile, COVERED):  # a plain covered tile looks like any plain window background
+            clear &= scores.chars != COVERED
+        if clear.mean() >= 0.6:
+            return side
+    return None
