@@ -34,7 +34,9 @@ def attempt(
 ) -> tuple[Geometry, CellScores]:
     aligned = align(image, geometry, profile)
     scores = classify(image, aligned, profile, max_rms=max_rms)
-    if not scores.accepted.all():  # a grid further off than one pass reaches
+    if not scores.accepted.all() and aligned != geometry:
+        # a grid further off than one pass reaches (a pass that left the grid where it was would leave it there
+        # again: the same pixels, the same costs)
         again = align(image, aligned, profile)
         if again != aligned:
             aligned, scores = again, classify(image, again, profile, max_rms=max_rms)
