@@ -16,8 +16,8 @@ def align(
     image: np.ndarray, geometry: Geometry, profile: Profile, radius: int | None = None, per_line: bool = False
 ) -> Geometry:
     """Move the grid by up to ``radius`` px so the cells' windows best fit the templates; with ``per_line``
-    each column and row moves on its own (the templates' variants absorb a pixel of drift otherwise). None:
-    the table's ``align_radius``."""
+    each column and row moves on its own (edges located a pixel or two off here and there), as long as the
+    cells stay of one size (the grid's own pitch, to the pixel). None: the table's ``align_radius``."""
     radius = limits.LIMITS.align_radius if radius is None else radius
     rows, cols = geometry.rows, geometry.cols
     shifts = range(-radius, radius + 1)
@@ -47,7 +47,18 @@ def align(
     sy = np.array(shifts)[row_pick]
     xs = [geometry.xs[c] + int(sx[c]) for c in range(cols)] + [geometry.xs[-1] + int(sx[-1])]
     ys = [geometry.ys[r] + int(sy[r]) for r in range(rows)] + [geometry.ys[-1] + int(sy[-1])]
+    if not (_even(xs, geometry.pitch[0]) and _even(ys, geometry.pitch[1])):
+        # lines moved apart or together (plain tiles that fit a look at several places on a washed-out screen):
+        # a board's cells are drawn at one size, so the grid moves as a whole
+        return geometry.shifted(int(shifts[b0]), int(shifts[a0]))
     return Geometry(tuple(xs), tuple(ys))
+
+
+def _even(edges: list[int], pitch: float) -> bool:
+    """Whether every cell between ``edges`` is ``pitch`` wide, or a pixel narrower or wider where the pitch is
+    fractional (32.6 px drawn in cells of 32 and 33)."""
+    steps = np.diff(edges)
+    return bool((steps >= np.floor(pitch)).all() and (steps <= np.ceil(pitch)).all())
 
 
 def shifted_distances(around: np.ndarray, looks: np.ndarray, norms: np.ndarray, size: tuple[int, int],

@@ -32,12 +32,12 @@ def pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
 def attempt(
     image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None
 ) -> tuple[Geometry, CellScores]:
-    aligned = align(image, geometry, profile)
+    aligned = align(image, geometry, profile, per_line=True)
     scores = classify(image, aligned, profile, max_rms=max_rms)
     if not scores.accepted.all() and aligned != geometry:
         # a grid further off than one pass reaches (a pass that left the grid where it was would leave it there
         # again: the same pixels, the same costs)
-        again = align(image, aligned, profile)
+        again = align(image, aligned, profile, per_line=True)
         if again != aligned:
             aligned, scores = again, classify(image, again, profile, max_rms=max_rms)
     return aligned, scores
