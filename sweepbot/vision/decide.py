@@ -123,13 +123,14 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
 
 
 def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, kept: Kept) -> CellScores:
-    """Second chance for refused cells: their windows moved by up to the table's ``nudge_reach`` px each way
-    (a client that draws at fractional positions puts some glyphs a pixel off). Only a few cells, so cheap;
-    each cell's look depends on the pixels around its window alone, and is taken again only when they
-    changed (``kept``)."""
-    reach = limits.LIMITS.nudge_reach
+    """Second chance for refused cells (up to the table's ``nudge_most``, or a ``nudge_share`` of the board):
+    their windows moved by up to ``nudge_reach`` px each way (a client that draws at fractional positions puts
+    some glyphs a pixel off). Only a few cells, so cheap; each cell's look depends on the pixels around its
+    window alone, and is taken again only when they changed (``kept``)."""
+    table = limits.LIMITS
+    reach = table.nudge_reach
     bad = scores.refused()
-    if not bad or len(bad) > max(8, geometry.rows * geometry.cols // 4):
+    if not bad or len(bad) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
         return scores
     ox, oy, w, h = profile.crop
     origins, arounds, looks = [], [], []

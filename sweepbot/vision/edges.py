@@ -73,6 +73,6 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str
         clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])
         if _flat(profile, COVERED):  # a plain covered tile looks like any plain window background
             clear &= scores.chars != COVERED
-        if clear.mean() >= 0.6:
+        if clear.mean() >= limits.LIMITS.edge_share:
             return side
     return None

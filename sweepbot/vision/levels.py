@@ -16,7 +16,8 @@ from sweepbot.vision.profile import Profile
 def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray,
                counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Per-channel gain and offset that map the templates onto the windows (a screen brighter, darker or
-    with other contrast); None when no sensible fit exists. ``counts``: how many cells each window stands for
+    with other contrast); None when no sensible fit exists (the table's ``min_level_gain``,
+    ``max_level_gain``, ``max_level_offset``). ``counts``: how many cells each window stands for
     (windows drawn alike given once); None: one each."""
     n = len(windows)
     y = windows.reshape(n, -1, 3).astype(np.float64)
@@ -36,7 +37,9 @@ def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray,
         if var > 4.0:
             gain[ch] = float((kept * (xc - mx) * (yc - my)).sum()) / total / var
         offset[ch] = my - gain[ch] * mx
-    if np.any(gain < 0.7) or np.any(gain > 1.4) or np.any(np.abs(offset) > 60):
+    table = limits.LIMITS
+    if np.any(gain < table.min_level_gain) or np.any(gain > table.max_level_gain) \
+            or np.any(np.abs(offset) > table.max_level_offset):
         return None
     return gain, offset
 

@@ -43,9 +43,26 @@ class Limits:
             "The gains and offsets tried first when the brightness is fitted, before the least-squares passes "
             "refine the best: a screen up to 15 % more or less contrasted and 24 levels brighter or darker, "
             "which a least-squares fit alone, started from the wrong looks, does not find."))
+    min_level_gain: float = _number(0.7, (
+        "A brightness fit whose gain (contrast) on some colour channel is under this is not a screen's: it maps "
+        "the looks onto the wrong cells (a fit to a board of cells named wrongly), and the looks are kept as "
+        "they are."))
+    max_level_gain: float = _number(1.4, (
+        "... nor one whose gain is over this: a screen 40 % more contrasted than the one a profile was made on "
+        "is not one a desktop or browser setting gives."))
+    max_level_offset: float = _number(60.0, (
+        "... nor one that moves a colour channel by more than this many levels: about a quarter of the scale, "
+        "far past any brightness setting the level_guesses start from (24)."))
     nudge_reach: int = _number(3, (
         "How far (px) a refused cell's window is moved each way for a second look: a client that draws at "
         "fractional positions puts some glyphs a pixel off."))
+    nudge_most: int = _number(8, (
+        "The second look (nudge_reach) is taken at up to this many refused cells, or one cell in nudge_share "
+        "on a larger board: more refused cells mean the looks do not fit the board, which no move of a few "
+        "pixels mends, and each second look scores a cell's window at 49 places."))
+    nudge_share: int = _number(4, (
+        "... or one cell in this many (a board of many cells drawn a pixel off, a client drawing at "
+        "fractional positions)."))
     align_radius: int = _number(2, (
         "How far (px) one pass of lining the grid up with the looks moves it each way: the edges a board is "
         "located by may be a pixel or two off its cells' windows."))
@@ -106,6 +123,10 @@ class Limits:
         "Cells beyond a board's edge count as cells (the board goes on: its edge was missed) only when they "
         "match this closely: a window's background beside a board may come within the reader's limit of a "
         "look."))
+    edge_share: float = _number(0.6, (
+        "The share of a line of cells beyond a board's edge that must read as cells (within edge_rms) for the "
+        "board to be taken to go on past it: a window's background or a toolbar beside a board may match a "
+        "look here and there, a missed line of cells matches along most of its length."))
     flat_std: float = _number(8.0, (
         "A look whose pixels vary less than this (standard deviation) is a plain patch: a covered tile "
         "without a bevel, which any plain background beside a board also matches."))

@@ -60,8 +60,9 @@ def test_a_number_changed_for_a_block_changes_the_read_and_is_put_back_after() -
 def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_read_wrongly_without() -> None:
     """What ``levels_rms`` and ``level_guesses`` guard: sgt-mines's 20 px board on a screen 8 % brighter. Its
     cells stay within ``max_rms`` of the looks as they are, but brightened empty cells come nearer covered
-    tiles: unfitted (no fit tried while every cell is named, or a fit started from the screen as it is only),
-    the board is read wrongly."""
+    tiles: unfitted (no fit tried while every cell is named), the board is read wrongly. On a screen 8 % less
+    contrasted and 12 levels darker, a fit started from the screen as it is only finds no fit that names
+    every cell: the board is refused."""
     name = "sgt-mines/30x16-first.png"
     image = np.clip(load_image(FIXTURES / name).astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
 
@@ -72,23 +73,57 @@ def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_read_wrongly_
             return None
 
     assert board() == expected(name)
-    for change in ({"levels_rms": 1000.0}, {"level_guesses": ((1.0, 0.0),)}):
-        with limits.using(**change):
-            wrong = board()
-            assert wrong is not None and wrong != expected(name), change
+    with limits.using(levels_rms=1000.0):
+        wrong = board()
+    assert wrong is not None and wrong != expected(name)
+    darker = np.clip(load_image(FIXTURES / name).astype(np.float32) * 0.92 - 12, 0, 255).astype(np.uint8)
+    assert read_screenshot(darker).board.grid == expected(name).grid
+    with limits.using(level_guesses=((1.0, 0.0),)), pytest.raises(SweepbotError):
+        read_screenshot(darker)
+
+
+def test_a_fit_of_the_looks_far_from_any_screen_setting_is_not_taken() -> None:
+    """What ``min_level_gain`` and ``max_level_offset`` guard: sgt-mines at 28 px on a screen of 30 % more
+    contrast, 10 levels darker (far past the guesses a fit starts from), is refused; with a fit of any gain
+    and offset taken, it reads wrongly (the looks fitted to cells named wrongly)."""
+    name = "drawn-sizes/sgt-mines-28px-lost.png"
+    image = np.clip(load_image(FIXTURES / name).astype(np.float32) * 1.3 - 10, 0, 255).astype(np.uint8)
+    with pytest.raises(SweepbotError, match="match no template"):
+        read_screenshot(image)
+    with limits.using(min_level_gain=0.0, max_level_offset=1000.0):
+        wrong = read_screenshot(image).board
+    assert wrong != expected(name)
+
+
+def test_a_few_cells_drawn_a_pixel_off_are_read_by_a_second_look_at_as_many_as_the_table_allows() -> None:
+    """What ``nudge_most`` and ``nudge_share`` guard: xdemineur's board with three numbers drawn a pixel down
+    and right of their cells reads right, each refused cell looked at again with its window moved; with a
+    second look at two refused cells at most, the board is refused."""
+    name = "xdemineur/30x16-lost.png"
+    image = load_image(FIXTURES / name)
+    grid = read_screenshot(image).geometry
+    moved = image.copy()
+    numbers = [divmod(i, grid.cols) for i, ch in enumerate("".join(expected(name).grid)) if ch in "123"][:3]
+    for r, c in numbers:
+        x, y, w, h = grid.cell_rect(r, c)
+        moved[y:y + h, x:x + w] = image[y - 1:y + h - 1, x - 1:x + w - 1]
+    assert read_screenshot(moved, geometry=grid).board == expected(name)
+    with limits.using(nudge_most=2, nudge_share=10**6), pytest.raises(SweepbotError, match="3 cell"):
+        read_screenshot(moved, geometry=grid)
 
 
 def test_a_board_found_a_column_short_is_refused_and_read_short_without_the_edge_check() -> None:
-    """What ``edge_rms`` and ``flat_std`` guard: sgt-mines's board with its last column left out of the grid
-    (an edge missed) is refused, since the cells beyond the edge read as cells. With no cell beyond the edge
-    close enough (``edge_rms`` 0), or its covered tile taken for a plain patch that any background matches
-    (``flat_std`` out of reach), the board is read a column short."""
+    """What ``edge_rms``, ``flat_std`` and ``edge_share`` guard: sgt-mines's board with its last column left out
+    of the grid (an edge missed) is refused, since the cells beyond the edge read as cells. With no cell beyond
+    the edge close enough (``edge_rms`` 0), its covered tile taken for a plain patch that any background
+    matches (``flat_std`` out of reach), or more than the whole line asked to read as cells (``edge_share``),
+    the board is read a column short."""
     image = load_image(FIXTURES / "sgt-mines/30x16-first.png")
     found = locate(image)
     short = Geometry(found.xs[:-1], found.ys)
     with pytest.raises(SweepbotError, match="go on past its right edge"):
         read_screenshot(image, geometry=short)
-    for change in ({"edge_rms": 0.0}, {"flat_std": 1000.0}):
+    for change in ({"edge_rms": 0.0}, {"flat_std": 1000.0}, {"edge_share": 1.01}):
         with limits.using(**change):
             assert read_screenshot(image, geometry=short).board.cols == 29, change
 
