@@ -281,7 +281,7 @@ def _resizing(found: Geometry, candidates: Sequence[Profile]) -> list[Profile]:
     """The profiles of clients whose cells change size in play that read this board with each cell drawn at
     their size: its cells differ in size (or lie off the profile's even grid) within a pixel of the
     profile's; or, no profile made at its cell size, its cells are the profile's grown (every column widened
-    by a digit in it) down to the table's ``grown`` share. None: the board is read as it is."""
+    by a digit in it) down to the table's ``grown`` share. None of them: the board is read as it is."""
     widths, heights = np.diff(found.xs), np.diff(found.ys)
     fitting = [p for p in candidates if resizes(p) and widths.min() - 1 <= p.pitch[0] <= widths.max() + 1
                and heights.min() - 1 <= p.pitch[1] <= heights.max() + 1]
