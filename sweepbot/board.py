@@ -190,6 +190,12 @@ def neighbours(cell: Cell, rows: int, cols: int) -> Iterator[Cell]:
                     yield (rr, cc)
 
 
+def holds_no_mine(grid: Sequence[str]) -> bool:
+    """Whether no cell of the grid can hold a mine (every cell opened): no game shows such a board, as every
+    game has mines, which stay covered, flagged or shown."""
+    return all(ch in REVEALED_CHARS or ch == OPENED for row in grid for ch in row)
+
+
 def unheld_numbers(grid: Sequence[str]) -> list[Cell]:
     """The numbers with fewer cells around them that may hold a mine (any cell not revealed) than they count:
     no game shows one, so a board that has one was read wrongly."""

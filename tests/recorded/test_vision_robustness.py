@@ -90,6 +90,9 @@ KINDS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     "pointer": pointer,
     "brighter": levels(1.08, 6),
     "darker": levels(0.9, -8),
+    # washed out: light tiles clipped to white, their bevels and the edges between them gone
+    "more-contrast": levels(1.15, 0),
+    "much-brighter": levels(1.0, 20),
     "noise": noise(2.5),
     "scale-1.25": scaled(1.25),
     "scale-1.5": scaled(1.5),

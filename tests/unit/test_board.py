@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sweepbot.board import Board, BoardError, parse_board, unheld_numbers
+from sweepbot.board import Board, BoardError, holds_no_mine, parse_board, unheld_numbers
 
 TEXT = """; a comment
 mines: 10
@@ -79,3 +79,9 @@ def test_a_number_with_fewer_cells_around_it_than_it_counts_is_unheld() -> None:
     assert unheld_numbers(["3F", "?*"]) == []
     assert unheld_numbers(["1=", "=="]) == [(0, 0)]
     assert unheld_numbers(["8##", "#1#", "###"]) == [(0, 0)] and unheld_numbers(["###", "#8#", "###"]) == []
+
+
+def test_a_board_of_opened_cells_alone_holds_no_mine() -> None:
+    assert holds_no_mine(["..", ".."]) and holds_no_mine(["1=", "2."])
+    for cell in "#F?*!X":
+        assert not holds_no_mine(["..", "." + cell]), cell
