@@ -33,8 +33,9 @@ def align(
     cost = flat_cost.reshape(k, k, rows, cols)
     total = cost.sum(axis=(2, 3))
     a0, b0 = np.unravel_index(int(total.argmin()), total.shape)
+    whole = geometry.shifted(int(shifts[b0]), int(shifts[a0]))
     if not per_line:
-        return geometry.shifted(int(shifts[b0]), int(shifts[a0]))
+        return whole
     row_pick: np.ndarray = np.full(rows, a0)
     col_pick: np.ndarray = np.full(cols, b0)
     for _ in range(3):
@@ -50,7 +51,7 @@ def align(
     if not (_even(xs, geometry.pitch[0]) and _even(ys, geometry.pitch[1])):
         # lines moved apart or together (plain tiles that fit a look at several places on a washed-out screen):
         # a board's cells are drawn at one size, so the grid moves as a whole
-        return geometry.shifted(int(shifts[b0]), int(shifts[a0]))
+        return whole
     return Geometry(tuple(xs), tuple(ys))
 
 

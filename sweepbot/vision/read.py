@@ -299,7 +299,7 @@ def _named(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], be
     """The board read with the profile chosen, every cell named; or the error that says why not."""
     if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
                                                         and _opened(best[3], best[1], best[2]).accepted.all())):
-        if holds_no_mine(["".join(row) for row in best[3].chars]):
+        if holds_no_mine(best[3].grid()):
             # a plain area matched by another screen's opened cells (a fresh board washed out)
             raise ReadError(f"every cell of the board found ({best[1].rows}x{best[1].cols} cells) reads as an "
                             "opened cell: no game shows a board without mines; not read")
