@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read time and passes over the cells at a client's own cell size and at a drawn one, on the recorded fixtures.
 
-    .venv/bin/python benchmarks/read_sizes.py [--runs 5] [--scale 1.25] [--json]
+    .venv/bin/python benchmarks/read_sizes.py [--runs 5] [--scale 1.25] [--withhold-own] [--json]
 
 Every screenshot under ``tests/fixtures/`` with its expected board written beside it (``NAME.board``) is read
 ``--runs`` times with the built-in profiles, three ways:
@@ -15,9 +15,13 @@ A read at the client's own size uses a profile made there; a read at a drawn siz
 drawn at the board's cell size (``vision/scaled.py``). With ``--scale``, every screenshot is read as well
 resized by that factor (a desktop or browser scale): the same frames at a drawn size. Their ratios to the same
 screenshots read at their own size, screenshot by screenshot, give ``same_frames_drawn_over_own_*`` (the
-median). ``passes`` counts the cell windows scored against a profile's looks (``vision.cells.score``), in
-boards' worth of cells. Prints one line per screenshot (scale, cell size, own or drawn, median ms and passes of
-each way, whether the board read is the expected one), then the median of each kind and the drawn/own ratios.
+median): a resized frame has more pixels as well (1.25 times larger, 1.56 times as many). With
+``--withhold-own``, every screenshot read with a profile made at its size is read again at that same size
+without that profile (its client's other sizes drawn at it): the cost of drawn looks alone, on the same pixels,
+as ``withheld_drawn_over_own_*``. ``passes`` counts the cell windows scored against a profile's looks
+(``vision.cells.score``), in boards' worth of cells. Prints one line per screenshot (scale, cell size, own or
+drawn, median ms and passes of each way, whether the board read is the expected one), then the median of each
+kind and the drawn/own ratios.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from sweepbot.errors import SweepbotError
 from sweepbot.vision import cells
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.profile import Profile
+from sweepbot.vision.profile import Profile, available_profiles
 from sweepbot.vision.read import read_located, read_screenshot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,14 +103,24 @@ def timed(counter: Counter, runs: int, cells_on_board: int, read: Callable[[], o
     return statistics.median(times), counter.windows / cells_on_board
 
 
-def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0) -> dict[str, object]:
+def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0,
+            withhold_own: bool = False) -> dict[str, object]:
+    """One screenshot's row; with ``withhold_own``, read at its size without the profile made at that size
+    (a screenshot no such profile reads is refused)."""
     expected = Board.parse(png.with_suffix(".board").read_text(encoding="utf-8"))
     image = load_image(png)
     if scale != 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     row: dict[str, object] = {"fixture": str(png.relative_to(ROOT)), "scale": scale}
+    profiles = available_profiles()
     try:
-        reading = read_screenshot(image)
+        reading = read_screenshot(image, profiles=profiles)
+        if withhold_own:
+            if reading.profile.drawn_from:
+                raise SweepbotError("no profile made at its size reads it")
+            profiles = [p for p in profiles if p.name != reading.profile.name]
+            reading = read_screenshot(image, profiles=profiles)
+            row["withheld"] = True
     except SweepbotError as err:
         row.update(kind="refused", error=str(err)[:120])
         return row
@@ -115,7 +129,7 @@ def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0) -> dict[
     before = read_located(image, geometry, profile)
     changed = one_cell_changed(image, geometry, profile, reading.board)
     reads = {
-        "scratch": lambda: read_screenshot(image),
+        "scratch": lambda: read_screenshot(image, profiles=profiles),
         "frame": lambda: read_located(image, geometry, profile),
         "tracked": lambda: read_located(changed, geometry, profile, last=before.seen),
     }
@@ -131,17 +145,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--scale", type=float, help="read every screenshot resized by this factor as well")
+    parser.add_argument("--withhold-own", action="store_true",
+                        help="read every screenshot as well at its own size without the profile made there")
     parser.add_argument("--json", action="store_true", help="one JSON line per screenshot, then the summary")
     args = parser.parse_args()
     counter = Counter()
     pngs = [png for png in sorted((ROOT / "tests" / "fixtures").rglob("*.png")) if png.with_suffix(".board").is_file()]
     rows = [measure(png, args.runs, counter) for png in pngs]
     scaled = [measure(png, args.runs, counter, args.scale) for png in pngs] if args.scale else []
-    for row in rows + scaled:
+    withheld = [measure(png, args.runs, counter, withhold_own=True) for png in pngs] if args.withhold_own else []
+    for row in rows + scaled + withheld:
         if args.json:
             print(json.dumps(row))
         elif row["kind"] == "refused":
-            print(f"{row['fixture']:56} x{row['scale']:<4} refused: {row['error']}")
+            print(f"{row['fixture']:56} x{row['scale']:<4} {'withheld ' if withheld and row in withheld else ''}"
+                  f"refused: {row['error']}")
         else:
             ways = "  ".join(f"{way} {row[f'{way}_ms']:7.2f} ms {row[f'{way}_passes']:6.3f}x" for way in WAYS)
             print(f"{row['fixture']:56} x{row['scale']:<4} {row['cell']:>5} {row['kind']:5} {ways} "
@@ -163,30 +181,32 @@ def main() -> int:
             summary[f"drawn_over_own_{way}"] = round(drawn / own, 2)
     if scaled:
         summary.update(same_frames(rows, scaled))
+    if withheld:
+        summary.update(same_frames(rows, withheld, "withheld"))
     print(json.dumps(summary) if args.json else "\n" + "  ".join(f"{k}: {v}" for k, v in summary.items()))
     return 0
 
 
-def same_frames(rows: list[dict[str, object]], scaled: list[dict[str, object]]) -> dict[str, object]:
-    """The screenshots read at their own size and, resized, with a drawn profile: how many, the median ms of
-    each way at each size, and the median of their ratios, screenshot by screenshot."""
+def same_frames(rows: list[dict[str, object]], scaled: list[dict[str, object]],
+                prefix: str = "same_frames") -> dict[str, object]:
+    """The screenshots read at their own size and, resized (or with their own profile withheld), with a drawn
+    profile: how many, the median ms of each way each time, and the median of their ratios, screenshot by
+    screenshot."""
     pairs = [(own, drawn) for own, drawn in zip(rows, scaled, strict=True)
              if own["kind"] == "own" and drawn["kind"] == "drawn"]
-    out: dict[str, object] = {"same_frames": len(pairs),
-                              "same_frames_scaled_refused": sum(1 for r in scaled if r["kind"] == "refused"),
-                              "same_frames_scaled_wrong": sum(1 for r in scaled if r["kind"] != "refused"
-                                                              and not r["right"])}
+    out: dict[str, object] = {prefix: len(pairs),
+                              f"{prefix}_refused": sum(1 for r in scaled if r["kind"] == "refused"),
+                              f"{prefix}_wrong": sum(1 for r in scaled if r["kind"] != "refused" and not r["right"])}
     if not pairs:
         return out
     for way in WAYS:
         own = [float(str(a[f"{way}_ms"])) for a, _ in pairs]
         drawn = [float(str(b[f"{way}_ms"])) for _, b in pairs]
-        out[f"same_frames_own_{way}_ms"] = round(statistics.median(own), 2)
-        out[f"same_frames_drawn_{way}_ms"] = round(statistics.median(drawn), 2)
-        out[f"same_frames_drawn_over_own_{way}"] = round(statistics.median(b / a for a, b in zip(own, drawn,
-                                                                                                 strict=True)), 2)
+        out[f"{prefix}_own_{way}_ms"] = round(statistics.median(own), 2)
+        out[f"{prefix}_drawn_{way}_ms"] = round(statistics.median(drawn), 2)
+        out[f"{prefix}_drawn_over_own_{way}"] = round(statistics.median(b / a for a, b in zip(own, drawn,
+                                                                                              strict=True)), 2)
     return out
-
 
 if __name__ == "__main__":
     sys.exit(main())
