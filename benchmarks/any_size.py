@@ -13,6 +13,7 @@ For each case: a fresh virtual screen under openbox's stock settings, the client
 --json --record DIR`` with the built-in profiles and nothing else, then ``sweepbot replay DIR --json`` (every
 recorded frame read again). A client with no built-in profile (nicegui-minesweeper) is first calibrated once,
 at its usual size, with ``sweepbot calibrate --live --client NAME --yes`` into the run's own profile store.
+A case whose client or virtual screen does not start is reported as not played, and the run goes on.
 One JSON line per case, then a table: the cell size on screen, games, wins, losses, errors, and the frames
 replayed with a read that differs (0 when every frame reads as in play).
 """
@@ -28,6 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from sweepbot.errors import SweepbotError
 from sweepbot.vision.profile import available_profiles
 from sweeplab.clients import launch_client, screen_for
 from sweeplab.display import VirtualDisplay
@@ -114,7 +116,11 @@ def main() -> None:
         if client not in calibrated and not any(p.client == client for p in available_profiles()):
             print(json.dumps({"calibrated": client, **calibrate(client, level, store)}), flush=True)
         calibrated.add(client)
-        result = run_case(case, args.games, args.keep, store)
+        try:
+            result = run_case(case, args.games, args.keep, store)
+        except SweepbotError as err:
+            # a case whose client or screen does not start is reported, and the others run
+            result = {"case": case, "play": {"error": f"not played: {err}"}}
         print(json.dumps(result), flush=True)
         rows.append(result)
     print(f"\n{'case':42} {'cell px':>7} {'games':>5} {'wins':>4} {'losses':>6} {'errors':>6} {'misread frames':>14}")

@@ -93,6 +93,18 @@ def test_the_client_whose_looks_fit_a_lined_up_sample_of_cells_is_read_first(fix
     assert own < other
 
 
+def test_the_sample_that_ranks_clients_holds_enough_cells_to_see_past_the_covered_ones() -> None:
+    """sgt-mines's 32 px lost board shown 25 % larger: a sample of the table's ``sample_cells`` cells, spread
+    over the board, puts its own client first; a sample of 4 cells, all in its first column (an empty cell, a
+    1 and two covered tiles), puts gnome-mines first."""
+    image = resized(load_image(FIXTURES / "sgt-mines" / "16x16-t32-lost.png"), 1.25)
+    found = locate(image)
+    alone, together = drawn_at_size(available_profiles(), [], found)
+    assert likeliest(image, found, alone, together)[0][0].client == "sgt-mines"
+    with limits.using(sample_cells=4):
+        assert likeliest(image, found, alone, together)[0][0].client == "gnome-mines"
+
+
 def test_what_a_drawn_profile_learns_in_play_is_read_next_time(tmp_path: Path) -> None:
     """A number learnt in play by a profile drawn at another size is kept in the user's store, under the drawn
     profile's name, and that size is then read with it."""
