@@ -29,6 +29,11 @@ def pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
     return all(abs(a - b) <= max(1.0, tolerance * b) for a, b in zip(pitch, profile.pitch, strict=True))
 
 
+def made_at(profile: Profile, pitch: tuple[float, float]) -> bool:
+    """Whether the profile was made at this cell size, to the pixel."""
+    return all(abs(a - b) <= 1.0 for a, b in zip(pitch, profile.pitch, strict=True))
+
+
 def attempt(
     image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None, found: bool = False
 ) -> tuple[Geometry, CellScores]:
@@ -117,13 +122,17 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     the board's size (each with its client's other sizes' numbers, ``vision.scaled.with_kin_numbers``), and
     each client's drawn together as one (``vision.scaled.client_at_pitch``): a client's looks at one size may
     fit a board best (a window resized as a whole), or its tiles as at one size and its digits as at another
-    (a client that draws itself anew at the board's size). The profiles drawn alone, and those drawn
-    together."""
+    (a client that draws itself anew at the board's size). A client with a profile made at the board's size
+    (``made_at``, among ``direct``) is not drawn there from its other sizes: where that profile's looks do
+    not read the board, the screen differs from them (washed out, say), and looks drawn from another size,
+    held only loosely, would be trusted where the exact ones are not. The profiles drawn alone, and those
+    drawn together."""
     if not in_range(found.pitch):
         return [], []
     clients: dict[str, list[Profile]] = {}
+    made_here = {p.client for p in direct if made_at(p, found.pitch)}
     for p in candidates:
-        if p not in direct and p.fits_size(found.rows, found.cols) and not resizes(p):
+        if p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
             clients.setdefault(p.client, []).append(p)
     alone = [at_pitch(p, found.pitch) for group in clients.values() for p in group]
     together = [client_at_pitch(group, found.pitch) for group in clients.values() if len(group) > 1]
