@@ -1,5 +1,6 @@
 """Lining a located grid up with a profile's templates: the grid moved by a few pixels, as a whole or line by
-line, to where the cells' windows fit the templates best."""
+line, to where the cells' windows fit the templates best, each window and look compared about its own mean
+level, so that a brighter or darker screen lines up as its own would."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def align(
     # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
     price = 4.0 * w * h * 3 * (moved[:, None] + moved[None, :])
     looks = profile.primary()
-    flat_cost = shifted_distances(around, looks.stack, looks.norms, (w, h), radius) + price[:, :, None]
+    flat_cost = shifted_distances(around, looks.stack, looks.norms, (w, h), radius, level_free=True) \
+        + price[:, :, None]
     # (flat_cost: [sy, sx, r * cols + c])
     cost = flat_cost.reshape(k, k, rows, cols)
     total = cost.sum(axis=(2, 3))
@@ -63,19 +65,24 @@ def _even(edges: list[int], pitch: float) -> bool:
 
 
 def shifted_distances(around: np.ndarray, looks: np.ndarray, norms: np.ndarray, size: tuple[int, int],
-                      radius: int, step: int = 1) -> np.ndarray:
+                      radius: int, step: int = 1, level_free: bool = False) -> np.ndarray:
     """Each ``size`` (w, h) window's squared distance to its nearest look, the window moved by up to ``radius``
     px each way: ``[dy + radius, dx + radius, window]``. ``around``: each window with ``radius`` pixels around
     it, one row each; ``looks``: one a row, with their squared ``norms``, on every ``step``-th pixel of every
-    ``step``-th line, as the windows are compared. Windows drawn alike with their surroundings (covered tiles)
-    are costed once."""
+    ``step``-th line, as the windows are compared. With ``level_free``, each window and look is taken about its
+    own mean level (a screen brighter or darker all over moves every window's mean, not where it fits best).
+    Windows drawn alike with their surroundings (covered tiles) are costed once."""
     w, h = size
     k = 2 * radius + 1
     first, inverse = distinct_rows(around)
     cut = around[first].astype(np.float32).reshape(len(first), h + 2 * radius, w + 2 * radius, 3)
     out = np.empty((k, k, len(around)))
+    look_means = looks.mean(axis=1)
     for dy in range(k):
         for dx in range(k):
             windows = cut[:, dy:dy + h:step, dx:dx + w:step].reshape(len(first), -1)
-            out[dy, dx] = batched_distances(windows, looks, norms).min(axis=1)[inverse]
+            d = batched_distances(windows, looks, norms)
+            if level_free:
+                d = d - looks.shape[1] * (windows.mean(axis=1)[:, None] - look_means[None, :]) ** 2
+            out[dy, dx] = d.min(axis=1)[inverse]
     return out

@@ -12,6 +12,7 @@ from sweepbot.vision import cells, track
 from sweepbot.vision import read as read_module
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.counter import counter_area
+from sweepbot.vision.profile import BUILTIN_DIR, load_profile
 from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
 from tests.fixture_boards import Fixture, fixtures
 
@@ -150,11 +151,11 @@ def test_the_counter_is_read_again_only_when_its_pixels_changed(client: str, mon
 
 
 def test_a_board_read_with_looks_drawn_at_its_size_is_looked_at_again_only_where_it_changed() -> None:
-    # gnome-mines at 1.3x, read by its looks drawn at 60.6 px: some cells are refused at first and found by a
-    # second look a few pixels off, some numbers taken by their colour; neither is done again for a cell whose
-    # pixels stayed
+    # gnome-mines at 1.3x, read by its 34 px looks drawn at 60.6 px: some cells are refused at first and found
+    # by a second look a few pixels off, some numbers taken by their colour; neither is done again for a cell
+    # whose pixels stayed
     image = load_image(FIXTURES / "drawn-sizes" / "gnome-mines-threes-1.3x.png")
-    reading = read_screenshot(image)
+    reading = read_screenshot(image, profiles=[load_profile(BUILTIN_DIR / "gnome-mines-34px")])
     geometry, profile = reading.geometry, reading.profile
     assert profile.drawn_from
     fresh = read_located(image, geometry, profile)

@@ -93,6 +93,10 @@ KINDS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     # washed out: light tiles clipped to white, their bevels and the edges between them gone
     "more-contrast": levels(1.15, 0),
     "much-brighter": levels(1.0, 20),
+    "washed-out": levels(1.2, 0),
+    # dimmer: every level scaled down, or every level 20 lower (dark tiles and digits clipped to black)
+    "less-contrast": levels(0.85, 0),
+    "much-darker": levels(0.9, -20),
     "noise": noise(2.5),
     "scale-1.25": scaled(1.25),
     "scale-1.5": scaled(1.5),
@@ -135,5 +139,9 @@ def test_robustness(kind: str, record_property: Callable[[str, object], None]) -
 
 
 #: Variations read wrongly by the code as it is, kept in sight rather than left out: each must still read
-#: wrongly (a change that mends one shows here, and the entry goes). None at present.
-KNOWN_WRONG: set[tuple[str, str]] = set()
+#: wrongly (a change that mends one shows here, and the entry goes).
+KNOWN_WRONG: set[tuple[str, str]] = {
+    # sgt-mines at 28 px, no profile made at that size: washed out, its empty cells and covered tiles both near
+    # white, its 32 px looks drawn at 28 px name its empty cells covered tiles
+    ("washed-out", "drawn-sizes/sgt-mines-28px-lost"),
+}
