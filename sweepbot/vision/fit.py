@@ -30,8 +30,10 @@ def pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
 
 
 def made_at(profile: Profile, pitch: tuple[float, float]) -> bool:
-    """Whether the profile was made at this cell size, to the pixel."""
-    return all(abs(a - b) <= 1.0 for a, b in zip(pitch, profile.pitch, strict=True))
+    """Whether the profile was made at this cell size: within half a pixel (a pitch measured over the board's
+    cells, as 32.6 px drawn in cells of 32 and 33), never a pixel apart (sgt-mines draws its 13 px tiles
+    otherwise than its 12 px ones)."""
+    return all(abs(a - b) < 0.5 for a, b in zip(pitch, profile.pitch, strict=True))
 
 
 def attempt(
@@ -132,7 +134,7 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     clients: dict[str, list[Profile]] = {}
     made_here = {p.client for p in direct if made_at(p, found.pitch)}
     for p in candidates:
-        if p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
+        if p not in direct and p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
             clients.setdefault(p.client, []).append(p)
     alone = [at_pitch(p, found.pitch) for group in clients.values() for p in group]
     together = [client_at_pitch(group, found.pitch) for group in clients.values() if len(group) > 1]
