@@ -37,14 +37,14 @@ def made_at(profile: Profile, pitch: tuple[float, float]) -> bool:
 
 
 def attempt(
-    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None, found: bool = False
+    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None, settled: bool = False
 ) -> tuple[Geometry, CellScores]:
     """The grid lined up with the profile's looks, and the cells' scores there. Lined up a second time where
-    cells are refused, unless ``found``: another profile read every cell of this grid, which is then where
+    cells are refused, unless ``settled``: another profile read every cell of this grid, which is then where
     the cells are."""
     aligned = align(image, geometry, profile, per_line=True)
     scores = classify(image, aligned, profile, max_rms=max_rms)
-    if not found and not scores.accepted.all() and aligned != geometry:
+    if not settled and not scores.accepted.all() and aligned != geometry:
         # a grid further off than one pass reaches (a pass that left the grid where it was would leave it there
         # again: the same pixels, the same costs)
         again = align(image, aligned, profile, per_line=True)
@@ -64,7 +64,7 @@ def best_fit(image: np.ndarray, found: Geometry,
     lined up with it, and its scores."""
     best: tuple[float, Geometry, Profile, CellScores] | None = None
     for p in profiles:
-        geo, scores = attempt(image, found, p, found=best is not None and bool(best[3].accepted.all()))
+        geo, scores = attempt(image, found, p, settled=best is not None and bool(best[3].accepted.all()))
         # (scores no brightness fit changed are those as the screen shows them)
         key = rank(scores, classify(image, geo, p, levels=False) if scores.leveled else scores)
         if best is None or key < best[0]:
