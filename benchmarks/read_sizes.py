@@ -111,7 +111,7 @@ def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0,
     image = load_image(png)
     if scale != 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    row: dict[str, object] = {"fixture": str(png.relative_to(ROOT)), "scale": scale}
+    row: dict[str, object] = {"fixture": str(png.relative_to(ROOT)), "scale": scale, "withheld": withhold_own}
     profiles = available_profiles()
     try:
         reading = read_screenshot(image, profiles=profiles)
@@ -120,7 +120,6 @@ def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0,
                 raise SweepbotError("no profile made at its size reads it")
             profiles = [p for p in profiles if p.name != reading.profile.name]
             reading = read_screenshot(image, profiles=profiles)
-            row["withheld"] = True
     except SweepbotError as err:
         row.update(kind="refused", error=str(err)[:120])
         return row
@@ -158,7 +157,7 @@ def main() -> int:
         if args.json:
             print(json.dumps(row))
         elif row["kind"] == "refused":
-            print(f"{row['fixture']:56} x{row['scale']:<4} {'withheld ' if withheld and row in withheld else ''}"
+            print(f"{row['fixture']:56} x{row['scale']:<4} {'withheld ' if row['withheld'] else ''}"
                   f"refused: {row['error']}")
         else:
             ways = "  ".join(f"{way} {row[f'{way}_ms']:7.2f} ms {row[f'{way}_passes']:6.3f}x" for way in WAYS)
@@ -207,6 +206,7 @@ def same_frames(rows: list[dict[str, object]], scaled: list[dict[str, object]],
         out[f"{prefix}_drawn_over_own_{way}"] = round(statistics.median(b / a for a, b in zip(own, drawn,
                                                                                               strict=True)), 2)
     return out
+
 
 if __name__ == "__main__":
     sys.exit(main())
