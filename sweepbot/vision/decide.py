@@ -17,7 +17,7 @@ from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores, distances, score, windows_at
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.ink import digit_inks, inked_as
+from sweepbot.vision.ink import ruled_out
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.track import Kept, Look, Scored, Track, score_frame
@@ -49,27 +49,44 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
     """``scores`` with the numbers neither held close (the table's ``drawn_number_rms`` and
     ``drawn_number_margin``) nor inked as their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused
     (``windows``: the cells' windows as cut from the image): a profile drawn at another size never names a
-    number it only comes near."""
+    number it only comes near. A number taken by its colour is held apart only from the looks its colour
+    does not rule out (``vision.ink.ruled_out``): a digit drawn anew may come nearer another digit's shape,
+    or the empty cell it is drawn on, than to its own look."""
     table = limits.LIMITS
     loose = np.isin(scores.chars, list("12345678")) & (
         (scores.rms > table.drawn_number_rms) | (scores.margin < table.drawn_number_margin))
     if not loose.any():
         return scores
-    inks = digit_inks(profile)
-    rms = scores.rms.copy()
+    rms, margin = scores.rms.copy(), scores.margin.copy()
     for r, c in zip(*np.nonzero(loose & (rms <= table.drawn_ink_rms)), strict=True):
         digit = str(scores.chars[r, c])
         window = windows[r * geometry.cols + c]
         key = (window.tobytes(), digit)  # cells drawn alike (a board's many 1s) are looked at once
-        inked = kept.inks.get(key, kept.inks_before.get(key))
-        if inked is None:
-            inked = inked_as(window.reshape(-1, 3), digit, inks)
+        if key in kept.inks or key in kept.inks_before:
+            apart = kept.inks[key] if key in kept.inks else kept.inks_before[key]
+        else:
+            apart = _margin_among(window, digit, profile, ruled_out(window.reshape(-1, 3), digit, profile))
             kept.inked += 1
-        kept.inks[key] = inked
-        if inked:
+        kept.inks[key] = apart
+        if apart is not None:
             loose[r, c] = False
             rms[r, c] = min(rms[r, c], scores.max_rms)  # taken by its colour: within the profile's limit
-    return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms)
+            margin[r, c] = max(margin[r, c], apart)
+    return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms, margin=margin)
+
+
+def _margin_among(window: np.ndarray, digit: str, profile: Profile, out: np.ndarray | None) -> float | None:
+    """The margin (see ``vision.cells``) of ``window`` as ``digit`` against the looks not ``out``; None when
+    nothing is ruled out (the cell is not taken by its colour)."""
+    if out is None:
+        return None
+    labels = np.array(profile.labels)
+    mine, rivals = np.flatnonzero(labels == digit), np.flatnonzero((labels != digit) & ~out)
+    if not len(rivals):
+        return 1.0
+    d = distances(window[None].astype(np.float32), profile)[0]
+    near, far = mine[d[mine].argmin()], rivals[d[rivals].argmin()]
+    return float((d[far] - d[near]) / max(float(profile.pairs[near, far]), 1e-9))
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,

@@ -1,7 +1,8 @@
 """The colour a number is drawn in: most clients draw each digit in a colour of its own (1 blue, 2 green,
 3 red, or a background of its own), which stays the same at any size while the digit's shape, drawn anew,
 does not. A number read by a profile drawn at another size whose pixels do not come close to the template
-is taken only when its colour is its digit's and no other digit's."""
+is taken only when its colour is its digit's and no other digit's; its colour then rules out every look
+drawn in no colour or in one as far off (see :func:`ruled_out`)."""
 
 from __future__ import annotations
 
@@ -41,13 +42,40 @@ def digit_inks(profile: Profile) -> dict[str, np.ndarray]:
     return derived(profile, "digit inks", made)
 
 
+def look_inks(profile: Profile) -> list[np.ndarray | None]:
+    """Each look's colour (None: drawn in no colour)."""
+    return derived(profile, "look inks", lambda: [ink(profile.template(i).reshape(-1, 3))
+                                                   for i in range(len(profile.labels))])
+
+
 def inked_as(pixels: np.ndarray, digit: str, inks: dict[str, np.ndarray]) -> bool:
     """Whether a cell's ``pixels`` (N x 3) are drawn in ``digit``'s colour, and in no other digit's (the
     table's ``ink_match`` and ``ink_apart``)."""
+    return _inked(pixels, digit, inks) is not None
+
+
+def ruled_out(pixels: np.ndarray, digit: str, profile: Profile) -> np.ndarray | None:
+    """For a cell read as ``digit``: None unless its ``pixels`` are inked as that digit (:func:`inked_as`);
+    else which of the profile's looks its colour rules out: every look drawn in no colour (its pixels give
+    no cell coloured ones) or in a colour as far from the cell's as another digit's must be."""
+    found = _inked(pixels, digit, digit_inks(profile))
+    if found is None:
+        return None
+    mine, near = found
+    apart = limits.LIMITS.ink_apart * max(near, 4.0)
+    return np.array([colour is None or float(np.linalg.norm(mine - colour)) >= apart
+                     for colour in look_inks(profile)])
+
+
+def _inked(pixels: np.ndarray, digit: str, inks: dict[str, np.ndarray]) -> tuple[np.ndarray, float] | None:
+    """The cell's colour and its distance to ``digit``'s, when it is drawn in that digit's colour and in no
+    other digit's; else None."""
     mine = ink(pixels)
     if mine is None or digit not in inks:
-        return False
+        return None
     near = float(np.linalg.norm(mine - inks[digit]))
     others = [float(np.linalg.norm(mine - c)) for ch, c in inks.items() if ch != digit]
     table = limits.LIMITS
-    return near <= table.ink_match and all(v >= table.ink_apart * max(near, 4.0) for v in others)
+    if near <= table.ink_match and all(v >= table.ink_apart * max(near, 4.0) for v in others):
+        return mine, near
+    return None

@@ -85,11 +85,12 @@ class Look:
 @dataclass(frozen=True, eq=False)
 class Track:
     """What one frame's read keeps for the next: the plain scores, the second looks at refused cells (by cell
-    index) and the colour checks of numbers (by window pixels and digit), each valid while its pixels stay."""
+    index) and the colour checks of numbers (by window pixels and digit: the margin a number taken by its
+    colour has, None where its colour is not its digit's), each valid while its pixels stay."""
 
     plain: Scored
     looks: dict[int, Look] = field(default_factory=dict)
-    inks: dict[tuple[bytes, str], bool] = field(default_factory=dict)
+    inks: dict[tuple[bytes, str], float | None] = field(default_factory=dict)
     #: how many second looks and colour checks this frame took afresh
     looked: int = 0
     inked: int = 0
@@ -103,9 +104,9 @@ class Kept:
     (collected while the read goes on, then kept in its :class:`Track`)."""
 
     looks_before: dict[int, Look] = field(default_factory=dict)
-    inks_before: dict[tuple[bytes, str], bool] = field(default_factory=dict)
+    inks_before: dict[tuple[bytes, str], float | None] = field(default_factory=dict)
     looks: dict[int, Look] = field(default_factory=dict)
-    inks: dict[tuple[bytes, str], bool] = field(default_factory=dict)
+    inks: dict[tuple[bytes, str], float | None] = field(default_factory=dict)
     looked: int = 0
     inked: int = 0
     means_before: np.ndarray | None = None

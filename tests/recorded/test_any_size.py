@@ -162,7 +162,9 @@ def test_a_tile_lit_as_the_client_answers_a_click_is_not_read_as_an_open_cell() 
 def test_numbers_of_the_clients_size_nearest_the_boards_are_read_with_the_looks_that_fit_its_tiles() -> None:
     """gnome-mines at 1.3x: its 30 px looks drawn at 60.6 px fit the new board's tiles best, and play keeps the
     profile that read the new board; its 3s fit only as drawn from the 46 px looks. The drawn profile holds
-    its client's other sizes' numbers too, and every 3 of the game is read."""
+    its client's other sizes' numbers too, and every 3 of the game is read. Without them, only their colour
+    names the 3s: with no colour telling digits apart (the table's ``ink_apart`` out of reach) they are
+    refused, or read as open cells of unknown number."""
     fresh = read_screenshot(load_image(FIXTURES / "drawn-sizes" / "gnome-mines-fresh-1.3x.png"), opened_unknown=True)
     assert fresh.profile.drawn_from == "gnome-mines-30px"
     again = read_screenshot(load_image(FIXTURES / "drawn-sizes" / "gnome-mines-fresh-1.3x.png"), opened_unknown=True)
@@ -171,12 +173,33 @@ def test_numbers_of_the_clients_size_nearest_the_boards_are_read_with_the_looks_
     reading = read_screenshot(load_image(path), profiles=[fresh.profile], opened_unknown=True)
     assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
     alone = at_pitch(load_profile(BUILTIN_DIR / "gnome-mines-30px"), reading.geometry.pitch)
-    try:  # without them, the 3s are refused, or read as open cells of unknown number
-        grid = read_screenshot(load_image(path), profiles=[alone], opened_unknown=True).board.grid
-    except ReadError as refused:
-        assert {(6, 2), (6, 4), (6, 6)} <= set(refused.cells)
-    else:
-        assert "3" not in "".join(grid)
+    assert read_screenshot(load_image(path), profiles=[alone], opened_unknown=True).board.grid == reading.board.grid
+    with limits.using(ink_apart=100.0):
+        try:
+            grid = read_screenshot(load_image(path), profiles=[alone], opened_unknown=True).board.grid
+        except ReadError as refused:
+            assert {(6, 2), (6, 4), (6, 6)} <= set(refused.cells)
+        else:
+            assert "3" not in "".join(grid)
+
+
+def test_numbers_drawn_anew_smaller_are_named_by_their_colour_held_apart_from_the_looks_it_leaves() -> None:
+    """gnome-mines's big board in a window 0.8 times its size: 22.3 px cells, under its smallest profile's 30.
+    Its 2s, drawn anew that small, come nearer a 1's shape and the empty cell's than their own look drawn
+    from 30 px is (a margin of 0.41). Each is drawn on its digit's own background colour, which neither a
+    1's green nor the grey of an empty or covered cell gives: held apart only from the looks its colour
+    leaves, it is read, and the board reads as written down. With no colour telling digits apart (the
+    table's ``ink_apart`` out of reach) the 2s are refused."""
+    path = FIXTURES / "drawn-sizes" / "gnome-mines-22px-play.png"
+    image = load_image(path)
+    reading = read_screenshot(image)
+    assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+    assert reading.profile.drawn_from == "gnome-mines-30px"
+    thirty = at_pitch(load_profile(BUILTIN_DIR / "gnome-mines-30px"), reading.geometry.pitch)
+    assert read_screenshot(image, profiles=[thirty]).board.grid == reading.board.grid
+    with limits.using(ink_apart=100.0), pytest.raises(ReadError) as refused:
+        read_screenshot(image, profiles=[thirty])
+    assert {(2, 7), (3, 6)} <= set(refused.value.cells)
 
 
 def test_a_client_that_draws_itself_anew_at_each_size_is_read_with_its_sizes_drawn_together() -> None:

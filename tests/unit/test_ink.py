@@ -46,3 +46,22 @@ def test_a_digits_colour_is_its_strokes_core_not_the_edges_blended_with_the_grou
     assert colour is not None and np.abs(colour - np.array(BLUE)).max() <= 10
     inks = {"1": colour, "2": np.array(GREEN, np.float32), "3": np.array(RED, np.float32)}
     assert inked_as(cell(BLUE), "1", inks) and not inked_as(cell(BLUE), "2", inks)
+
+
+def test_a_cell_in_its_digits_colour_rules_out_only_the_looks_drawn_in_no_colour_or_one_far_off() -> None:
+    """A cell drawn in a 1's blue cannot be an empty cell or a covered tile (grey: no colour), nor a 3 or a
+    flag drawn in red; a look drawn in its blue too (a question mark, here) it does not rule out."""
+    from sweepbot.vision.ink import ruled_out
+    from sweepbot.vision.profile import make_profile
+
+    def look(ink: tuple[int, int, int], share: float = 0.2) -> np.ndarray:
+        return cell(ink, share).reshape(20, 20, 3)
+
+    looks = [("#", look(GREY)), (".", look(GREY)), ("1", look(BLUE)), ("3", look(RED)), ("F", look(RED, 0.3)),
+             ("?", look((198, 44, 33)))]
+    profile = make_profile("t", "t", (22.0, 22.0), (1, 1, 20, 20), looks)
+    out = ruled_out(cell(BLUE), "1", profile)
+    assert out is not None
+    assert dict(zip(profile.labels, out.tolist(), strict=True)) == {
+        "#": True, ".": True, "1": False, "3": True, "F": True, "?": False}
+    assert ruled_out(cell(RED), "1", profile) is None  # not in its digit's colour: nothing is ruled out
