@@ -47,6 +47,8 @@ class CellScores:
     held: np.ndarray | None = field(default=None, compare=False, repr=False)
     #: scored against the looks fitted to the screen's brightness (see ``vision.decide.classify``)
     leveled: bool = field(default=False, compare=False, repr=False)
+    #: cells refused for what is around them, however well they match (``vision.decide``); None: none are
+    odd: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def accepted(self) -> np.ndarray:
@@ -54,7 +56,8 @@ class CellScores:
         table = limits.LIMITS
         limit = self.max_rms if self.held is None else np.where(
             self.held, min(self.max_rms, table.unanchored_rms), self.max_rms)
-        return (self.rms <= limit) & (self.margin >= table.min_margin) & (self.chars != "~")
+        named = (self.rms <= limit) & (self.margin >= table.min_margin) & (self.chars != "~")
+        return named if self.odd is None else named & ~self.odd
 
     def refused(self) -> list[tuple[int, int]]:
         rs, cs = np.nonzero(~self.accepted)

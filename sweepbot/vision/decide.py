@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from sweepbot.board import unheld_numbers
+from sweepbot.board import unheld_numbers, zeros_beside_covered
 from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores, distances, score, windows_at
 from sweepbot.vision.distinct import distinct_rows
@@ -38,9 +38,12 @@ def classify(
         max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
     plain = score_frame(image, geometry, profile, max_rms, None if last is None else last.plain)
     kept = Kept.after(last, geometry, profile, max_rms)
-    scores = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
+    scores, looks = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
     if profile.drawn_from:
-        scores = _numbers_held_close(plain.windows, geometry, profile, scores, kept)
+        # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness
+        scores = _numbers_held_close(plain.windows, geometry, looks, scores, kept)
+        if whole:
+            scores = _flood_kept(scores)
     return replace(scores, track=kept.track(plain))
 
 
@@ -75,6 +78,19 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
     return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms, margin=margin)
 
 
+def _flood_kept(scores: CellScores) -> CellScores:
+    """``scores`` with the empty cells read beside a covered tile refused: looks drawn at another size, held
+    only loosely, may name another client's tiles, or a brightened covered tile, an empty cell; no client
+    leaves a tile covered beside an empty cell."""
+    named = np.where(scores.accepted, scores.chars, "~")
+    odd = zeros_beside_covered(["".join(row) for row in named])
+    if not odd:
+        return scores
+    mask = np.zeros(scores.chars.shape, bool)
+    mask[tuple(np.array(odd).T)] = True
+    return replace(scores, odd=mask)
+
+
 def _margin_among(window: np.ndarray, digit: str, profile: Profile, out: np.ndarray | None) -> float | None:
     """The margin (see ``vision.cells``) of ``window`` as ``digit`` against the looks not ``out``; None when
     nothing is ruled out (the cell is not taken by its colour)."""
@@ -90,7 +106,9 @@ def _margin_among(window: np.ndarray, digit: str, profile: Profile, out: np.ndar
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
-            max_rms: float, whole: bool, kept: Kept) -> CellScores:
+            max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile]:
+    """The cells' scores, and the looks that scored them (``profile``'s, or fitted to the screen's
+    brightness)."""
     scores = plain.scores
     table = limits.LIMITS
     if not _anchored(scores) and max_rms > table.unanchored_rms:
@@ -110,8 +128,8 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
                     and not (whole and unheld_numbers(fitted.grid())):
                 # (a fit may make a covered tile look like an open empty cell, around numbers that then count
                 # more mines than their neighbours can hold: that fit is wrong)
-                return replace(_nudge(image, geometry, adjusted, fitted, Kept()), leveled=True)
-    return scores
+                return replace(_nudge(image, geometry, adjusted, fitted, Kept()), leveled=True), adjusted
+    return scores, profile
 
 
 def _fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:

@@ -149,7 +149,9 @@ class Limits:
         "and a resize (sgt-mines's red 3 at 28 px is 31 from its look drawn from 20 px)."))
     ink_apart: float = _number(2.5, (
         "... and how many times as far from every other digit's colour: two digits drawn in near colours "
-        "name neither."))
+        "name neither. A number so named is held apart only from the looks its colour does not rule out: those "
+        "drawn in a colour nearer than this many times (a flag in a 3's red), not those drawn in no colour "
+        "(the empty cell and the covered tile it may come nearer, drawn anew small)."))
 
     def reason(self, name: str) -> str:
         """Why ``name`` has its value."""

@@ -109,6 +109,7 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
             crops[(r, c)] = crop.copy()
     names = ", ".join(
         f"({r}, {c}) ~{scores.chars[r, c]} rms {scores.rms[r, c]:.0f} margin {scores.margin[r, c]:.2f}"
+        + (" beside a covered tile" if scores.odd is not None and scores.odd[r, c] else "")
         for r, c in bad[:8]
     )
     more = f" and {len(bad) - 8} more" if len(bad) > 8 else ""

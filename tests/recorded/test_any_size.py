@@ -202,6 +202,24 @@ def test_numbers_drawn_anew_smaller_are_named_by_their_colour_held_apart_from_th
     assert {(2, 7), (3, 6)} <= set(refused.value.cells)
 
 
+def test_another_clients_looks_drawn_at_a_brighter_boards_size_do_not_read_it() -> None:
+    """The 22 px gnome-mines board on a screen 8 % brighter: its own looks, drawn at that size, refuse its
+    numbers (their pale grounds brightened past the colour that names them). sgt-mines's 32 px looks drawn
+    at 22.3 px come within their loose limit of every cell, its brightened covered tiles as empty cells and
+    its numbers as covered tiles: an empty cell beside a covered tile, which no client leaves, so those cells
+    are refused and the board is refused, never read as sgt-mines's."""
+    path = FIXTURES / "drawn-sizes" / "gnome-mines-22px-play.png"
+    image = np.clip(load_image(path).astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
+    with pytest.raises(ReadError) as refused:
+        read_screenshot(image)
+    assert "gnome-mines" in str(refused.value)
+    geometry = read_screenshot(load_image(path)).geometry
+    sgt = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-32px"), geometry.pitch)
+    with pytest.raises(ReadError) as foreign:
+        read_screenshot(image, profiles=[sgt])
+    assert (0, 1) in foreign.value.cells  # a covered tile read as empty, beside 1s read as covered tiles
+
+
 def test_a_client_that_draws_itself_anew_at_each_size_is_read_with_its_sizes_drawn_together() -> None:
     """sgt-mines with 28 px tiles, a size between its profiles' 20 and 32: its tiles look as at 20 px and its
     digits as at 32 px, so that each profile drawn alone refuses part of the board, and the client's looks

@@ -98,6 +98,7 @@ KINDS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     "less-contrast": levels(0.85, 0),
     "much-darker": levels(0.9, -20),
     "noise": noise(2.5),
+    "scale-0.8": scaled(0.8),
     "scale-1.25": scaled(1.25),
     "scale-1.5": scaled(1.5),
     "scale-2": scaled(2.0),
