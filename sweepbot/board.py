@@ -205,14 +205,6 @@ def unheld_numbers(grid: Sequence[str]) -> list[Cell]:
                     for rr, cc in neighbours((r, c), rows, cols)) < int(grid[r][c])]
 
 
-def zeros_beside_covered(grid: Sequence[str]) -> list[Cell]:
-    """The empty revealed cells with a covered tile around them: a client opens every cell around an empty
-    one, so no settled board shows one, and a board read with one was read wrongly (or caught half drawn)."""
-    rows, cols = len(grid), len(grid[0]) if grid else 0
-    return [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] == ZERO
-            and any(grid[rr][cc] == COVERED for rr, cc in neighbours((r, c), rows, cols))]
-
-
 def parse_board(text: str) -> Board:
     """Parse the board text format; every error names its line (and column where it has one)."""
     headers: dict[str, str] = {}

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from sweepbot.board import unheld_numbers, zeros_beside_covered
+from sweepbot.board import COVERED, ZERO, unheld_numbers
 from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores, distances, score, windows_at
 from sweepbot.vision.distinct import distinct_rows
@@ -80,15 +80,23 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
 
 def _flood_kept(scores: CellScores) -> CellScores:
     """``scores`` with the empty cells read beside a covered tile refused: looks drawn at another size, held
-    only loosely, may name another client's tiles, or a brightened covered tile, an empty cell; no client
-    leaves a tile covered beside an empty cell."""
-    named = np.where(scores.accepted, scores.chars, "~")
-    odd = zeros_beside_covered(["".join(row) for row in named])
-    if not odd:
-        return scores
-    mask = np.zeros(scores.chars.shape, bool)
-    mask[tuple(np.array(odd).T)] = True
-    return replace(scores, odd=mask)
+    only loosely, may name another client's tiles, or a brightened covered tile, an empty cell."""
+    odd = zeros_beside_covered(np.where(scores.accepted, scores.chars, "~"))
+    return replace(scores, odd=odd) if odd.any() else scores
+
+
+def zeros_beside_covered(chars: np.ndarray) -> np.ndarray:
+    """Which cells of a board (rows x cols characters) are empty revealed cells with a covered tile around
+    them: a client opens every cell around an empty one, so no settled board shows one, and a board read with
+    one was read wrongly (or caught half drawn). Flags and question marks may lie beside one (an opening
+    passes over marked tiles)."""
+    rows, cols = chars.shape
+    covered = np.pad(chars == COVERED, 1)
+    near = np.zeros((rows, cols), bool)
+    for dy in (0, 1, 2):
+        for dx in (0, 1, 2):
+            near |= covered[dy : dy + rows, dx : dx + cols]
+    return np.asarray((chars == ZERO) & near)
 
 
 def _margin_among(window: np.ndarray, digit: str, profile: Profile, out: np.ndarray | None) -> float | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sweepbot.board import Board, BoardError, holds_no_mine, parse_board, unheld_numbers, zeros_beside_covered
+from sweepbot.board import Board, BoardError, holds_no_mine, parse_board, unheld_numbers
 
 TEXT = """; a comment
 mines: 10
@@ -79,15 +79,6 @@ def test_a_number_with_fewer_cells_around_it_than_it_counts_is_unheld() -> None:
     assert unheld_numbers(["3F", "?*"]) == []
     assert unheld_numbers(["1=", "=="]) == [(0, 0)]
     assert unheld_numbers(["8##", "#1#", "###"]) == [(0, 0)] and unheld_numbers(["###", "#8#", "###"]) == []
-
-
-def test_an_empty_cell_beside_a_covered_tile_is_one_no_client_leaves() -> None:
-    # an empty cell's every neighbour is opened by the client: a covered tile beside one (corners too) is not
-    assert zeros_beside_covered(["#.1", "111"]) == [(0, 1)]
-    assert zeros_beside_covered([".1#", "11#"]) == []
-    assert zeros_beside_covered(["..", ".#"]) == [(0, 0), (0, 1), (1, 0)]
-    # a flag or a question mark beside one may be (the opening passes over marked tiles)
-    assert zeros_beside_covered([".F", "?1"]) == []
 
 
 def test_a_board_of_opened_cells_alone_holds_no_mine() -> None:
