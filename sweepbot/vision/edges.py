@@ -52,11 +52,10 @@ def _outside_lines(geometry: Geometry) -> list[tuple[str, Geometry]]:
     ]
 
 
-def _flat(profile: Profile, ch: str) -> bool:
-    """Whether a character's first template is a plain patch (no bevel or glyph in its window)."""
-    if ch not in profile.labels:
-        return True
-    return float(profile.stack[profile.labels.index(ch)].std()) < limits.LIMITS.flat_std
+def _plain_looks(profile: Profile) -> np.ndarray:
+    """Which of the profile's looks are plain patches (no bevel or glyph in their window: the table's
+    ``flat_std``)."""
+    return np.asarray(profile.stack.std(axis=1) < limits.LIMITS.flat_std)
 
 
 def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str | None:
@@ -71,8 +70,9 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str
         # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
         # dangeruxb) draw them in the window's own colour
         clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])
-        if _flat(profile, COVERED):  # a plain covered tile looks like any plain window background
-            clear &= scores.chars != COVERED
+        # a plain look (a covered tile without a bevel, or one drawn so small that its bevel fades) is matched
+        # by any plain window background, and by the board's own frame beside it
+        clear &= ~_plain_looks(profile)[scores.best]
         if clear.mean() >= limits.LIMITS.edge_share:
             return side
     return None

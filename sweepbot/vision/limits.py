@@ -129,7 +129,8 @@ class Limits:
         "look here and there, a missed line of cells matches along most of its length."))
     flat_std: float = _number(8.0, (
         "A look whose pixels vary less than this (standard deviation) is a plain patch: a covered tile "
-        "without a bevel, which any plain background beside a board also matches."))
+        "without a bevel, or one drawn so small that its bevel fades (sgt-mines's at 13 px, std 7.7), which "
+        "any plain background beside a board, and the board's own frame, also match."))
 
     # -- open cells of a number not learnt ------------------------------------------------------------------
     max_opened: int = _number(4, (

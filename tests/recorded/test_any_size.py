@@ -220,6 +220,19 @@ def test_another_clients_looks_drawn_at_a_brighter_boards_size_do_not_read_it() 
     assert (0, 1) in foreign.value.cells  # a covered tile read as empty, beside 1s read as covered tiles
 
 
+def test_a_plain_look_beyond_a_boards_edge_is_no_sign_that_the_board_goes_on() -> None:
+    """sgt-mines with 13 px tiles: its covered tiles are read best by a look drawn from another of its sizes,
+    whose bevel, drawn that small, fades to a plain patch (under the table's ``flat_std``). The window's plain
+    background around the board, and the board's frame, come as close to that look as the edge check allows;
+    a plain look is no sign of a missed line of cells, and the board reads as written down. Counted
+    (``flat_std`` 0), the board is taken to go on past its edge and refused."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-13px-play.png"
+    image = load_image(path)
+    assert read_screenshot(image).board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+    with limits.using(flat_std=0.0), pytest.raises(ReadError, match="go on past"):
+        read_screenshot(image)
+
+
 def test_a_client_that_draws_itself_anew_at_each_size_is_read_with_its_sizes_drawn_together() -> None:
     """sgt-mines with 28 px tiles, a size between its profiles' 20 and 32: its tiles look as at 20 px and its
     digits as at 32 px, so that each profile drawn alone refuses part of the board, and the client's looks
