@@ -233,6 +233,17 @@ def test_a_plain_look_beyond_a_boards_edge_is_no_sign_that_the_board_goes_on() -
         read_screenshot(image)
 
 
+def test_a_status_text_set_in_the_desktops_font_is_read_at_any_cell_size() -> None:
+    """sgt-mines with 14 px tiles, a new board: its status line ("Marked: 0 / 10") is set in the desktop's
+    font whatever the tile size, and sits where the window, sized to its board, puts it. Read with looks
+    drawn from another size, its glyphs are matched as they are, in a band around the place the profile
+    holds: 10 mines, none flagged."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-14px-fresh.png"
+    reading = read_screenshot(load_image(path))
+    assert reading.profile.drawn_from and reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+    assert reading.mines_left == 10 and reading.board.mines == 10
+
+
 def test_a_client_that_draws_itself_anew_at_each_size_is_read_with_its_sizes_drawn_together() -> None:
     """sgt-mines with 28 px tiles, a size between its profiles' 20 and 32: its tiles look as at 20 px and its
     digits as at 32 px, so that each profile drawn alone refuses part of the board, and the client's looks
