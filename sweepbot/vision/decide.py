@@ -40,8 +40,9 @@ def classify(
     kept = Kept.after(last, geometry, profile, max_rms)
     scores, looks = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
     if profile.drawn_from:
-        # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness
-        scores = _numbers_held_close(plain.windows, geometry, looks, scores, kept)
+        # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness (a fit
+        # is made afresh each frame: its checks are not kept)
+        scores = _numbers_held_close(plain.windows, geometry, looks, scores, kept if looks is profile else Kept())
         if whole:
             scores = _flood_kept(scores)
     return replace(scores, track=kept.track(plain))
