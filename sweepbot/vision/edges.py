@@ -62,6 +62,9 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str
     """The side past which the board seems to go on, or None: cells beyond it that read as covered cells,
     flags or numbers mean the edge was missed (a washed-out bevel, say) and the board read would be the wrong
     size."""
+    # a plain look (a covered tile without a bevel, or one drawn so small that its bevel fades) is matched by any
+    # plain window background, and by the board's own frame beside it
+    plain = _plain_looks(profile)
     for side, line in _outside_lines(geometry):
         x, y, w, h = line.bbox
         if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
@@ -70,9 +73,7 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str
         # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
         # dangeruxb) draw them in the window's own colour
         clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])
-        # a plain look (a covered tile without a bevel, or one drawn so small that its bevel fades) is matched
-        # by any plain window background, and by the board's own frame beside it
-        clear &= ~_plain_looks(profile)[scores.best]
+        clear &= ~plain[scores.best]
         if clear.mean() >= limits.LIMITS.edge_share:
             return side
     return None

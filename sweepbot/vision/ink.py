@@ -28,24 +28,22 @@ def ink(pixels: np.ndarray) -> np.ndarray | None:
     return np.median(pixels[core].astype(np.float32), axis=0)
 
 
-def digit_inks(profile: Profile) -> dict[str, np.ndarray]:
-    """Each digit's colour, from the profile's first template of it (digits drawn in no colour left out)."""
-    def made() -> dict[str, np.ndarray]:
-        inks: dict[str, np.ndarray] = {}
-        for i, ch in enumerate(profile.labels):
-            if ch in DIGITS and ch not in inks:
-                colour = ink(profile.template(i).reshape(-1, 3))
-                if colour is not None:
-                    inks[ch] = colour
-        return inks
-
-    return derived(profile, "digit inks", made)
-
-
 def look_inks(profile: Profile) -> list[np.ndarray | None]:
     """Each look's colour (None: drawn in no colour)."""
     return derived(profile, "look inks", lambda: [ink(profile.template(i).reshape(-1, 3))
                                                    for i in range(len(profile.labels))])
+
+
+def digit_inks(profile: Profile) -> dict[str, np.ndarray]:
+    """Each digit's colour, from the first of its looks drawn in a colour (digits drawn in none left out)."""
+    def made() -> dict[str, np.ndarray]:
+        inks: dict[str, np.ndarray] = {}
+        for ch, colour in zip(profile.labels, look_inks(profile), strict=True):
+            if ch in DIGITS and ch not in inks and colour is not None:
+                inks[ch] = colour
+        return inks
+
+    return derived(profile, "digit inks", made)
 
 
 def inked_as(pixels: np.ndarray, digit: str, inks: dict[str, np.ndarray]) -> bool:
