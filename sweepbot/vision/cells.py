@@ -138,16 +138,20 @@ def windows_at(image: np.ndarray, ys: np.ndarray, xs: np.ndarray, size: tuple[in
     return every[ys, xs, 0].reshape(-1, h * w * 3)
 
 
-def distances(windows: np.ndarray, profile: Profile, batched: bool = False) -> np.ndarray:
-    """Squared distance of every window (N rows) to every template: N x T. Each window's distances depend on
-    its pixels alone, so that a cell read again alone scores as it did among the others: the templates are
-    held to multiples of 1/256 and the sums taken in float64, where pixels (whole numbers up to 255) times
-    such templates add up exactly in any order, so a matrix product gives the same bits whatever windows
-    stand beside. With ``batched`` (for costs that only compare shifts) the product is float32's, faster
-    still, whose last bits may differ with the windows beside."""
+def distances(windows: np.ndarray, profile: Profile, batched: bool = False,
+              looks: np.ndarray | None = None) -> np.ndarray:
+    """Squared distance of every window (N rows) to every template (or to the templates of indices ``looks``
+    alone): N x T. Each window's distances depend on its pixels alone, so that a cell read again alone scores
+    as it did among the others: the templates are held to multiples of 1/256 and the sums taken in float64,
+    where pixels (whole numbers up to 255) times such templates add up exactly in any order, so a matrix
+    product gives the same bits whatever windows or templates stand beside. With ``batched`` (for costs that
+    only compare shifts) the product is float32's, faster still, whose last bits may differ with the windows
+    beside."""
     if batched:
         return batched_distances(windows, profile.stack, profile.norms)
     stack, norms = _exact_templates(profile)
+    if looks is not None:
+        stack, norms = stack[looks], norms[looks]
     win = windows.astype(np.float64)
     wsq = np.einsum("ij,ij->i", win, win)
     return np.maximum(wsq[:, None] + norms[None, :] - 2.0 * (win @ stack.T), 0.0)

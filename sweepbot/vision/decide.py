@@ -17,7 +17,7 @@ from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores, distances, score, windows_at
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.ink import ruled_out
+from sweepbot.vision.ink import colour_rules
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.track import Kept, Look, Scored, Track, score_frame
@@ -54,7 +54,7 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
     ``drawn_number_margin``) nor inked as their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused
     (``windows``: the cells' windows as cut from the image): a profile drawn at another size never names a
     number it only comes near. A number taken by its colour is held apart only from the looks its colour
-    does not rule out (``vision.ink.ruled_out``): a digit drawn anew may come nearer another digit's shape,
+    does not rule out (``vision.ink.colour_rules``): a digit drawn anew may come nearer another digit's shape,
     or the empty cell it is drawn on, than to its own look."""
     table = limits.LIMITS
     loose = np.isin(scores.chars, list("12345678")) & (
@@ -62,17 +62,20 @@ def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profil
     if not loose.any():
         return scores
     rms, margin = scores.rms.copy(), scores.margin.copy()
-    for r, c in zip(*np.nonzero(loose & (rms <= table.drawn_ink_rms)), strict=True):
-        digit = str(scores.chars[r, c])
-        window = windows[r * geometry.cols + c]
-        key = (window.tobytes(), digit)  # cells drawn alike (a board's many 1s) are looked at once
-        if key in kept.inks or key in kept.inks_before:
-            apart = kept.inks[key] if key in kept.inks else kept.inks_before[key]
-        else:
-            apart = _margin_among(window, digit, profile, ruled_out(window.reshape(-1, 3), digit, profile))
-            kept.inked += 1
+    cells = np.flatnonzero(loose & (rms <= table.drawn_ink_rms))
+    digits = [str(ch) for ch in scores.chars.reshape(-1)[cells]]
+    # cells drawn alike (a board's many 1s) are looked at once, and once only while their pixels stay
+    keys = [(windows[i].tobytes(), digit) for i, digit in zip(cells, digits, strict=True)]
+    fresh = {key: i for i, key in zip(cells, keys, strict=True) if key not in kept.inks_before}
+    if fresh:
+        kept.inks.update(zip(fresh, _margins_among(windows[list(fresh.values())], [d for _, d in fresh], profile),
+                             strict=True))
+        kept.inked += len(fresh)
+    for i, key in zip(cells, keys, strict=True):
+        apart = kept.inks[key] if key in kept.inks else kept.inks_before[key]
         kept.inks[key] = apart
         if apart is not None:
+            r, c = divmod(int(i), geometry.cols)
             loose[r, c] = False
             rms[r, c] = min(rms[r, c], scores.max_rms)  # taken by its colour: within the profile's limit
             margin[r, c] = max(margin[r, c], apart)
@@ -100,18 +103,28 @@ def zeros_beside_covered(chars: np.ndarray) -> np.ndarray:
     return np.asarray((chars == ZERO) & near)
 
 
-def _margin_among(window: np.ndarray, digit: str, profile: Profile, out: np.ndarray | None) -> float | None:
-    """The margin (see ``vision.cells``) of ``window`` as ``digit`` against the looks not ``out``; None when
-    nothing is ruled out (the cell is not taken by its colour)."""
-    if out is None:
-        return None
+def _margins_among(windows: np.ndarray, digits: list[str], profile: Profile) -> list[float | None]:
+    """For each window read as its digit: its margin (see ``vision.cells``) against the looks its colour does
+    not rule out (``vision.ink.colour_rules``); None when it is not taken by its colour."""
+    taken, out = colour_rules(windows.reshape(len(windows), -1, 3), digits, profile)
     labels = np.array(profile.labels)
-    mine, rivals = np.flatnonzero(labels == digit), np.flatnonzero((labels != digit) & ~out)
-    if not len(rivals):
-        return 1.0
-    d = distances(window[None].astype(np.float32), profile)[0]
-    near, far = mine[d[mine].argmin()], rivals[d[rivals].argmin()]
-    return float((d[far] - d[near]) / max(float(profile.pairs[near, far]), 1e-9))
+    own = labels[None, :] == np.array(digits)[:, None]
+    wanted = own | ~out  # each cell's own looks and its rivals: the distances to any other are never looked at
+    looks = np.flatnonzero(wanted[taken].any(axis=0))
+    d = np.full((len(windows), len(labels)), np.inf)
+    if taken.any():
+        d[np.ix_(np.flatnonzero(taken), looks)] = distances(windows[taken].astype(np.float32), profile, looks=looks)
+    margins: list[float | None] = []
+    for k in range(len(digits)):
+        mine, rivals = np.flatnonzero(own[k]), np.flatnonzero(~own[k] & ~out[k])
+        if not taken[k]:
+            margins.append(None)
+        elif not len(rivals):
+            margins.append(1.0)
+        else:
+            near, far = mine[d[k, mine].argmin()], rivals[d[k, rivals].argmin()]
+            margins.append(float((d[k, far] - d[k, near]) / max(float(profile.pairs[near, far]), 1e-9)))
+    return margins
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,

@@ -65,3 +65,28 @@ def test_a_cell_in_its_digits_colour_rules_out_only_the_looks_drawn_in_no_colour
     assert dict(zip(profile.labels, out.tolist(), strict=True)) == {
         "#": True, ".": True, "1": False, "3": True, "F": True, "?": False}
     assert ruled_out(cell(RED), "1", profile) is None  # not in its digit's colour: nothing is ruled out
+
+
+def test_cells_checked_together_are_each_checked_as_alone() -> None:
+    """A frame's numbers are checked in one pass: each cell's colour and the looks it rules out are what a
+    check of that cell alone gives, whatever cells stand beside it (a cell of no colour, another digit's)."""
+    from sweepbot.vision.ink import colour_rules, ink, inks, ruled_out
+    from sweepbot.vision.profile import make_profile
+
+    def look(colour: tuple[int, int, int], share: float = 0.2) -> np.ndarray:
+        return cell(colour, share).reshape(20, 20, 3)
+
+    profile = make_profile("t", "t", (22.0, 22.0), (1, 1, 20, 20),
+                           [("#", look(GREY)), ("1", look(BLUE)), ("2", look(GREEN)), ("3", look(RED))])
+    cells = np.stack([cell(BLUE), cell(GREY), cell(GREEN, 0.3), cell(RED, 0.05), cell(BLUE, 0.004)])
+    digits = ["1", "1", "2", "3", "1"]
+    together = inks(cells)
+    for k in range(len(cells)):
+        alone = ink(cells[k])
+        assert (alone is None and np.isnan(together[k]).all()) or np.array_equal(alone, together[k])
+    taken, out = colour_rules(cells, digits, profile)
+    assert taken.tolist() == [True, False, True, True, False]
+    for k, digit in enumerate(digits):
+        alone_out = ruled_out(cells[k], digit, profile)
+        assert (alone_out is None) == (not taken[k])
+        assert alone_out is None or np.array_equal(alone_out, out[k])
