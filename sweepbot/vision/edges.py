@@ -58,13 +58,20 @@ def _plain_looks(profile: Profile) -> np.ndarray:
     return np.asarray(profile.stack.std(axis=1) < limits.LIMITS.flat_std)
 
 
-def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str | None:
+def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board: CellScores | None = None) \
+        -> str | None:
     """The side past which the board seems to go on, or None: cells beyond it that read as covered cells,
     flags or numbers mean the edge was missed (a washed-out bevel, say) and the board read would be the wrong
-    size."""
+    size. They count within the table's ``edge_rms`` of a look, or, read with looks drawn at another size,
+    within the farthest that the board's own such cells (``board``: its scores) came: those looks come only
+    so close to any cell, the board's and those of a line of it left out alike."""
     # a plain look (a covered tile without a bevel, or one drawn so small that its bevel fades) is matched by any
     # plain window background, and by the board's own frame beside it
     plain = _plain_looks(profile)
+    limit = limits.LIMITS.edge_rms
+    if profile.drawn_from and board is not None:
+        own = board.accepted & ~plain[board.best] & ~np.isin(board.chars, [".", "="])
+        limit = max(limit, float(board.rms[own].max())) if own.any() else limit
     for side, line in _outside_lines(geometry):
         x, y, w, h = line.bbox
         if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
@@ -72,7 +79,7 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile) -> str
         scores = classify(image, line, profile, whole=False)
         # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
         # dangeruxb) draw them in the window's own colour
-        clear = scores.accepted & (scores.rms <= limits.LIMITS.edge_rms) & ~np.isin(scores.chars, [".", "="])
+        clear = scores.accepted & (scores.rms <= limit) & ~np.isin(scores.chars, [".", "="])
         clear &= ~plain[scores.best]
         if clear.mean() >= limits.LIMITS.edge_share:
             return side

@@ -134,7 +134,7 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     clients: dict[str, list[Profile]] = {}
     made_here = {p.client for p in direct if made_at(p, found.pitch)}
     for p in candidates:
-        if p not in direct and p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
+        if p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
             clients.setdefault(p.client, []).append(p)
     alone = [at_pitch(p, found.pitch) for group in clients.values() for p in group]
     together = [client_at_pitch(group, found.pitch) for group in clients.values() if len(group) > 1]

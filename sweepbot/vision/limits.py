@@ -122,7 +122,7 @@ class Limits:
     edge_rms: float = _number(12.0, (
         "Cells beyond a board's edge count as cells (the board goes on: its edge was missed) only when they "
         "match this closely: a window's background beside a board may come within the reader's limit of a "
-        "look."))
+        "look. Read with looks drawn at another size, cells beyond count as close as the board's own came."))
     edge_share: float = _number(0.6, (
         "The share of a line of cells beyond a board's edge that must read as cells (within edge_rms) for the "
         "board to be taken to go on past it: a window's background or a toolbar beside a board may match a "

@@ -304,7 +304,7 @@ def _named(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], be
             # a plain area matched by another screen's opened cells (a fresh board washed out)
             raise ReadError(f"every cell of the board found ({best[1].rows}x{best[1].cols} cells) reads as an "
                             "opened cell: no game shows a board without mines; not read")
-        side = goes_on_past(image, best[1], best[2])
+        side = goes_on_past(image, best[1], best[2], best[3])
         if side is not None:
             raise ReadError(f"the board found ({best[1].rows}x{best[1].cols} cells) seems to go on past its {side} "
                             "edge: not read, to avoid reading a board of the wrong size")

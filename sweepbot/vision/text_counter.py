@@ -95,7 +95,7 @@ def _mask_text(mask: np.ndarray) -> list[str]:
 
 
 def _mask_of(rows: list[str]) -> np.ndarray:
-    return np.array([[ch == "#" for ch in row] for row in rows], bool)
+    return (np.frombuffer("".join(rows).encode("ascii"), np.uint8) == ord("#")).reshape(len(rows), -1)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:

@@ -233,6 +233,30 @@ def test_a_plain_look_beyond_a_boards_edge_is_no_sign_that_the_board_goes_on() -
         read_screenshot(image)
 
 
+@pytest.mark.parametrize(("fixture", "factor"), [("xdemineur/12x9-first", 0.95), ("sgt-mines/30x16-lost", 0.95),
+                                                 ("ace-minesweeper/level1-first", 1.05)])
+def test_a_board_a_few_percent_off_a_profiles_size_is_read_with_that_profile_drawn_at_its_size(
+        fixture: str, factor: float) -> None:
+    """A window or page scaled a little (xdemineur at 20 px, sgt-mines at 19 px, ace-minesweeper at 50.4 px):
+    the cells lie within the table's ``pitch_tolerance`` of a profile's size, close enough to be tried as
+    they are, but their glyphs are drawn smaller or larger than its looks. The profile is drawn at the
+    board's size too, and the board reads as written down."""
+    path = FIXTURES / f"{fixture}.png"
+    reading = read_screenshot(resized(load_image(path), factor))
+    assert reading.profile.drawn_from and reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+
+
+@pytest.mark.parametrize("factor", [0.92, 1.1])
+def test_a_line_of_cells_left_out_is_seen_beyond_the_edge_with_looks_drawn_at_another_size(factor: float) -> None:
+    """sgt-mines's won 16x16 board with 12 px tiles, shown at 11 and 13.2 px: the grid found leaves lines of
+    cells out (14 of its 16 rows; 8 rows of 14 columns). Looks drawn at another size come only so close to
+    any cell, the board's own and those beyond its edge alike; cells beyond that read as close as the
+    board's own did show that the board goes on, and it is refused, never read as a smaller board."""
+    path = FIXTURES / "sgt-mines" / "16x16-t12-won.png"
+    with pytest.raises(ReadError, match="go on past"):
+        read_screenshot(resized(load_image(path), factor))
+
+
 def test_a_status_text_set_in_the_desktops_font_is_read_at_any_cell_size() -> None:
     """sgt-mines with 14 px tiles, a new board: its status line ("Marked: 0 / 10") is set in the desktop's
     font whatever the tile size, and sits where the window, sized to its board, puts it. Read with looks
