@@ -127,18 +127,23 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     (a client that draws itself anew at the board's size). A client with a profile made at the board's size
     (``made_at``, among ``direct``) is not drawn there from its other sizes: where that profile's looks do
     not read the board, the screen differs from them (washed out, say), and looks drawn from another size,
-    held only loosely, would be trusted where the exact ones are not. The profiles drawn alone, and those
-    drawn together."""
+    held only loosely, would be trusted where the exact ones are not. A profile near enough the board's size
+    to be read as it is, but not made there, is drawn at it too (a window or page scaled by a few percent).
+    The profiles drawn alone, and those drawn together."""
     if not in_range(found.pitch):
         return [], []
     clients: dict[str, list[Profile]] = {}
     made_here = {p.client for p in direct if made_at(p, found.pitch)}
     for p in candidates:
-        if p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
+        if p not in direct and p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
             clients.setdefault(p.client, []).append(p)
     alone = [at_pitch(p, found.pitch) for group in clients.values() for p in group]
     together = [client_at_pitch(group, found.pitch) for group in clients.values() if len(group) > 1]
-    return [with_kin_numbers(p, alone) for p in alone], together
+    # a profile within the pitch tolerance but not made at this size (read as it is among ``direct``) is drawn
+    # at the board's size as well, by itself: its looks, so near the board's size, neither lend their numbers to
+    # the others nor join them
+    near = [at_pitch(p, found.pitch) for p in direct if not made_at(p, found.pitch) and not resizes(p)]
+    return [with_kin_numbers(p, alone) for p in alone] + near, together
 
 
 def rank(scores: CellScores, raw: CellScores) -> float:
