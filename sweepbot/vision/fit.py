@@ -142,7 +142,8 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     # a profile within the pitch tolerance but not made at this size (read as it is among ``direct``) is drawn
     # at the board's size as well, by itself: its looks, so near the board's size, neither lend their numbers to
     # the others nor join them
-    near = [at_pitch(p, found.pitch) for p in direct if not made_at(p, found.pitch) and not resizes(p)]
+    near = [at_pitch(p, found.pitch) for p in direct
+            if p.client not in made_here and not made_at(p, found.pitch) and not resizes(p)]
     return [with_kin_numbers(p, alone) for p in alone] + near, together
 
 
