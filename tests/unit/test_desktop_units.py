@@ -214,3 +214,31 @@ def test_built_in_profiles_carry_their_clients_rules_for_play() -> None:
     assert PlayRules.from_json(None) == PlayRules.from_json({}) == PlayRules("none")
     # the clients met as a user meets them have no built-in rules: calibration learns them
     assert all(not spec.play for spec in PYPI_CLIENTS.values())
+
+
+def test_tiles_drawn_so_small_that_their_gaps_blend_in_are_the_even_parts_of_the_boards_blob() -> None:
+    """A page zoomed far out: its tiles' gaps are drawn within a few levels of the tiles' grey, and the fresh
+    board is one grey blob; cut into its rows and columns, it is the board. A blob not of the board's shape
+    is no board."""
+    grey = (158, 158, 158)
+    image = np.full((200, 240, 3), 250, np.uint8)
+    image[27:171, 6:150] = grey
+    for k in range(1, 9):
+        image[27:171, 6 + 16 * k] = (156, 156, 156)  # a gap blended into the grey
+        image[27 + 16 * k, 6:150] = (156, 156, 156)
+    grid = tiles.find_tiles(image, 9, 9, grey, client="test", tolerance=3)
+    assert (grid.x0, grid.y0, grid.pitch_x, grid.pitch_y) == (6, 27, 16, 16)
+    with pytest.raises(DesktopError):
+        tiles.find_tiles(image, 9, 4, grey, client="test", tolerance=3)
+
+
+def test_tiles_a_few_pixels_apart_in_size_at_fractional_places_are_all_tiles() -> None:
+    """Tiles drawn at fractional places (a page zoomed to 80 %): most 31x29 px, the last row and column up to
+    four pixels larger, all of them tiles."""
+    image = np.full((400, 400, 3), 250, np.uint8)
+    for r in range(9):
+        for c in range(9):
+            x, y = 13 + 32 * c, 54 + 32 * r
+            image[y : y + (33 if r == 8 else 29), x : x + (32 if c == 8 else 31)] = (158, 158, 158)
+    grid = tiles.find_tiles(image, 9, 9, (158, 158, 158), client="test", tolerance=3)
+    assert (grid.rows, grid.cols, grid.x0, grid.y0, grid.pitch_x, grid.pitch_y) == (9, 9, 13, 54, 32, 32)

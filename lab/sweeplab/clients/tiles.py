@@ -55,13 +55,15 @@ def largest_box(image: np.ndarray, bgr: BGR, tolerance: int = 6, *, what: str = 
 def tile_grid(boxes: list[Box], rows: int, cols: int, *, client: str, slack: int = 3) -> Grid:
     """The uniform grid through ``rows x cols`` tile boxes.
 
-    Only boxes within ``slack`` px of the most common tile size count (buttons of other sizes in the same
-    colour are left out); there must be exactly ``rows * cols`` of them, in ``rows`` lines and ``cols``
-    columns.
+    Only boxes within ``slack`` px (or 15 % of it) of the most common tile size count (buttons of other sizes
+    in the same colour are left out); there must be exactly ``rows * cols`` of them, in ``rows`` lines and
+    ``cols`` columns.
     """
     if not boxes:
         raise DesktopError(f"found no covered tiles in {client}")
     (mode_w, mode_h), _ = Counter((b[2], b[3]) for b in boxes).most_common(1)[0]
+    # tiles drawn at fractional places (a page zoomed) differ by a few pixels more as they grow
+    slack = max(slack, round(0.15 * max(mode_w, mode_h)))
     tiles = [b for b in boxes if abs(b[2] - mode_w) <= slack and abs(b[3] - mode_h) <= slack]
     if len(tiles) != rows * cols:
         raise DesktopError(f"found {len(tiles)} covered tiles in {client}, expected {rows * cols}")
@@ -91,5 +93,26 @@ def cluster(values: list[int], expected: int, *, client: str, gap: int = 2) -> l
 
 
 def find_tiles(image: np.ndarray, rows: int, cols: int, bgr: BGR, *, client: str, tolerance: int = 6) -> Grid:
-    """The grid of a fresh board whose covered tiles are drawn in ``bgr``, in a BGR image of the window."""
-    return tile_grid(colour_boxes(image, bgr, tolerance), rows, cols, client=client)
+    """The grid of a fresh board whose covered tiles are drawn in ``bgr``, in a BGR image of the window. Tiles
+    drawn so small that the gaps between them blend into their colour (a page zoomed far out) make one blob
+    the board's shape: its ``rows x cols`` even parts are the tiles."""
+    try:
+        return tile_grid(colour_boxes(image, bgr, tolerance), rows, cols, client=client)
+    except DesktopError:
+        merged = merged_board(image, bgr, tolerance, rows, cols)
+        if merged is None:
+            raise
+        return merged
+
+
+def merged_board(image: np.ndarray, bgr: BGR, tolerance: int, rows: int, cols: int) -> Grid | None:
+    """The largest filled blob of ``bgr`` as a board of ``rows x cols`` even tiles, when its shape is the
+    board's (its width per column within a tenth of its height per row) and its tiles at least 8 px."""
+    found = [b for b in blobs(colour_mask(image, bgr, tolerance)) if b[4] >= 0.8 * b[2] * b[3]]
+    if not found:
+        return None
+    x, y, w, h, _ = max(found, key=lambda b: b[4])
+    pitch_x, pitch_y = w / cols, h / rows
+    if min(pitch_x, pitch_y) < 8 or abs(pitch_x - pitch_y) > 0.1 * max(pitch_x, pitch_y):
+        return None
+    return Grid(rows, cols, float(x), float(y), pitch_x, pitch_y, pitch_x, pitch_y)
