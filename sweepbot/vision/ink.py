@@ -2,8 +2,8 @@
 3 red, or a background of its own), which stays the same at any size while the digit's shape, drawn anew,
 does not. A number read by a profile drawn at another size whose pixels do not come close to the template
 is taken only when its colour is its digit's and no other digit's; its colour then rules out every look
-drawn in no colour or in one as far off (see :func:`ruled_out`). Every cell of a frame is worked on at once
-(:func:`inks`, :func:`colour_rules`)."""
+drawn in no colour or in one as far off. Every cell of a frame is worked on at once (:func:`inks`,
+:func:`colour_rules`)."""
 
 from __future__ import annotations
 
@@ -77,24 +77,27 @@ def inked_as(pixels: np.ndarray, digit: str, known: dict[str, np.ndarray]) -> bo
     return bool(_inked(inks(pixels[None]), [digit], known)[0][0])
 
 
-def ruled_out(pixels: np.ndarray, digit: str, profile: Profile) -> np.ndarray | None:
-    """For one cell read as ``digit`` (its ``pixels``: N x 3): :func:`colour_rules` of it alone."""
-    taken, out = colour_rules(pixels[None], [digit], profile)
-    return out[0] if taken[0] else None
-
-
 def colour_rules(pixels: np.ndarray, digits: Sequence[str], profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     """For K cells (``pixels``: K x N x 3) read as ``digits``: which are inked as their digit (in its colour
     and no other digit's: :func:`inked_as`), and, K x looks, which of the profile's looks each one's colour
     rules out: every look drawn in no colour (its pixels give no cell coloured ones) or in a colour as far
     from the cell's as another digit's must be (none for a cell not inked as its digit)."""
     taken, apart, mine = _inked(inks(pixels), digits, digit_inks(profile))
-    looks = look_inks(profile)
-    coloured = np.array([colour is not None for colour in looks])
-    colours = np.array([np.full(3, np.nan, np.float32) if c is None else c for c in looks], np.float32)
-    far = np.zeros((len(digits), len(looks)), bool)
-    far[:, coloured] = _norms(mine[:, None, :] - colours[None, coloured, :]) >= apart[:, None]
+    coloured, colours = _look_colours(profile)
+    far = np.zeros((len(digits), len(coloured)), bool)
+    far[:, coloured] = _norms(mine[:, None, :] - colours[None, :, :]) >= apart[:, None]
     return taken, (far | ~coloured[None, :]) & taken[:, None]
+
+
+def _look_colours(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """Which looks are drawn in a colour, and those colours (one row each), worked out once per profile."""
+    def made() -> tuple[np.ndarray, np.ndarray]:
+        looks = look_inks(profile)
+        colours = [c for c in looks if c is not None]
+        return (np.array([c is not None for c in looks], bool),
+                np.array(colours, np.float32).reshape(len(colours), 3))
+
+    return derived(profile, "look colours", made)
 
 
 def _inked(colours: np.ndarray, digits: Sequence[str], known: dict[str, np.ndarray]) \

@@ -51,7 +51,7 @@ def test_a_digits_colour_is_its_strokes_core_not_the_edges_blended_with_the_grou
 def test_a_cell_in_its_digits_colour_rules_out_only_the_looks_drawn_in_no_colour_or_one_far_off() -> None:
     """A cell drawn in a 1's blue cannot be an empty cell or a covered tile (grey: no colour), nor a 3 or a
     flag drawn in red; a look drawn in its blue too (a question mark, here) it does not rule out."""
-    from sweepbot.vision.ink import ruled_out
+    from sweepbot.vision.ink import colour_rules
     from sweepbot.vision.profile import make_profile
 
     def look(ink: tuple[int, int, int], share: float = 0.2) -> np.ndarray:
@@ -60,17 +60,18 @@ def test_a_cell_in_its_digits_colour_rules_out_only_the_looks_drawn_in_no_colour
     looks = [("#", look(GREY)), (".", look(GREY)), ("1", look(BLUE)), ("3", look(RED)), ("F", look(RED, 0.3)),
              ("?", look((198, 44, 33)))]
     profile = make_profile("t", "t", (22.0, 22.0), (1, 1, 20, 20), looks)
-    out = ruled_out(cell(BLUE), "1", profile)
-    assert out is not None
-    assert dict(zip(profile.labels, out.tolist(), strict=True)) == {
+    taken, out = colour_rules(cell(BLUE)[None], ["1"], profile)
+    assert taken[0]
+    assert dict(zip(profile.labels, out[0].tolist(), strict=True)) == {
         "#": True, ".": True, "1": False, "3": True, "F": True, "?": False}
-    assert ruled_out(cell(RED), "1", profile) is None  # not in its digit's colour: nothing is ruled out
+    taken, out = colour_rules(cell(RED)[None], ["1"], profile)
+    assert not taken[0] and not out[0].any()  # not in its digit's colour: nothing is ruled out
 
 
 def test_cells_checked_together_are_each_checked_as_alone() -> None:
     """A frame's numbers are checked in one pass: each cell's colour and the looks it rules out are what a
     check of that cell alone gives, whatever cells stand beside it (a cell of no colour, another digit's)."""
-    from sweepbot.vision.ink import colour_rules, ink, inks, ruled_out
+    from sweepbot.vision.ink import colour_rules, ink, inks
     from sweepbot.vision.profile import make_profile
 
     def look(colour: tuple[int, int, int], share: float = 0.2) -> np.ndarray:
@@ -87,6 +88,5 @@ def test_cells_checked_together_are_each_checked_as_alone() -> None:
     taken, out = colour_rules(cells, digits, profile)
     assert taken.tolist() == [True, False, True, True, False]
     for k, digit in enumerate(digits):
-        alone_out = ruled_out(cells[k], digit, profile)
-        assert (alone_out is None) == (not taken[k])
-        assert alone_out is None or np.array_equal(alone_out, out[k])
+        alone_taken, alone_out = colour_rules(cells[k][None], [digit], profile)
+        assert alone_taken[0] == taken[k] and np.array_equal(alone_out[0], out[k])
