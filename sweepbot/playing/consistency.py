@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from sweepbot.board import OPENED, REVEALED_CHARS, Board, Cell, neighbours
+from sweepbot.board import COVERED, OPENED, REVEALED_CHARS, Board, Cell, neighbours
+from sweepbot.errors import SweepbotError
 
 
 def changes_that_cannot_happen(before: Board, after: Board) -> list[tuple[Cell, str, str]]:
@@ -95,6 +96,28 @@ def won_unshown(board: Board, taken: Sequence[Cell]) -> bool:
     clicks it took (``taken``) opened cells of known looks (a mine gone off shows where it was clicked, in a
     look of its own), and the board reads as won were every covered cell a mine."""
     return bool(taken) and all(board.grid[r][c] in ".12345678" for r, c in taken) and covered_all_mines(board)
+
+
+def won_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cell], unread: str = "~") -> Board | None:
+    """The won board, when a frame read but for some cells (``grid``, ``unread`` where a cell matched no look)
+    proves the game won by the clicks just made on ``before``: every cell left unread was covered on
+    ``before`` and not clicked (a client may mark each mine at a win in a look never seen in play, such as a
+    flag beside a flag), every cell clicked reads as an open cell of a known number, and the board reads as a
+    win does were every cell still covered or unread a mine (:func:`covered_all_mines`, with the mine count
+    known). The unread cells are not named: they stay covered on the board returned. Else None."""
+    if before.mines is None or (len(grid), len(grid[0]) if grid else 0) != (before.rows, before.cols):
+        return None
+    cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == unread]
+    if not cells or any(before.grid[r][c] not in "#?F" or (r, c) in clicked for r, c in cells):
+        return None
+    rows = ["".join(COVERED if ch == unread else ch for ch in row) for row in grid]
+    try:
+        after = replace(before, grid=tuple(rows))
+    except SweepbotError:
+        return None
+    if changes_that_cannot_happen(before, after) or not all(after.grid[r][c] in ".12345678" for r, c in clicked):
+        return None
+    return replace(after, state="won") if covered_all_mines(after) else None
 
 
 def covered_all_mines(board: Board) -> bool:

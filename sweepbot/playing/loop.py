@@ -14,7 +14,13 @@ import numpy as np
 from sweepbot.board import game_over
 from sweepbot.control.errors import ControlError
 from sweepbot.errors import SweepbotError
-from sweepbot.playing.consistency import changes_that_cannot_happen, half_taken, late_numbers, won_unshown
+from sweepbot.playing.consistency import (
+    changes_that_cannot_happen,
+    half_taken,
+    late_numbers,
+    won_beneath_unread,
+    won_unshown,
+)
 from sweepbot.playing.ending import MISREAD_LOSS, Ending, said_over, shown_over
 from sweepbot.playing.record import Recorder
 from sweepbot.playing.settings import GameReport, PlaySettings
@@ -23,6 +29,7 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.vision.frames import same_frame
+from sweepbot.vision.read import REFUSED, PartRead
 from sweepbot.watch import OVERLAY_WAIT, Watcher
 
 #: The longest pause (s) between two reads of a screen that made no sense (a board that flashes at the end of a
@@ -162,7 +169,7 @@ class Player:
         """The board on screen as a finished game's report when it shows a game over (lost or won), else None
         (also when it cannot be read: the first game says why)."""
         frame, part = self.capture(whole=True)
-        view, _, _ = self._read(frame, part)
+        view, _, _, _ = self._read(frame, part)
         over = game_over(view.board) if view is not None else None
         if view is None or over is None:
             return None
@@ -205,10 +212,16 @@ class Player:
                 frame, part = self.capture(whole=attempt > 0 or previous is None)
             report.reads += 1
             with report.time.measure("read", self.clock):
-                view, problem, unread = self._read(frame, part)
+                view, problem, unread, some = self._read(frame, part)
             if view is None:
                 problems.append(problem)
                 crops = unread or crops
+                won = won_beneath_unread(previous.board, some.grid, clicked or [], REFUSED) \
+                    if some is not None and previous is not None and same_place(some, previous) else None
+                if previous is not None and won is not None:
+                    # the last clicks won, and the client marks its mines in a look play never showed (a flag
+                    # beside a flag): the rest of the board proves the win, with the unread cells left unnamed
+                    return frame, replace(previous, board=won), None
                 continue
             pressed = half_taken(view.board, clicked or [])
             if pressed:
@@ -268,23 +281,23 @@ class Player:
         self._whole[inside.y:inside.bottom, inside.x:inside.right] = self.watcher.grab(inside)
         return self._whole, True
 
-    def _read(self, frame: np.ndarray, part: bool = False) -> tuple[BoardView | None, str,
-                                                                    dict[tuple[int, int], np.ndarray]]:
+    def _read(self, frame: np.ndarray, part: bool = False) -> tuple[
+            BoardView | None, str, dict[tuple[int, int], np.ndarray], PartRead | None]:
         """The board on ``frame`` (current only in the reader's area, with ``part``); or None, what was wrong,
-        and the crops of the cells that could not be read."""
+        the crops of the cells that could not be read, and the board read but for them (when it was)."""
         try:
             if part and isinstance(self.reader, AreaReader):
                 view = self.reader.read_in_area(frame)
             else:
                 view = self.reader.read(frame)
         except SweepbotError as err:
-            return None, f"read: {err}", getattr(err, "crops", None) or {}
+            return None, f"read: {err}", getattr(err, "crops", None) or {}, getattr(err, "board_but_unread", None)
         if view.board.mines is None:
             board = view.board
             mines = self.settings.mines or self.settings.known_mines.get((board.rows, board.cols))
             if mines is not None:
                 view = replace(view, board=board.with_mines(mines))
-        return view, "", {}
+        return view, "", {}, None
 
     def dismiss(self) -> bool:
         """Press the dismiss keys (True if pressed): a window over the board may close. Once a game, and again
@@ -348,3 +361,14 @@ def _cell_rect(view: BoardView, cell: tuple[int, int]) -> Rect:
     left, top = round(view.x_edges[c]), round(view.y_edges[r])
     right, bottom = round(view.x_edges[c + 1]), round(view.y_edges[r + 1])
     return Rect(left, top, max(1, right - left), max(1, bottom - top))
+
+
+#: Pixels a cell edge of a read may lie from the last one's and still be the same board where it was
+SAME_PLACE_PX = 2
+
+
+def same_place(part: PartRead, view: BoardView) -> bool:
+    """Whether a board read but for some cells lies where ``view``'s did, cell for cell."""
+    edges, last = part.xs + part.ys, view.x_edges + view.y_edges
+    return len(part.xs) == len(view.x_edges) and len(edges) == len(last) and all(
+        abs(a - b) <= SAME_PLACE_PX for a, b in zip(edges, last, strict=True))

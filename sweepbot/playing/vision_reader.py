@@ -141,7 +141,11 @@ class VisionReader:
             if first is None or in_use is None or str(first) == str(error):
                 raise
             cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
-            raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops) from error
+            # the board as the profile in use read it, but for its refused cells, before any other's
+            part_read = next((e.board_but_unread for e in (first, error)
+                              if isinstance(e, ReadError) and e.board_but_unread), None)
+            raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops,
+                            part_read) from error
 
 
 def unknown(reading: Reading) -> int:

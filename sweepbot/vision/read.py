@@ -33,10 +33,26 @@ class ReadError(SweepbotError):
     the command line writes them only where the user asks)."""
 
     def __init__(self, message: str, cells: Sequence[tuple[int, int]] = (),
-                 crops: dict[tuple[int, int], np.ndarray] | None = None) -> None:
+                 crops: dict[tuple[int, int], np.ndarray] | None = None, board_but_unread: PartRead | None = None,
+                 ) -> None:
         super().__init__(message)
         self.cells = list(cells)
         self.crops = crops or {}
+        self.board_but_unread = board_but_unread
+
+
+@dataclass(frozen=True)
+class PartRead:
+    """A board read but for some cells: each row's characters with ``REFUSED`` where a cell matched no look
+    well, and the cells' edges on the frame (``xs``: cols + 1 values, ``ys``: rows + 1)."""
+
+    grid: tuple[str, ...]
+    xs: tuple[int, ...]
+    ys: tuple[int, ...]
+
+
+#: A cell of a :class:`PartRead` read that matched no look well.
+REFUSED = "~"
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,7 +129,10 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
         for r, c in bad[:8]
     )
     more = f" and {len(bad) - 8} more" if len(bad) > 8 else ""
-    return ReadError(f"{len(bad)} cell(s) match no template of profile {profile.name} well: {names}{more}", bad, crops)
+    grid = np.where(scores.accepted, scores.chars, REFUSED)
+    part_read = PartRead(tuple("".join(row) for row in grid), tuple(geometry.xs), tuple(geometry.ys))
+    return ReadError(f"{len(bad)} cell(s) match no template of profile {profile.name} well: {names}{more}", bad, crops,
+                     part_read)
 
 
 def read_located(

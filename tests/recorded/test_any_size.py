@@ -11,13 +11,14 @@ import numpy as np
 import pytest
 
 from sweepbot.board import Board
+from sweepbot.playing.consistency import won_beneath_unread
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.fit import drawn_at_size, likeliest, sample_fit
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, load_profile, make_profile, user_profiles_dir
-from sweepbot.vision.read import ReadError, read_screenshot
+from sweepbot.vision.read import REFUSED, ReadError, read_screenshot
 from sweepbot.vision.rules import NewGameControl, PlayRules
 from sweepbot.vision.scaled import at_pitch
 
@@ -297,3 +298,43 @@ def test_a_board_at_a_drawn_size_on_a_brighter_or_darker_screen_is_read_with_its
     if gain > 1:
         with limits.using(drawn_levels_offset=1000.0):
             assert read_screenshot(image).board.grid != expected
+
+
+def written(path: Path) -> dict[str, list[str]]:
+    """A note's parts: each ``name:`` line starts a part, whose lines follow (``;`` lines are comments)."""
+    parts: dict[str, list[str]] = {}
+    name = ""
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith(";"):
+            continue
+        if line.endswith(":") or ": " in line:
+            name, _, rest = line.partition(":")
+            parts[name] = rest.split() if rest.strip() else []
+        else:
+            parts[name].append(line)
+    return parts
+
+
+def test_a_won_board_whose_flags_a_drawn_profile_leaves_unread_is_proved_won_by_the_rest() -> None:
+    """sgt-mines at 42 px flags every mine once a game is won, a flag beside a flag in a look its 20 px looks
+    drawn at 42 px (the profile play chose on the fresh board) come only so near: two flags are refused. The
+    rest of the board reads as the screenshot shows it, and with the mine count it proves the game won by the
+    last clicks; the flags left unread are not named."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-42px-won.png"
+    note = written(path.with_suffix(".txt"))
+    shown, before = note["shown"], Board(tuple(note["before"]), mines=10)
+    clicked = [(int(r), int(c)) for r, c in (cell.split(",") for cell in note["clicked"])]
+    in_play = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-20px"), (42.0, 42.0))
+    with pytest.raises(ReadError) as refused:
+        read_screenshot(load_image(path), profiles=[in_play], opened_unknown=True)
+    part = refused.value.board_but_unread
+    assert part is not None and refused.value.cells
+    for r, row in enumerate(part.grid):
+        for c, ch in enumerate(row):
+            assert ch == shown[r][c] or (ch == REFUSED and shown[r][c] == "F"), (r, c, ch)
+    won = won_beneath_unread(before, part.grid, clicked, REFUSED)
+    assert won is not None and won.state == "won"
+    assert [(r, c) for r, c in refused.value.cells if won.grid[r][c] != "#"] == []
+    # the same frame with one clicked cell unread (say, the mine that went off) proves nothing
+    hidden = [row[:8] + REFUSED if r == 0 else row for r, row in enumerate(part.grid)]
+    assert won_beneath_unread(before, hidden, clicked, REFUSED) is None

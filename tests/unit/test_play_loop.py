@@ -26,7 +26,7 @@ from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import solve
 from sweepbot.vision.profile import load_profile
-from sweepbot.vision.read import ReadError
+from sweepbot.vision.read import REFUSED, PartRead, ReadError
 from sweepbot.watch import PLAY
 from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen, watcher
 
@@ -288,6 +288,52 @@ def test_a_win_proved_by_the_numbers_is_a_win_when_the_won_board_cannot_be_read(
     assert results.count("won") >= 4 and results.count("error") <= 2, results  # without the proof: 5 errors
 
 
+def test_a_win_whose_mines_are_marked_in_a_look_never_seen_is_a_win_when_the_rest_of_the_board_proves_it() -> None:
+    """A client with a mine counter that flags every mine once the game is won, a flag beside a flag in a look
+    play never showed (sgt-mines and gnome-mines at a size no profile was made at): the board reads but for
+    those cells, every cell the last clicks opened reads as a number, and the cells left covered or unread are
+    as many as the mines, so the game is won, not an error, whether or not the last clicks were sure to open
+    every safe cell (an opening may open more than was clicked). The unread cells are not named."""
+    class Flagged(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.state == "won":
+                image[0, 0, 1] = 0  # no sign of the end but the flags
+                blue = image[MARGIN_Y:-MARGIN_Y:CELL, MARGIN_X:-MARGIN_X:CELL, 0]
+                mines = blue == ord("#")
+                beside = np.zeros_like(mines)
+                beside[:, 1:] = mines[:, :-1]  # a flag with a flag on its left: never seen
+                codes = np.where(mines & beside, ord(REFUSED), np.where(mines, ord("F"), blue))
+                image[MARGIN_Y:-MARGIN_Y, MARGIN_X:-MARGIN_X, 0] = np.kron(codes, np.ones((CELL, CELL), np.uint8))
+            return image
+
+    class PartReader(SimReader):
+        def read(self, frame: np.ndarray) -> BoardView:
+            sub = frame[MARGIN_Y:MARGIN_Y + self.rows * CELL:CELL, MARGIN_X:MARGIN_X + self.cols * CELL:CELL, 0]
+            grid = tuple("".join(chr(v) for v in row) for row in sub)
+            unread = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == REFUSED]
+            if unread:
+                xs = tuple(MARGIN_X + c * CELL for c in range(self.cols + 1))
+                ys = tuple(MARGIN_Y + r * CELL for r in range(self.rows + 1))
+                raise ReadError(f"{len(unread)} cell(s) match no template", unread, {}, PartRead(grid, xs, ys))
+            return super().read(frame)
+
+    results, marked = [], 0
+    for seed in range(1, 25):
+        game = Game(LEVELS["intermediate"], seed, "opening")
+        screen = Flagged(game)
+        player = Player(watcher(screen, BoardInput(SimDevice(game), ScreenMapping())), PartReader(16, 16, 40),
+                        replace(QUICK, tries=2))
+        report = player.play_game()
+        assert report.error is None and report.result == game.state, (seed, report)
+        final = report.final
+        assert final is not None and REFUSED not in "".join(final.grid)
+        shown = screen.frame()[MARGIN_Y:-MARGIN_Y:CELL, MARGIN_X:-MARGIN_X:CELL, 0]
+        marked += game.state == "won" and bool((shown == ord(REFUSED)).any())
+        results.append(report.result)
+    assert marked >= 3, (marked, results)
+
+
 def test_a_loss_the_client_does_not_show_in_a_known_look_is_never_taken_for_a_win() -> None:
     """A client that shows neither the game's end nor its mines, and draws the mine gone off in a look the bot
     never learnt (read as an open cell of unknown number): once its clicks go untaken, the board may read as
@@ -329,6 +375,31 @@ def test_a_board_is_taken_for_a_win_it_does_not_show_only_when_its_numbers_say_s
     assert not covered_all_mines(Board.parse("mines: 2\n1#1\n111\n...\n"))  # one covered, two mines
     assert not covered_all_mines(Board.parse("####\n####\n1221\n....\n"))  # half the board covered
     assert not covered_all_mines(Board.parse("111\n111\n...\n"))  # nothing covered
+
+
+def test_a_win_beneath_cells_left_unread_is_taken_only_when_the_board_proves_it() -> None:
+    from sweepbot.playing.consistency import won_beneath_unread
+
+    before = Board.parse("mines: 2\n1##1\n1221\n....\n##..\n")  # (3, 0) and (3, 1) are safe: 2 mines above
+    won = won_beneath_unread(before, ["1~~1", "1221", "....", "...."], [(3, 0)], "~")
+    assert won is not None and won.state == "won" and won.grid[0] == "1##1" and won.mines == 2
+    assert won_beneath_unread(before, ["1~F1", "1221", "....", "...."], [(3, 0)], "~") is not None
+    # the unread cells were not all covered before: one was an open number
+    assert won_beneath_unread(before, ["~~~1", "1221", "....", "...."], [(3, 0)], "~") is None
+    # a cell just clicked is unread: it may be the mine that went off
+    assert won_beneath_unread(before, ["1##1", "1221", "....", "~..."], [(3, 0)], "~") is None
+    # a cell just clicked reads as an open cell of a number never learnt: a mine gone off reads so too
+    assert won_beneath_unread(before, ["1~~1", "1221", "....", "=..."], [(3, 0)], "~") is None
+    # a cell left covered: three hidden, two mines
+    assert won_beneath_unread(before, ["1~~1", "1221", "....", "#..."], [(3, 1)], "~") is None
+    # no mine count: nothing says the covered and unread cells are all the mines
+    assert won_beneath_unread(Board.parse("1##1\n1221\n....\n##..\n"), ["1~~1", "1221", "....", "...."],
+                              [(3, 0)], "~") is None
+    # the numbers do not count the hidden cells as mines (a 2 where one hidden cell touches it)
+    odd = Board.parse("mines: 2\n1##1\n1211\n....\n##..\n")
+    assert won_beneath_unread(odd, ["1~~1", "1211", "....", "...."], [(3, 0)], "~") is None
+    # nothing unread: a board that reads needs no proof of this kind
+    assert won_beneath_unread(before, ["1##1", "1221", "....", "...."], [(3, 0)], "~") is None
 
 
 def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
