@@ -125,19 +125,23 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     each client's drawn together as one (``vision.scaled.client_at_pitch``): a client's looks at one size may
     fit a board best (a window resized as a whole), or its tiles as at one size and its digits as at another
     (a client that draws itself anew at the board's size). A client with a profile made at the board's size
-    (``made_at``, among ``direct``) is not drawn there from its other sizes: where that profile's looks do
-    not read the board, the screen differs from them (washed out, say), and looks drawn from another size,
-    held only loosely, would be trusted where the exact ones are not. A profile near enough the board's size
-    to be read as it is, but not made there, is drawn at it too (a window or page scaled by a few percent).
+    (``made_at``, among ``direct``, not itself drawn from another size) is not drawn there from its other
+    sizes: where that profile's looks do not read the board, the screen differs from them (washed out, say),
+    and looks drawn from another size, held only loosely, would be trusted where the exact ones are not. A
+    profile near enough the board's size to be read as it is, but not made there, is drawn at it too (a
+    window or page scaled by a few percent).
     The profiles drawn alone, and those drawn together."""
     if not in_range(found.pitch):
         return [], []
     clients: dict[str, list[Profile]] = {}
-    made_here = {p.client for p in direct if made_at(p, found.pitch)}
+    made_here = {p.client for p in direct if made_at(p, found.pitch) and not p.drawn_from}
+    # a profile drawn at this size before and kept with what play learnt (in the user's store) stands for its
+    # source drawn here: it is among ``direct``, and its looks, drawn, do not keep the client's others away
+    kept_here = {p.drawn_from for p in direct if p.drawn_from and made_at(p, found.pitch)}
     for p in candidates:
         if p not in direct and p.client not in made_here and p.fits_size(found.rows, found.cols) and not resizes(p):
             clients.setdefault(p.client, []).append(p)
-    alone = [at_pitch(p, found.pitch) for group in clients.values() for p in group]
+    alone = [at_pitch(p, found.pitch) for group in clients.values() for p in group if p.name not in kept_here]
     together = [client_at_pitch(group, found.pitch) for group in clients.values() if len(group) > 1]
     # a profile within the pitch tolerance but not made at this size (read as it is among ``direct``) is drawn
     # at the board's size as well, by itself: its looks, so near the board's size, neither lend their numbers to

@@ -338,3 +338,19 @@ def test_a_won_board_whose_flags_a_drawn_profile_leaves_unread_is_proved_won_by_
     # the same frame with one clicked cell unread (say, the mine that went off) proves nothing
     hidden = [row[:8] + REFUSED if r == 0 else row for r, row in enumerate(part.grid)]
     assert won_beneath_unread(before, hidden, clicked, REFUSED) is None
+
+
+def test_a_profile_drawn_at_a_size_and_kept_with_what_it_learnt_leaves_the_clients_other_sizes_drawn_there() -> None:
+    """sgt-mines's 20 px looks drawn at 42 px, kept in the user's store with a look learnt in play, refuse two
+    of the flags of a won board at 42 px; its 32 px looks drawn at 42 px read the whole board. The kept
+    profile is no profile made at that size: the client's other sizes are still drawn there."""
+    from sweepbot.vision.learn import with_templates
+
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-42px-won.png"
+    drawn = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-20px"), (42.0, 42.0))
+    one = drawn.template(drawn.labels.index("1"))
+    with_templates(drawn, [("2", np.clip(one.astype(int) + 40, 0, 255).astype(np.uint8))])
+    assert "sgt-mines-20px@42.0px" in {p.name for p in available_profiles()}
+    reading = read_screenshot(load_image(path), opened_unknown=True)
+    assert list(reading.board.grid) == written(path.with_suffix(".txt"))["shown"]
+    assert reading.profile.drawn_from == "sgt-mines-32px"
