@@ -93,8 +93,10 @@ class Player:
             except ScreenStoppedMakingSense as err:
                 if ending.expected_win is None and self.dismiss():
                     continue
+                # a message over the board is read unless the last clicks were certain to win (reading one takes
+                # seconds on a large board)
                 said = said_over(err.frame, previous, self.watcher.overlays.extent(err.frame, previous.bbox)) \
-                    if previous is not None and err.frame is not None else None
+                    if previous is not None and err.frame is not None and not ending.sure else None
                 if said is not None:
                     # a message over the board says how the game ended ("You hit a mine"), as a person reads it
                     report.result, report.final, report.final_view = said, previous.board if previous else None, \
