@@ -230,6 +230,11 @@ def test_tiles_drawn_so_small_that_their_gaps_blend_in_are_the_even_parts_of_the
     assert (grid.x0, grid.y0, grid.pitch_x, grid.pitch_y) == (6, 27, 16, 16)
     with pytest.raises(DesktopError):
         tiles.find_tiles(image, 9, 4, grey, client="test", tolerance=3)
+    # a little further out, some gaps stand apart from the grey and cut the blob in four, the others blend in
+    image[27 + 16 * 5, 6:150] = (150, 150, 150)
+    image[27:171, 6 + 16 * 4] = (150, 150, 150)
+    grid = tiles.find_tiles(image, 9, 9, grey, client="test", tolerance=3)
+    assert (grid.x0, grid.y0, grid.pitch_x, grid.pitch_y) == (6, 27, 16, 16)
 
 
 def test_tiles_a_few_pixels_apart_in_size_at_fractional_places_are_all_tiles() -> None:

@@ -107,8 +107,11 @@ def find_tiles(image: np.ndarray, rows: int, cols: int, bgr: BGR, *, client: str
 
 def merged_board(image: np.ndarray, bgr: BGR, tolerance: int, rows: int, cols: int) -> Grid | None:
     """The largest filled blob of ``bgr`` as a board of ``rows x cols`` even tiles, when its shape is the
-    board's (its width per column within a tenth of its height per row) and its tiles at least 8 px."""
-    found = [b for b in blobs(colour_mask(image, bgr, tolerance)) if b[4] >= 0.8 * b[2] * b[3]]
+    board's (its width per column within a tenth of its height per row) and its tiles at least 8 px. Gaps up
+    to two pixels wide are closed first: drawn that small, some of a gap's pixels blend into the tiles' colour
+    and some do not."""
+    mask = cv2.morphologyEx(colour_mask(image, bgr, tolerance), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    found = [b for b in blobs(mask) if b[4] >= 0.8 * b[2] * b[3]]
     if not found:
         return None
     x, y, w, h, _ = max(found, key=lambda b: b[4])
