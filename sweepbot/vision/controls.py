@@ -134,7 +134,7 @@ def find_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks:
     corner (within ``slack`` pixels); None if none matches well enough."""
     best: tuple[float, Rect] | None = None
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    for look in looks:
+    for look in (variant for seen in looks for variant in near_sizes(seen)):
         h, w = look.shape
         x0, y0 = board.x + offset[0] - slack, board.y + offset[1] - slack
         x0c, y0c = max(0, x0), max(0, y0)
@@ -149,6 +149,15 @@ def find_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks:
         if score >= MATCH and (best is None or score > best[0]):
             best = (float(score), Rect(x0c + mx, y0c + my, w, h))
     return None if best is None else best[1]
+
+
+def near_sizes(look: np.ndarray) -> list[np.ndarray]:
+    """A look as seen, then resized a pixel narrower or wider, shorter or taller: a window or page scaled as a
+    whole lays its controls out to whole pixels, each rounded its own way (a label 90x35 px at 100 % drawn
+    41x15 at 45 %, where the look scaled with the board is 40x16)."""
+    h, w = look.shape[:2]
+    return [look] + [cv2.resize(look, (w + dw, h + dh), interpolation=cv2.INTER_AREA)
+                     for dw in (-1, 0, 1) for dh in (-1, 0, 1) if (dw or dh) and min(w + dw, h + dh) >= 3]
 
 
 def find_known_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], looks: Sequence[np.ndarray],

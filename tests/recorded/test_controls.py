@@ -68,3 +68,22 @@ def test_a_control_whose_label_is_set_in_another_font_is_found_at_its_place_by_i
     area = around_board(board, (image.shape[1], image.shape[0]))
     found = find_known_control(image, board, control.offset, looks, area)
     assert found is not None and _near(found, Rect(*EXPECTED["gnome-mines-wayland-won.png"]))
+
+
+def test_a_control_of_a_page_zoomed_out_is_found_at_its_place_drawn_a_pixel_off_its_scaled_size() -> None:
+    """nicegui-minesweeper's page at 45 % zoom (a frame of `benchmarks/any_size.py`'s recording): its RESTART
+    button, 90x35 px where the page was calibrated, is laid out 41x15 px, where its look scaled with the board
+    is 40x16; found at its place all the same, and nowhere on another client's screen."""
+    from sweepbot.vision.profile import load_profile
+
+    drawn = FIXTURES / "drawn-sizes"
+    image = load_image(drawn / "nicegui-zoom0.45-play.png")
+    control = load_profile(drawn / "profiles" / "nicegui-minesweeper-40px@18.0px").play.new_game_control
+    assert control is not None
+    looks = [decode_look(t) for t in control.looks]
+    assert (40, 16) in {(look.shape[1], look.shape[0]) for look in looks}
+    board = Rect(*locate(image).bbox)
+    found = find_control(image, board, control.offset, looks)
+    assert found is not None and _near(found, Rect(8, 27, 41, 15), slack=1)  # checked by eye on the frame
+    other = load_image(CONTROLS / "xdemineur-fresh.png")
+    assert find_control(other, Rect(*locate(other).bbox), control.offset, looks) is None
