@@ -235,6 +235,13 @@ def test_tiles_drawn_so_small_that_their_gaps_blend_in_are_the_even_parts_of_the
     image[27:171, 6 + 16 * 4] = (150, 150, 150)
     grid = tiles.find_tiles(image, 9, 9, grey, client="test", tolerance=3)
     assert (grid.x0, grid.y0, grid.pitch_x, grid.pitch_y) == (6, 27, 16, 16)
+    # tiles drawn large with gaps of two pixels are found one by one, never as one blob (its edges are not
+    # the tiles' where a shadow meets them)
+    large = np.full((420, 420, 3), 250, np.uint8)
+    for r in range(9):
+        for c in range(9):
+            large[10 + 40 * r : 48 + 40 * r, 10 + 40 * c : 48 + 40 * c] = grey
+    assert tiles.merged_board(large, grey, 3, 9, 9) is None
 
 
 def test_tiles_a_few_pixels_apart_in_size_at_fractional_places_are_all_tiles() -> None:

@@ -107,10 +107,12 @@ def find_tiles(image: np.ndarray, rows: int, cols: int, bgr: BGR, *, client: str
 
 def merged_board(image: np.ndarray, bgr: BGR, tolerance: int, rows: int, cols: int) -> Grid | None:
     """The largest filled blob of ``bgr`` as a board of ``rows x cols`` even tiles, when its shape is the
-    board's (its width per column within a tenth of its height per row) and its tiles at least 8 px. Gaps up
-    to two pixels wide are closed first: drawn that small, some of a gap's pixels blend into the tiles' colour
-    and some do not."""
-    mask = cv2.morphologyEx(colour_mask(image, bgr, tolerance), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    board's (its width per column within a tenth of its height per row) and its tiles at least 8 px. Gaps a
+    pixel wide are closed first (drawn that small, some of a gap's pixels blend into the tiles' colour and some
+    do not); wider ones, between tiles drawn large enough to be found one by one, are left open."""
+    one = np.ones((2, 2), np.uint8)
+    # grown by a pixel right and down, then shrunk by a pixel from the right and bottom: the blob's edges stay
+    mask = cv2.erode(cv2.dilate(colour_mask(image, bgr, tolerance), one, anchor=(1, 1)), one, anchor=(0, 0))
     found = [b for b in blobs(mask) if b[4] >= 0.8 * b[2] * b[3]]
     if not found:
         return None
