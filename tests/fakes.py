@@ -60,11 +60,15 @@ class SimReader:
     def __init__(self, rows: int, cols: int, mines: int) -> None:
         self.rows, self.cols, self.mines = rows, cols, mines
 
-    def read(self, frame: np.ndarray) -> BoardView:
+    def grid(self, frame: np.ndarray) -> tuple[str, ...]:
+        """The characters the simulated screen draws, one a cell."""
         sub = frame[MARGIN_Y:MARGIN_Y + self.rows * CELL:CELL, MARGIN_X:MARGIN_X + self.cols * CELL:CELL, 0]
         if sub.shape != (self.rows, self.cols):
             raise SweepbotError("no board found")
-        grid = tuple("".join(chr(v) for v in row) for row in sub)
+        return tuple("".join(chr(v) for v in row) for row in sub)
+
+    def read(self, frame: np.ndarray) -> BoardView:
+        grid = self.grid(frame)
         if int(frame[0, 0, 1]) > 2:
             raise SweepbotError("no board found")
         board = Board(grid, self.mines, ("playing", "won", "lost")[int(frame[0, 0, 1])])

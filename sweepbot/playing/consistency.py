@@ -98,7 +98,7 @@ def won_unshown(board: Board, taken: Sequence[Cell]) -> bool:
     return bool(taken) and all(board.grid[r][c] in ".12345678" for r, c in taken) and covered_all_mines(board)
 
 
-def won_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cell], unread: str = "~") -> Board | None:
+def won_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cell], unread: str) -> Board | None:
     """The won board, when a frame read but for some cells (``grid``, ``unread`` where a cell matched no look)
     proves the game won by the clicks just made on ``before``: every cell left unread was covered on
     ``before`` and not clicked (a client may mark each mine at a win in a look never seen in play, such as a

@@ -218,12 +218,12 @@ class Player:
             if view is None:
                 problems.append(problem)
                 crops = unread or crops
-                won = won_beneath_unread(previous.board, some.grid, clicked or [], REFUSED) \
-                    if some is not None and previous is not None and same_place(some, previous) else None
-                if previous is not None and won is not None:
-                    # the last clicks won, and the client marks its mines in a look play never showed (a flag
-                    # beside a flag): the rest of the board proves the win, with the unread cells left unnamed
-                    return frame, replace(previous, board=won), None
+                if some is not None and previous is not None and same_place(some, previous):
+                    won = won_beneath_unread(previous.board, some.grid, clicked or [], REFUSED)
+                    if won is not None:
+                        # the last clicks won, and the client marks its mines in a look play never showed (a flag
+                        # beside a flag): the rest of the board proves the win, with the unread cells left unnamed
+                        return frame, replace(previous, board=won), None
                 continue
             pressed = half_taken(view.board, clicked or [])
             if pressed:

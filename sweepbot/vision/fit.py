@@ -129,8 +129,7 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     sizes: where that profile's looks do not read the board, the screen differs from them (washed out, say),
     and looks drawn from another size, held only loosely, would be trusted where the exact ones are not. A
     profile near enough the board's size to be read as it is, but not made there, is drawn at it too (a
-    window or page scaled by a few percent).
-    The profiles drawn alone, and those drawn together."""
+    window or page scaled by a few percent). The profiles drawn alone, and those drawn together."""
     if not in_range(found.pitch):
         return [], []
     clients: dict[str, list[Profile]] = {}

@@ -309,8 +309,7 @@ def test_a_win_whose_mines_are_marked_in_a_look_never_seen_is_a_win_when_the_res
 
     class PartReader(SimReader):
         def read(self, frame: np.ndarray) -> BoardView:
-            sub = frame[MARGIN_Y:MARGIN_Y + self.rows * CELL:CELL, MARGIN_X:MARGIN_X + self.cols * CELL:CELL, 0]
-            grid = tuple("".join(chr(v) for v in row) for row in sub)
+            grid = self.grid(frame)
             unread = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == REFUSED]
             if unread:
                 xs = tuple(MARGIN_X + c * CELL for c in range(self.cols + 1))
