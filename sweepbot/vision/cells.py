@@ -134,8 +134,11 @@ def windows_at(image: np.ndarray, ys: np.ndarray, xs: np.ndarray, size: tuple[in
     together, every window inside the image), one row each, in the broadcast shape's order: cut from a view
     of the image's every window, much faster than a gather of their pixels."""
     w, h = size
-    every = np.lib.stride_tricks.sliding_window_view(image, (h, w, 3))
-    return every[ys, xs, 0].reshape(-1, h * w * 3)
+    height, width, depth = image.shape
+    sy, sx, sc = image.strides
+    every = np.lib.stride_tricks.as_strided(image, (height - h + 1, width - w + 1, h, w, depth),
+                                            (sy, sx, sy, sx, sc), writeable=False)
+    return every[ys, xs].reshape(-1, h * w * depth)
 
 
 def distances(windows: np.ndarray, profile: Profile, batched: bool = False,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from sweepbot.board import COVERED, ZERO, unheld_numbers
@@ -20,7 +21,7 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import colour_rules
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.track import Kept, Look, Scored, Track, score_frame
+from sweepbot.vision.track import Inked, Kept, Look, Looks, Scored, Track, score_frame
 
 
 def classify(
@@ -42,65 +43,84 @@ def classify(
     if profile.drawn_from:
         # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness (a fit
         # is made afresh each frame: its checks are not kept)
-        scores = _numbers_held_close(plain.windows, geometry, looks, scores, kept if looks is profile else Kept())
+        scores = _numbers_held_close(plain, geometry, looks, scores, kept if looks is profile else Kept())
         if whole:
             scores = _flood_kept(scores)
     return replace(scores, track=kept.track(plain))
 
 
-def _numbers_held_close(windows: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
+def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, scores: CellScores,
                         kept: Kept) -> CellScores:
     """``scores`` with the numbers neither held close (the table's ``drawn_number_rms`` and
     ``drawn_number_margin``) nor inked as their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused
-    (``windows``: the cells' windows as cut from the image): a profile drawn at another size never names a
-    number it only comes near. A number taken by its colour is held apart only from the looks its colour
-    does not rule out (``vision.ink.colour_rules``): a digit drawn anew may come nearer another digit's shape,
-    or the empty cell it is drawn on, than to its own look."""
+    (``plain``: the cells' windows as cut from the image, and which changed since the frame before): a profile
+    drawn at another size never names a number it only comes near. A number taken by its colour is held apart
+    only from the looks its colour does not rule out (``vision.ink.colour_rules``): a digit drawn anew may come
+    nearer another digit's shape, or the empty cell it is drawn on, than to its own look."""
     table = limits.LIMITS
-    loose = np.isin(scores.chars, list("12345678")) & (
+    codes = scores.chars.view(np.uint32)  # one code point a cell: a digit's are those of "1" to "8"
+    loose = (codes >= ord("1")) & (codes <= ord("8")) & (
         (scores.rms > table.drawn_number_rms) | (scores.margin < table.drawn_number_margin))
     if not loose.any():
         return scores
-    rms, margin = scores.rms.copy(), scores.margin.copy()
-    cells = np.flatnonzero(loose & (rms <= table.drawn_ink_rms))
-    digits = [str(ch) for ch in scores.chars.reshape(-1)[cells]]
+    cells = np.flatnonzero(loose & (scores.rms <= table.drawn_ink_rms))
+    digits = scores.chars.reshape(-1)[cells]
+    # what a check found: the margin of a number taken by its colour, NaN where it is not
+    apart = np.full(len(cells), np.nan)
+    # a cell whose window stayed and reads as the same digit is checked as it was
+    known = np.zeros(len(cells), bool)
+    if plain.changed is not None and kept.inked_before is not None:
+        stayed = np.ones(len(plain.windows), bool)
+        stayed[plain.changed] = False
+        known = stayed[cells] & (kept.inked_before.digits[cells] == digits)
+        apart[known] = kept.inked_before.apart[cells[known]]
     # cells drawn alike (a board's many 1s) are looked at once, and once only while their pixels stay
-    keys = [(windows[i].tobytes(), digit) for i, digit in zip(cells, digits, strict=True)]
-    fresh = {key: i for i, key in zip(cells, keys, strict=True) if key not in kept.inks_before}
-    if fresh:
-        kept.inks.update(zip(fresh, _margins_among(windows[list(fresh.values())], [d for _, d in fresh], profile),
-                             strict=True))
-        kept.inked += len(fresh)
-    for i, key in zip(cells, keys, strict=True):
-        apart = kept.inks[key] if key in kept.inks else kept.inks_before[key]
-        kept.inks[key] = apart
-        if apart is not None:
-            r, c = divmod(int(i), geometry.cols)
-            loose[r, c] = False
-            rms[r, c] = min(rms[r, c], scores.max_rms)  # taken by its colour: within the profile's limit
-            margin[r, c] = max(margin[r, c], apart)
+    unknown: dict[tuple[bytes, str], list[int]] = {}
+    for k in np.flatnonzero(~known).tolist():
+        key = (plain.windows[cells[k]].tobytes(), str(digits[k]))
+        if key in kept.inks_before:
+            apart[k] = kept.inks[key] = kept.inks_before[key]
+        else:
+            unknown.setdefault(key, []).append(k)
+    if unknown:
+        firsts = [ks[0] for ks in unknown.values()]
+        found = _margins_among(plain.windows[cells[firsts]], [str(digits[k]) for k in firsts], profile)
+        for (key, ks), one in zip(unknown.items(), found, strict=True):
+            kept.inks[key] = np.nan if one is None else one
+            apart[ks] = kept.inks[key]
+        kept.inked += len(unknown)
+    kept.inked_cells = Inked.of(len(plain.windows), cells, digits, apart)
+    taken = cells[~np.isnan(apart)]
+    loose.reshape(-1)[taken] = False
+    rms, margin = scores.rms.copy(), scores.margin.copy()
+    # taken by its colour: within the profile's limit
+    rms.reshape(-1)[taken] = np.minimum(rms.reshape(-1)[taken], scores.max_rms)
+    margin.reshape(-1)[taken] = np.maximum(margin.reshape(-1)[taken], apart[~np.isnan(apart)])
     return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms, margin=margin)
 
 
 def _flood_kept(scores: CellScores) -> CellScores:
     """``scores`` with the empty cells read beside a covered tile refused: looks drawn at another size, held
     only loosely, may name another client's tiles, or a brightened covered tile, an empty cell."""
-    odd = zeros_beside_covered(np.where(scores.accepted, scores.chars, "~"))
+    odd = zeros_beside_covered(scores.chars, scores.accepted)
     return replace(scores, odd=odd) if odd.any() else scores
 
 
-def zeros_beside_covered(chars: np.ndarray) -> np.ndarray:
-    """Which cells of a board (rows x cols characters) are empty revealed cells with a covered tile around
-    them: a client opens every cell around an empty one, so no settled board shows one, and a board read with
-    one was read wrongly (or caught half drawn). Flags and question marks may lie beside one (an opening
-    passes over marked tiles)."""
-    rows, cols = chars.shape
-    covered = np.pad(chars == COVERED, 1)
-    near = np.zeros((rows, cols), bool)
-    for dy in (0, 1, 2):
-        for dx in (0, 1, 2):
-            near |= covered[dy : dy + rows, dx : dx + cols]
-    return np.asarray((chars == ZERO) & near)
+def zeros_beside_covered(chars: np.ndarray, named: np.ndarray | None = None) -> np.ndarray:
+    """Which cells of a board (rows x cols characters; of them, those ``named``, or all) are empty revealed
+    cells with a covered tile around them: a client opens every cell around an empty one, so no settled board
+    shows one, and a board read with one was read wrongly (or caught half drawn). Flags and question marks
+    may lie beside one (an opening passes over marked tiles)."""
+    codes = chars.view(np.uint32)  # one code point a cell
+    covered, zero = codes == ord(COVERED), codes == ord(ZERO)
+    if named is not None:
+        covered, zero = covered & named, zero & named
+    near = cv2.dilate(covered.astype(np.uint8), _AROUND)  # every cell beside a covered tile, and the tile
+    return zero & near.astype(bool)
+
+
+#: A cell and the eight around it.
+_AROUND = np.ones((3, 3), np.uint8)
 
 
 def _margins_among(windows: np.ndarray, digits: list[str], profile: Profile) -> list[float | None]:
@@ -190,27 +210,39 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
     if not bad or len(bad) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
         return scores
     ox, oy, w, h = profile.crop
-    origins, arounds, looks = [], [], []
-    for r, c in bad:
-        x0, y0 = geometry.xs[c] + ox, geometry.ys[r] + oy
-        part = image[max(y0 - reach, 0) : y0 + h + reach, max(x0 - reach, 0) : x0 + w + reach]
-        around = np.asarray(part.shape).tobytes() + part.tobytes()
-        look = kept.looks_before.get(r * geometry.cols + c)
-        origins.append((x0, y0))
-        arounds.append(around)
-        looks.append(look if look is not None and look.around == around else None)
+    cells = np.array([r * geometry.cols + c for r, c in bad], np.intp)
+    origins = [(geometry.xs[c] + ox, geometry.ys[r] + oy) for r, c in bad]
+    arounds = _arounds(image, origins, (w, h), reach)
+    shape = (image.shape[0], image.shape[1])
+    looks: list[Look | None] = ([None] * len(bad) if arounds is None
+                                else kept.looks_before.reusable(cells, arounds, shape))
     fresh = [i for i, look in enumerate(looks) if look is None]
     if fresh:
         for i, look in zip(fresh, _looks(image, [origins[i] for i in fresh], profile, scores.max_rms), strict=True):
-            looks[i] = replace(look, around=arounds[i])
+            looks[i] = look
         kept.looked += len(fresh)
+    found = tuple(look for look in looks if look is not None)
+    if arounds is not None and len(found) == len(bad):
+        kept.looks = Looks(cells, arounds, found, shape)  # ``bad`` is in row-major order: ``cells`` ascend
     chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
-    for (r, c), look in zip(bad, looks, strict=True):
-        assert look is not None
-        kept.looks[r * geometry.cols + c] = look
+    for (r, c), look in zip(bad, found, strict=True):
         if look.rms < rms[r, c]:
             chars[r, c], rms[r, c], margin[r, c], best[r, c] = look.char, look.rms, look.margin, look.best
     return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
+
+
+def _arounds(image: np.ndarray, origins: list[tuple[int, int]], size: tuple[int, int], reach: int) \
+        -> np.ndarray | None:
+    """For each window (by its top left pixel), every pixel its second look (:func:`_looks`) reads, one row
+    each: the window grown by ``reach`` on each side, moved inside the image as the look's windows are. None
+    for an image smaller than a grown window."""
+    w, h = size
+    height, width = image.shape[:2]
+    if height < h + 2 * reach or width < w + 2 * reach:
+        return None
+    xs = np.clip(np.array([x for x, _ in origins]) - reach, 0, width - w - 2 * reach)
+    ys = np.clip(np.array([y for _, y in origins]) - reach, 0, height - h - 2 * reach)
+    return windows_at(image, ys, xs, (w + 2 * reach, h + 2 * reach))
 
 
 def _looks(image: np.ndarray, origins: list[tuple[int, int]], profile: Profile, max_rms: float) -> list[Look]:
@@ -240,7 +272,7 @@ def _looks(image: np.ndarray, origins: list[tuple[int, int]], profile: Profile, 
     for i in range(len(origins)):
         these = inverse[cells == i]
         k = these[int(exact.rms[these, 0].argmin())]
-        looks.append(Look(b"", str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
+        looks.append(Look(str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
                           int(exact.best[k, 0])))
     return looks
 

@@ -72,10 +72,8 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
 
 @dataclass(frozen=True)
 class Look:
-    """A refused cell's second look (its window moved by a few pixels): the pixels around the window it was
-    taken on, and what it found."""
+    """A refused cell's second look (its window moved by a few pixels): what it found."""
 
-    around: bytes
     char: str
     rms: float
     margin: float
@@ -83,14 +81,55 @@ class Look:
 
 
 @dataclass(frozen=True, eq=False)
+class Looks:
+    """One frame's second looks: the cells looked at (indices, ascending), the pixels each look depends on
+    (one row each: the window grown by the look's reach, kept inside the image) and what each found."""
+
+    cells: np.ndarray
+    arounds: np.ndarray
+    found: tuple[Look, ...]
+    #: the image's height and width (a window near its edge is moved inside it)
+    shape: tuple[int, int]
+
+    def reusable(self, cells: np.ndarray, arounds: np.ndarray, shape: tuple[int, int]) -> list[Look | None]:
+        """For each of ``cells`` (with its ``arounds`` on a new frame of the same shape), the look found last
+        time when the pixels it depends on are the same, else None."""
+        if shape != self.shape or not len(self.cells) or arounds.shape[1:] != self.arounds.shape[1:]:
+            return [None] * len(cells)
+        at = np.minimum(np.searchsorted(self.cells, cells), len(self.cells) - 1)
+        same = (self.cells[at] == cells) & (self.arounds[at] == arounds).all(axis=1)
+        return [self.found[j] if ok else None for j, ok in zip(at.tolist(), same.tolist(), strict=True)]
+
+
+NO_LOOKS = Looks(np.zeros(0, np.intp), np.zeros((0, 0), np.uint8), (), (0, 0))
+
+
+@dataclass(frozen=True, eq=False)
+class Inked:
+    """One frame's colour checks of numbers, by cell: the digit each cell was checked as ("" where none was)
+    and what the check found (the margin of a number taken by its colour, NaN where it is not)."""
+
+    digits: np.ndarray
+    apart: np.ndarray
+
+    @classmethod
+    def of(cls, n: int, cells: np.ndarray, digits: np.ndarray, apart: np.ndarray) -> Inked:
+        """The checks of ``cells`` (as ``digits``, finding ``apart``) on a board of ``n`` cells."""
+        every, found = np.full(n, "", "<U1"), np.full(n, np.nan)
+        every[cells], found[cells] = digits, apart
+        return cls(every, found)
+
+
+@dataclass(frozen=True, eq=False)
 class Track:
     """What one frame's read keeps for the next: the plain scores, the second looks at refused cells (by cell
-    index) and the colour checks of numbers (by window pixels and digit: the margin a number taken by its
-    colour has, None where its colour is not its digit's), each valid while its pixels stay."""
+    index) and the colour checks of numbers (by window pixels and digit, and by cell: the margin a number
+    taken by its colour has, NaN where its colour is not its digit's), each valid while its pixels stay."""
 
     plain: Scored
-    looks: dict[int, Look] = field(default_factory=dict)
-    inks: dict[tuple[bytes, str], float | None] = field(default_factory=dict)
+    looks: Looks = NO_LOOKS
+    inks: dict[tuple[bytes, str], float] = field(default_factory=dict)
+    inked_cells: Inked | None = None
     #: how many second looks and colour checks this frame took afresh
     looked: int = 0
     inked: int = 0
@@ -103,10 +142,12 @@ class Kept:
     """One read's use of the last frame's track: the looks and checks it may take again, and those it took
     (collected while the read goes on, then kept in its :class:`Track`)."""
 
-    looks_before: dict[int, Look] = field(default_factory=dict)
-    inks_before: dict[tuple[bytes, str], float | None] = field(default_factory=dict)
-    looks: dict[int, Look] = field(default_factory=dict)
-    inks: dict[tuple[bytes, str], float | None] = field(default_factory=dict)
+    looks_before: Looks = NO_LOOKS
+    inks_before: dict[tuple[bytes, str], float] = field(default_factory=dict)
+    inked_before: Inked | None = None
+    looks: Looks = NO_LOOKS
+    inks: dict[tuple[bytes, str], float] = field(default_factory=dict)
+    inked_cells: Inked | None = None
     looked: int = 0
     inked: int = 0
     means_before: np.ndarray | None = None
@@ -116,7 +157,8 @@ class Kept:
     def after(cls, last: Track | None, geometry: Geometry, profile: Profile, max_rms: float) -> Kept:
         if last is None or not last.plain.same_board(geometry, profile, max_rms):
             return cls()
-        return cls(last.looks, last.inks, means_before=last.means)  # read only: this read's own are its own
+        # read only: this read's own are its own
+        return cls(last.looks, last.inks, last.inked_cells, means_before=last.means)
 
     def window_means(self, plain: Scored) -> np.ndarray:
         """Each window's mean level on this frame: the frame before's where the window is unchanged (a mean
@@ -132,4 +174,4 @@ class Kept:
         return self.means
 
     def track(self, plain: Scored) -> Track:
-        return Track(plain, self.looks, self.inks, self.looked, self.inked, self.means)
+        return Track(plain, self.looks, self.inks, self.inked_cells, self.looked, self.inked, self.means)

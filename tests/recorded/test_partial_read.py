@@ -193,3 +193,29 @@ def test_a_board_read_with_looks_drawn_at_its_size_is_looked_at_again_only_where
     assert np.array_equal(partial.scores.track.means, full.scores.track.means)
     assert not np.array_equal(partial.scores.track.means, track.means)
     assert same.scores.track.means is track.means
+
+
+def test_a_refused_cell_is_looked_at_again_when_the_pixels_around_its_window_change_and_its_window_stays() -> None:
+    # the second look at a refused cell moves its window by a few pixels: a change beside the window, which
+    # leaves the window as it was, may change what the look finds, and the look is taken again
+    image = load_image(FIXTURES / "drawn-sizes" / "gnome-mines-threes-1.3x.png")
+    reading = read_screenshot(image, profiles=[load_profile(BUILTIN_DIR / "gnome-mines-34px")])
+    geometry, profile = reading.geometry, reading.profile
+    fresh = read_located(image, geometry, profile)
+    assert fresh.scores.track is not None
+    looked_at = fresh.scores.track.looks.cells
+    assert len(looked_at)
+    r, c = divmod(int(looked_at[0]), geometry.cols)
+    ox, oy, w, _ = profile.crop
+    x0, y0 = geometry.xs[c] + ox, geometry.ys[r] + oy
+    changed = image.copy()
+    changed[y0 - 2 : y0, x0 : x0 + w] = 255 - changed[y0 - 2 : y0, x0 : x0 + w]  # two rows just above the window
+    full = read_located(changed, geometry, profile)
+    partial = read_located(changed, geometry, profile, last=fresh.seen)
+    same_reading(full, partial)
+    assert partial.scores.track is not None
+    # the cell's own window stayed: it is not scored again, but looked at again
+    scored_again = partial.scores.track.plain.changed
+    assert scored_again is not None and r * geometry.cols + c not in scored_again
+    assert partial.scores.track.looked >= 1
+    assert partial.scores.track.looked < fresh.scores.track.looked or fresh.scores.track.looked == 1

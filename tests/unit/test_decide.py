@@ -20,3 +20,15 @@ def test_an_empty_cell_beside_a_covered_tile_is_one_no_client_leaves() -> None:
     assert cells("#..", "...", "..#") == [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]
     # a flag or a question mark beside one may be (the opening passes over marked tiles)
     assert cells(".F", "?1") == []
+
+
+def test_only_the_cells_named_count_as_empty_or_covered_beside_each_other() -> None:
+    board = np.array([list("#.."), list("..."), list("..#")])
+    named = np.array([[False, True, True], [True, True, True], [True, True, False]])
+    # the covered tiles unnamed (refused): no empty cell lies beside a covered tile
+    assert not zeros_beside_covered(board, named).any()
+    # an empty cell unnamed is not one either
+    named = np.ones((3, 3), bool)
+    named[1, 1] = False
+    assert [(int(r), int(c)) for r, c in zip(*np.nonzero(zeros_beside_covered(board, named)), strict=True)] == \
+        [(0, 1), (1, 0), (1, 2), (2, 1)]
