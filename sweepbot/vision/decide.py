@@ -206,32 +206,33 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
     window alone, and is taken again only when they changed (``kept``)."""
     table = limits.LIMITS
     reach = table.nudge_reach
-    bad = scores.refused()
-    if not bad or len(bad) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
+    rows, cols = np.nonzero(~scores.accepted)
+    if not len(rows) or len(rows) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
         return scores
     ox, oy, w, h = profile.crop
-    cells = np.array([r * geometry.cols + c for r, c in bad], np.intp)
-    origins = [(geometry.xs[c] + ox, geometry.ys[r] + oy) for r, c in bad]
-    arounds = _arounds(image, origins, (w, h), reach)
+    cells = rows * geometry.cols + cols  # row-major: ascending
+    x0s, y0s = np.asarray(geometry.xs)[cols] + ox, np.asarray(geometry.ys)[rows] + oy
+    arounds = _arounds(image, x0s, y0s, (w, h), reach)
     shape = (image.shape[0], image.shape[1])
-    looks: list[Look | None] = ([None] * len(bad) if arounds is None
+    looks: list[Look | None] = ([None] * len(cells) if arounds is None
                                 else kept.looks_before.reusable(cells, arounds, shape))
     fresh = [i for i, look in enumerate(looks) if look is None]
     if fresh:
-        for i, look in zip(fresh, _looks(image, [origins[i] for i in fresh], profile, scores.max_rms), strict=True):
+        for i, look in zip(fresh, _looks(image, x0s[fresh], y0s[fresh], profile, scores.max_rms), strict=True):
             looks[i] = look
         kept.looked += len(fresh)
     found = tuple(look for look in looks if look is not None)
-    if arounds is not None and len(found) == len(bad):
-        kept.looks = Looks(cells, arounds, found, shape)  # ``bad`` is in row-major order: ``cells`` ascend
+    if arounds is not None:
+        kept.looks = Looks(cells, arounds, found, shape)
+    better = np.array([look.rms for look in found]) < scores.rms[rows, cols]
     chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
-    for (r, c), look in zip(bad, found, strict=True):
-        if look.rms < rms[r, c]:
-            chars[r, c], rms[r, c], margin[r, c], best[r, c] = look.char, look.rms, look.margin, look.best
+    for i in np.flatnonzero(better).tolist():
+        r, c, look = rows[i], cols[i], found[i]
+        chars[r, c], rms[r, c], margin[r, c], best[r, c] = look.char, look.rms, look.margin, look.best
     return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
 
 
-def _arounds(image: np.ndarray, origins: list[tuple[int, int]], size: tuple[int, int], reach: int) \
+def _arounds(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
         -> np.ndarray | None:
     """For each window (by its top left pixel), every pixel its second look (:func:`_looks`) reads, one row
     each: the window grown by ``reach`` on each side, moved inside the image as the look's windows are. None
@@ -240,28 +241,28 @@ def _arounds(image: np.ndarray, origins: list[tuple[int, int]], size: tuple[int,
     height, width = image.shape[:2]
     if height < h + 2 * reach or width < w + 2 * reach:
         return None
-    xs = np.clip(np.array([x for x, _ in origins]) - reach, 0, width - w - 2 * reach)
-    ys = np.clip(np.array([y for _, y in origins]) - reach, 0, height - h - 2 * reach)
+    xs = np.clip(x0s - reach, 0, width - w - 2 * reach)
+    ys = np.clip(y0s - reach, 0, height - h - 2 * reach)
     return windows_at(image, ys, xs, (w + 2 * reach, h + 2 * reach))
 
 
-def _looks(image: np.ndarray, origins: list[tuple[int, int]], profile: Profile, max_rms: float) -> list[Look]:
-    """For each window (by its top left pixel), the best of its shifts, scored exactly. One fast product
-    finds each window's nearest shifts; those within float32's rounding of the nearest are scored exactly, and
-    the exactly nearest taken (the first of equals): the windows looked at beside one change nothing."""
+def _looks(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, profile: Profile, max_rms: float) -> list[Look]:
+    """For each window (by its top left pixel: ``x0s``, ``y0s``), the best of its shifts, scored exactly. One
+    fast product finds each window's nearest shifts; those within float32's rounding of the nearest are scored
+    exactly, and the exactly nearest taken (the first of equals): the windows looked at beside one change
+    nothing."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
     height, width = image.shape[:2]
     steps = np.arange(-reach, reach + 1)
-    x0s, y0s = (np.array([o[axis] for o in origins]) for axis in (0, 1))
     # each window's top left pixel for every move (dy, dx), kept inside the image: windows x moves
     ys = np.clip(y0s[:, None, None] + steps[None, :, None], 0, height - h) + np.zeros((1, 1, len(steps)), int)
     xs = np.clip(x0s[:, None, None] + steps[None, None, :], 0, width - w) + np.zeros((1, len(steps), 1), int)
-    ys, xs = ys.reshape(len(origins), -1), xs.reshape(len(origins), -1)
+    ys, xs = ys.reshape(len(x0s), -1), xs.reshape(len(x0s), -1)
     moves = ys.shape[1]
     shifted = windows_at(image, ys, xs, (w, h)).astype(np.float32)
-    d = distances(shifted, profile, batched=True).min(axis=1).reshape(len(origins), moves)
-    wsq = np.einsum("ij,ij->i", shifted, shifted).reshape(len(origins), moves)
+    d = distances(shifted, profile, batched=True).min(axis=1).reshape(len(x0s), moves)
+    wsq = np.einsum("ij,ij->i", shifted, shifted).reshape(len(x0s), moves)
     # float32's rounding of a distance: well under a ten-thousandth of the sums it is taken from
     near = d <= (d.min(axis=1) + 1e-4 * (wsq.max(axis=1) + float(profile.norms.max())))[:, None]
     cells, tried = np.nonzero(near)
@@ -269,7 +270,7 @@ def _looks(image: np.ndarray, origins: list[tuple[int, int]], profile: Profile, 
     first, inverse = distinct_rows(shifted[cells * moves + tried])
     exact = score(shifted[(cells * moves + tried)[first]], profile, len(first), 1, max_rms)
     looks = []
-    for i in range(len(origins)):
+    for i in range(len(x0s)):
         these = inverse[cells == i]
         k = these[int(exact.rms[these, 0].argmin())]
         looks.append(Look(str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
