@@ -10,7 +10,8 @@ steps, in order:
    flagged, and a number's mines are then all in sight);
 3. numbers: each such look's count is its number (0 is the empty cell);
 4. marks: a mine look seen while other mines were still hidden is a flag; one seen once in every frame that
-   shows a loss is the exploded mine; one seen many at a time, only when all mines are shown, a mine;
+   shows a loss is the exploded mine; one seen many at a time, only when all mines are shown, a mine, unless
+   no mine went off where it shows (a won board, whose mines a client may flag: a flag);
 5. kept numbers: an opened cell shows one number until its game ends: a look that a cell seen opened takes
    later in the same game (a number drawn on another background when it has too many flags around it) is
    the number it showed before;
@@ -306,6 +307,7 @@ def marks(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], comp
     Without ``flags`` (the client has none), a mine look seen in play is no flag, and stays unnamed."""
     open_ = [k for k in mines if k not in names]
     present = [{int(k): int(n) for k, n in zip(*np.unique(g, return_counts=True), strict=True)} for g in grids]
+    many = []
     for k in open_:
         frames = [i for i, p in enumerate(present) if k in p]
         most = max(present[i][k] for i in frames)
@@ -315,4 +317,12 @@ def marks(grids: Sequence[np.ndarray], names: Naming, mines: Sequence[int], comp
         elif most == 1 and len(frames) >= 2:
             names[k] = Name("!", "a mine look once in each frame after a loss: the mine that was clicked")
         elif most >= 2:
+            many.append((k, frames))
+    exploded = {k for k, name in names.items() if name.char == "!"}
+    for k, frames in many:
+        if exploded and not any(e in present[i] for i in frames for e in exploded):
+            # every mine shown, and none gone off: a won board, on which a client flags every mine
+            names[k] = Name("F", "a mine look seen many at a time, only on boards where no mine went off: the "
+                                 "flags a client puts on every mine at a win")
+        else:
             names[k] = Name("*", "a mine look seen many at a time, after a loss: the mines shown")

@@ -134,11 +134,12 @@ def windows_at(image: np.ndarray, ys: np.ndarray, xs: np.ndarray, size: tuple[in
     together, every window inside the image), one row each, in the broadcast shape's order: cut from a view
     of the image's every window, much faster than a gather of their pixels."""
     w, h = size
-    height, width, depth = image.shape
+    height, width = image.shape[:2]
     sy, sx, sc = image.strides
-    every = np.lib.stride_tricks.as_strided(image, (height - h + 1, width - w + 1, h, w, depth),
+    # (a fourth channel, an alpha, left out)
+    every = np.lib.stride_tricks.as_strided(image, (height - h + 1, width - w + 1, h, w, 3),
                                             (sy, sx, sy, sx, sc), writeable=False)
-    return every[ys, xs].reshape(-1, h * w * depth)
+    return every[ys, xs].reshape(-1, h * w * 3)
 
 
 def distances(windows: np.ndarray, profile: Profile, batched: bool = False,

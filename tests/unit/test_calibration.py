@@ -797,3 +797,26 @@ def test_an_unnamed_look_that_is_a_named_ones_twin_in_the_profiles_window_is_lef
     kept = without_named_twins([("3", three), (UNNAMED, twin), (UNNAMED, other)])
     assert [ch for ch, _ in kept] == ["3", UNNAMED]
     assert kept[1][1] is other
+
+
+def test_a_look_a_client_puts_on_every_mine_at_a_win_is_never_named_the_mines_a_loss_shows() -> None:
+    """A client that flags every mine when a game is won and shows only the mine that went off at a loss, met by
+    a session whose own flags were never taken (a right click the client takes only held): the flag look is
+    seen many at a time and never while a game is on, but only on won boards, beside no mine that went off.
+    It is the client's flag, never a mine shown at a loss."""
+    from sweepbot.calibration.facts import REVEALED
+
+    rows, cols = 9, 9
+    layout, counts, number = dealt(np.random.default_rng(3), rows, cols, 10)
+    new = np.full((rows, cols), "#")
+    mid = np.where(spread(~layout & (np.arange(cols)[None, :] < 4), counts), number, "#")
+    won = np.where(layout, "F", number)
+    hit = np.argwhere(layout & (neighbour_count(mid != "#") > 0))[0]
+    lost = mid.copy()
+    lost[tuple(hit)] = "!"
+    looks, truth = as_looks([new, mid, won, new, mid, lost])
+    opened = [Fact(i, int(r), int(c), REVEALED) for i, g in ((1, mid), (4, mid))
+              for r, c in np.argwhere(np.isin(g, list(".12345678")))]
+    facts = [Fact(0, 0, 0, "#"), *opened, Fact(3, 0, 0, "#"), Fact(5, int(hit[0]), int(hit[1]), "!")]
+    names = name_looks(looks, facts, min_cells=1, with_hints=False)
+    assert all(truth[k] == n.char for k, n in names.items()), {truth[k]: n for k, n in names.items()}
