@@ -78,8 +78,8 @@ def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, sco
     unknown: dict[tuple[bytes, str], list[int]] = {}
     for k in np.flatnonzero(~known).tolist():
         key = (plain.windows[cells[k]].tobytes(), str(digits[k]))
-        if key in kept.inks_before:
-            apart[k] = kept.inks[key] = kept.inks_before[key]
+        if key in kept.inks:
+            apart[k] = kept.inks[key]
         else:
             unknown.setdefault(key, []).append(k)
     if unknown:

@@ -143,9 +143,9 @@ class Kept:
     (collected while the read goes on, then kept in its :class:`Track`)."""
 
     looks_before: Looks = NO_LOOKS
-    inks_before: dict[tuple[bytes, str], float] = field(default_factory=dict)
     inked_before: Inked | None = None
     looks: Looks = NO_LOOKS
+    #: every colour check made on this board, by window pixels and digit: the frames before's, and this one's
     inks: dict[tuple[bytes, str], float] = field(default_factory=dict)
     inked_cells: Inked | None = None
     looked: int = 0
@@ -157,8 +157,10 @@ class Kept:
     def after(cls, last: Track | None, geometry: Geometry, profile: Profile, max_rms: float) -> Kept:
         if last is None or not last.plain.same_board(geometry, profile, max_rms):
             return cls()
-        # read only: this read's own are its own
-        return cls(last.looks, last.inks, last.inked_cells, means_before=last.means)
+        # the frame before's looks and checks by cell are read only; its checks by pixels, copied, grow with
+        # this frame's (a cell drawn as one checked before, a new 1 like the others, is not checked again)
+        return cls(looks_before=last.looks, inked_before=last.inked_cells, inks=dict(last.inks),
+                   means_before=last.means)
 
     def window_means(self, plain: Scored) -> np.ndarray:
         """Each window's mean level on this frame: the frame before's where the window is unchanged (a mean
