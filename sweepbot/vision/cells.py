@@ -153,12 +153,17 @@ def distances(windows: np.ndarray, profile: Profile, batched: bool = False,
     beside."""
     if batched:
         return batched_distances(windows, profile.stack, profile.norms)
-    stack, norms = _exact_templates(profile)
+    stack, norms = exact_looks(profile)
     if looks is not None:
         stack, norms = stack[looks], norms[looks]
     win = windows.astype(np.float64)
     wsq = np.einsum("ij,ij->i", win, win)
     return np.maximum(wsq[:, None] + norms[None, :] - 2.0 * (win @ stack.T), 0.0)
+
+
+#: float32's rounding of a distance taken by :func:`batched_distances`: well under this share of the sums it is
+#: taken from (the window's squared norm and the look's)
+FLOAT32_ROUNDING = 1e-4
 
 
 def batched_distances(windows: np.ndarray, looks: np.ndarray, norms: np.ndarray) -> np.ndarray:
@@ -168,7 +173,7 @@ def batched_distances(windows: np.ndarray, looks: np.ndarray, norms: np.ndarray)
     return np.maximum(wsq[:, None] + norms[None, :] - 2.0 * (windows @ looks.T), 0.0)
 
 
-def _exact_templates(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+def exact_looks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     """The profile's templates rounded to multiples of 1/256, in float64, and their squared norms."""
     def made() -> tuple[np.ndarray, np.ndarray]:
         stack = np.round(profile.stack.astype(np.float64) * 256.0) / 256.0

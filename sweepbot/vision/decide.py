@@ -21,6 +21,7 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import colour_rules
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
 from sweepbot.vision.profile import Profile
+from sweepbot.vision.shifted import best_moves
 from sweepbot.vision.track import Inked, Kept, Look, Looks, Scored, Track, score_frame
 
 
@@ -218,7 +219,7 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
                                 else kept.looks_before.reusable(cells, arounds, shape))
     fresh = [i for i, look in enumerate(looks) if look is None]
     if fresh:
-        for i, look in zip(fresh, _looks(image, x0s[fresh], y0s[fresh], profile, scores.max_rms), strict=True):
+        for i, look in zip(fresh, best_moves(image, x0s[fresh], y0s[fresh], profile, scores.max_rms), strict=True):
             looks[i] = look
         kept.looked += len(fresh)
     found = tuple(look for look in looks if look is not None)
@@ -234,7 +235,7 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
 
 def _arounds(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
         -> np.ndarray | None:
-    """For each window (by its top left pixel), every pixel its second look (:func:`_looks`) reads, one row
+    """For each window (by its top left pixel), every pixel its second look (``vision.shifted``) reads, one row
     each: the window grown by ``reach`` on each side, moved inside the image as the look's windows are. None
     for an image smaller than a grown window."""
     w, h = size
@@ -244,38 +245,6 @@ def _arounds(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[in
     xs = np.clip(x0s - reach, 0, width - w - 2 * reach)
     ys = np.clip(y0s - reach, 0, height - h - 2 * reach)
     return windows_at(image, ys, xs, (w + 2 * reach, h + 2 * reach))
-
-
-def _looks(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, profile: Profile, max_rms: float) -> list[Look]:
-    """For each window (by its top left pixel: ``x0s``, ``y0s``), the best of its shifts, scored exactly. One
-    fast product finds each window's nearest shifts; those within float32's rounding of the nearest are scored
-    exactly, and the exactly nearest taken (the first of equals): the windows looked at beside one change
-    nothing."""
-    reach = limits.LIMITS.nudge_reach
-    _, _, w, h = profile.crop
-    height, width = image.shape[:2]
-    steps = np.arange(-reach, reach + 1)
-    # each window's top left pixel for every move (dy, dx), kept inside the image: windows x moves
-    ys = np.clip(y0s[:, None, None] + steps[None, :, None], 0, height - h) + np.zeros((1, 1, len(steps)), int)
-    xs = np.clip(x0s[:, None, None] + steps[None, None, :], 0, width - w) + np.zeros((1, len(steps), 1), int)
-    ys, xs = ys.reshape(len(x0s), -1), xs.reshape(len(x0s), -1)
-    moves = ys.shape[1]
-    shifted = windows_at(image, ys, xs, (w, h)).astype(np.float32)
-    d = distances(shifted, profile, batched=True).min(axis=1).reshape(len(x0s), moves)
-    wsq = np.einsum("ij,ij->i", shifted, shifted).reshape(len(x0s), moves)
-    # float32's rounding of a distance: well under a ten-thousandth of the sums it is taken from
-    near = d <= (d.min(axis=1) + 1e-4 * (wsq.max(axis=1) + float(profile.norms.max())))[:, None]
-    cells, tried = np.nonzero(near)
-    # shifts of a plain tile are often the same pixels: each distinct window is scored once
-    first, inverse = distinct_rows(shifted[cells * moves + tried])
-    exact = score(shifted[(cells * moves + tried)[first]], profile, len(first), 1, max_rms)
-    looks = []
-    for i in range(len(x0s)):
-        these = inverse[cells == i]
-        k = these[int(exact.rms[these, 0].argmin())]
-        looks.append(Look(str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
-                          int(exact.best[k, 0])))
-    return looks
 
 
 def _minority_kept(scores: CellScores) -> CellScores:

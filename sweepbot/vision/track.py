@@ -15,6 +15,7 @@ import numpy as np
 
 from sweepbot.vision.cells import CellScores, score, window_pixels
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.levels import row_means
 from sweepbot.vision.profile import Profile
 
 
@@ -167,12 +168,12 @@ class Kept:
         depends on its window alone)."""
         if self.means is None:
             if self.means_before is None or plain.changed is None:
-                self.means = plain.windows.mean(axis=1)
+                self.means = row_means(plain.windows)
             elif not len(plain.changed):
                 self.means = self.means_before  # never written to: shared from frame to frame
             else:
                 self.means = self.means_before.copy()
-                self.means[plain.changed] = plain.windows[plain.changed].mean(axis=1)
+                self.means[plain.changed] = row_means(plain.windows[plain.changed])
         return self.means
 
     def track(self, plain: Scored) -> Track:

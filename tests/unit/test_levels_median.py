@@ -1,10 +1,10 @@
-"""The median a board's mean levels are judged by (vision.levels)."""
+"""The median and the means a board's levels are judged by (vision.levels)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sweepbot.vision.levels import median_of
+from sweepbot.vision.levels import median_of, row_means
 
 
 def test_the_median_of_levels_is_numpys_to_the_last_bit() -> None:
@@ -14,3 +14,14 @@ def test_the_median_of_levels_is_numpys_to_the_last_bit() -> None:
             values = rng.normal(size=n) * rng.uniform(0.1, 200.0)
             assert median_of(values) == float(np.median(values))
     assert median_of(np.array([3.0, 1.0, 2.0, 10.0])) == 2.5
+
+
+def test_the_mean_of_each_window_is_numpys_to_the_last_bit() -> None:
+    rng = np.random.default_rng(11)
+    for n, width in ((1, 3), (7, 675), (480, 2028), (3, 1)):
+        rows = rng.integers(0, 256, (n, width), dtype=np.uint8)
+        assert np.array_equal(row_means(rows), rows.mean(axis=1))
+    # a window of white pixels: sums past 16 bits stay exact
+    white = np.full((2, 100 * 100 * 3), 255, np.uint8)
+    assert np.array_equal(row_means(white), np.full(2, 255.0))
+    assert row_means(np.zeros((0, 12), np.uint8)).shape == (0,)

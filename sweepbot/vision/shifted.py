@@ -1,0 +1,115 @@
+"""A refused cell's second look (``vision.decide``): its window moved by up to the table's ``nudge_reach``
+pixels each way, and the move whose window comes nearest a look taken, scored exactly.
+
+Every move of every window is held against every look, but cheaply first: the sums of the window's 2x2
+blocks of pixels against the looks' (a quarter of the numbers) give a bound no exact distance goes under
+(the squared differences of four pixels add up to at least a quarter of the square of their sum). Only the
+moves whose bound comes within the exact distance of the move that bounds lowest can be the nearest; they
+are scored by one fast product, and those within float32's rounding of the nearest exactly. The move taken
+is the exactly nearest, the first of equals in the order of the moves (down the rows, then across): what
+scoring every move exactly would take.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sweepbot.vision import limits
+from sweepbot.vision.cells import FLOAT32_ROUNDING, distances, exact_looks, score, windows_at
+from sweepbot.vision.derived import derived
+from sweepbot.vision.distinct import distinct_rows
+from sweepbot.vision.profile import Profile
+from sweepbot.vision.track import Look
+
+
+def best_moves(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, profile: Profile, max_rms: float) \
+        -> list[Look]:
+    """For each window of ``profile``'s crop (by its top left pixel: ``x0s``, ``y0s``), the best of its moves
+    (each kept inside the image), scored exactly."""
+    reach = limits.LIMITS.nudge_reach
+    _, _, w, h = profile.crop
+    n = len(x0s)
+    ys, xs = _moves(image, x0s, y0s, (w, h), reach)
+    # the pixels every move of a window reads: a window grown by the reach on each side, inside the image
+    grown_w, grown_h = w + 2 * reach, h + 2 * reach
+    if image.shape[0] < grown_h or image.shape[1] < grown_w:
+        image = np.pad(image[..., :3], ((0, max(0, grown_h - image.shape[0])),
+                                        (0, max(0, grown_w - image.shape[1])), (0, 0)))
+    gy = np.minimum(ys.min(axis=1), image.shape[0] - grown_h)
+    gx = np.minimum(xs.min(axis=1), image.shape[1] - grown_w)
+    grown = windows_at(image, gy, gx, (grown_w, grown_h)).reshape(n, grown_h, grown_w, 3)
+    blocks = _block_sums(grown, ys - gy[:, None], xs - gx[:, None], (w, h))
+    looks, norms = _looks_in_blocks(profile)
+    bsq = np.einsum("ij,ij->i", blocks, blocks)
+    bound = (np.maximum(bsq[:, None] + norms[None, :] - 2.0 * (blocks @ looks.T), 0.0).min(axis=1) / 4.0)
+    bound = bound.reshape(n, -1)
+    slack = FLOAT32_ROUNDING * (float(bsq.max()) + float(norms.max())) / 4.0
+    # the exact distance of the move bounding lowest: no move whose bound is over it can be nearer
+    each = np.arange(n)
+    lowest = bound.argmin(axis=1)
+    reached = distances(windows_at(image, ys[each, lowest], xs[each, lowest], (w, h)), profile).min(axis=1)
+    cells, tried = np.nonzero(bound <= (reached + slack)[:, None])
+    shifted = windows_at(image, ys[cells, tried], xs[cells, tried], (w, h)).astype(np.float32)
+    d = distances(shifted, profile, batched=True).min(axis=1)
+    wsq = np.einsum("ij,ij->i", shifted, shifted)
+    nearest, largest = np.full(n, np.inf), np.zeros(n)
+    np.minimum.at(nearest, cells, d)
+    np.maximum.at(largest, cells, wsq)
+    near = d <= (nearest + FLOAT32_ROUNDING * (largest + float(profile.norms.max())))[cells]
+    cells, shifted = cells[near], shifted[near]
+    # moves of a plain tile are often the same pixels: each distinct window is scored once
+    first, inverse = distinct_rows(shifted)
+    exact = score(shifted[first], profile, len(first), 1, max_rms)
+    found = []
+    for i in range(n):
+        these = inverse[cells == i]  # in the order of the moves
+        k = these[int(exact.rms[these, 0].argmin())]
+        found.append(Look(str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
+                          int(exact.best[k, 0])))
+    return found
+
+
+def _moves(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
+        -> tuple[np.ndarray, np.ndarray]:
+    """Each window's top left pixel for every move (dy, dx), kept inside the image: windows x moves each."""
+    w, h = size
+    height, width = image.shape[:2]
+    steps = np.arange(-reach, reach + 1)
+    ys = np.clip(y0s[:, None, None] + steps[None, :, None], 0, height - h) + np.zeros((1, 1, len(steps)), int)
+    xs = np.clip(x0s[:, None, None] + steps[None, None, :], 0, width - w) + np.zeros((1, len(steps), 1), int)
+    return ys.reshape(len(x0s), -1), xs.reshape(len(x0s), -1)
+
+
+def _block_sums(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """For each grown window (n x h x w x 3) and each move's place inside it (``oy``, ``ox``: n x moves), the
+    sums of the moved window's 2x2 blocks of pixels (its last row or column left out when odd), one row each."""
+    w, h = size
+    g = grown.astype(np.float32)
+    sums = g[:, :-1, :-1] + g[:, 1:, :-1] + g[:, :-1, 1:] + g[:, 1:, 1:]  # the block at every pixel
+    n, sh, sw, _ = sums.shape
+    # split by the parity of the block's place, so that each window's blocks lie side by side in memory
+    ph, pw = (sh + 1) // 2, (sw + 1) // 2
+    parts = np.zeros((2, 2, n, ph, pw, 3), np.float32)
+    for py in (0, 1):
+        for px in (0, 1):
+            part = sums[:, py::2, px::2]
+            parts[py, px, :, : part.shape[1], : part.shape[2]] = part
+    bh, bw = h // 2, w // 2
+    s = parts.strides
+    every = np.lib.stride_tricks.as_strided(parts, (2, 2, n, ph - bh + 1, pw - bw + 1, bh, bw, 3),
+                                            (s[0], s[1], s[2], s[3], s[4], s[3], s[4], s[5]), writeable=False)
+    return every[oy % 2, ox % 2, np.arange(n)[:, None], oy // 2, ox // 2].reshape(oy.size, -1)
+
+
+def _looks_in_blocks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """The sums of each look's 2x2 blocks (as :func:`_block_sums`, of the looks ``vision.cells.distances``
+    scores exactly), one row each, and their squared norms (kept beside the profile)."""
+    def made() -> tuple[np.ndarray, np.ndarray]:
+        stack, _ = exact_looks(profile)
+        _, _, w, h = profile.crop
+        bh, bw = h // 2, w // 2
+        looks = stack.reshape(len(stack), h, w, 3)[:, : 2 * bh, : 2 * bw]
+        sums = looks.reshape(len(stack), bh, 2, bw, 2, 3).sum(axis=(2, 4)).reshape(len(stack), -1)
+        return sums.astype(np.float32), (sums * sums).sum(axis=1).astype(np.float32)
+
+    return derived(profile, "looks in 2x2 blocks", made)
