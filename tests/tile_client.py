@@ -135,7 +135,8 @@ class TileClient:
                  thin_bevel: bool = False, zero: bool = False, one_colour: bool = False, last_stays: bool = False,
                  shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
-                 slow_button: float = 0.0, late_scores: bool = False, clock: Clock | None = None) -> None:
+                 slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
+                 quits_on_escape: bool = False, clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -214,6 +215,11 @@ class TileClient:
         #: unchanged till then (a web page on a loaded machine)
         self.slow_button = slow_button
         self.new_game_at: float | None = None
+        #: from the second game's end on, the button is drawn again only this many seconds after a game ended
+        #: (a control redrawn late)
+        self.late_button = late_button
+        #: Escape pressed with nothing open ends the program (xdemineur)
+        self.quits_on_escape = quits_on_escape
         #: a new game only by a click on a line of text (a web page's link), which shows no button
         self.link = link
         #: a click is taken only with the button held this many seconds (a page that opens a cell on a long
@@ -330,7 +336,7 @@ class TileClient:
         note = bool(self.note) and self.ended_at is not None and self.clock.now() - self.ended_at < self.note
         caret = self.dialog_open and self.scores_shown and int(self.clock.now() * 2) % 2 == 0
         seen = (tuple(shown), lit, tuple(xs), tuple(ys), self.focus, toast, note, self.dialog_open, self.menu_at,
-                self.button_label, caret)
+                self.button_label, caret, self.button_hidden())
         if self._drawn is None or self._drawn[0] != seen:
             self._drawn = (seen, self.draw(shown, lit, xs, ys, toast, note))
         canvas = self._drawn[1].copy() if region is None else self._drawn[1]
@@ -389,7 +395,8 @@ class TileClient:
             cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), MENU_BGR, -1)
         if self.button:
             draw_button(canvas, MENU_BUTTON, "Menu")
-            draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
+            if not self.button_hidden():
+                draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
         if self.link:
             cv2.putText(canvas, "new game", (NEW_GAME_LINK.x + 2, NEW_GAME_LINK.bottom - 3), cv2.FONT_HERSHEY_PLAIN,
                         1.0, (150, 40, 40), 1)
@@ -425,7 +432,7 @@ class TileClient:
         if self.context_menu and button == "right":
             self.menu_at = (x, y)
             return
-        if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y):
+        if self.button and button == "left" and NEW_GAME_BUTTON.contains(x, y) and not self.button_hidden():
             if self.slow_button and len(self.games) >= 2:
                 self.new_game_at = self.clock.now() + self.slow_button
             else:
@@ -494,8 +501,15 @@ class TileClient:
         if self.dialog_open:
             self.dialog_open = keys != ["escape"]  # modal: only Escape closes it, every other key is its
             return
+        if keys == ["escape"] and self.quits_on_escape:
+            self.ended = True
         if keys == ["f2"] and not self.button and not self.link:
             self.new_game()
+
+    def button_hidden(self) -> bool:
+        """Whether the button is not drawn now: a moment after a game other than the first ended."""
+        return bool(self.late_button) and len(self.games) > 1 and self.ended_at is not None \
+            and self.clock.now() - self.ended_at < self.late_button
 
     def window_at(self, x: int, y: int) -> tuple[int, int, int, int] | None:
         """The client area of the window at ``(x, y)``: the dialog's over the board, else the whole screen;

@@ -279,6 +279,18 @@ def test_a_client_whose_program_ends_at_a_new_game_is_said_to_have_closed_its_wi
     assert client.ended
 
 
+def test_a_new_game_control_gone_from_sight_with_no_window_over_the_board_is_never_answered_with_escape() -> None:
+    """The new-game control found before is not in sight once a later game ends, and no window lies over the
+    board: Escape would go to the client itself, which may take it as quit (xdemineur). Calibration never
+    presses it: it stops saying the control is gone, the client still running."""
+    from sweepbot.calibration.facts import CalibrationError
+
+    client = TileClient(seed=7, button=True, late_button=600.0, quits_on_escape=True)
+    with pytest.raises(CalibrationError, match="no longer beside the board"):
+        calibrate(client, games=3)
+    assert not client.ended and len(client.games) == 2
+
+
 def test_a_client_whose_program_ends_at_a_winning_click_is_said_to_have_closed_its_window() -> None:
     """A client that ends at the click that wins a game: calibration stops at that click saying the window
     closed; the black screen is judged neither a loss nor a win, and nothing is learnt from it."""

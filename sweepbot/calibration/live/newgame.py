@@ -226,11 +226,16 @@ class NewGame:
                                      self.area(screen))
             if box is not None or attempt == DIALOG_ESCAPES:
                 break
-            # a dialog over the window hides the control (a scores dialog after a win): Escape closes it, and
-            # play presses it too when a window hides the board
-            self.board.press("escape")
-            self.session.learn(dismiss_keys=(("escape",),))
-            screen = self.board.watcher.hold_still()
+            if self.board.window_over():
+                # a dialog over the window hides the control (a scores dialog after a win): Escape closes it,
+                # and play presses it too when a window hides the board
+                self.board.press("escape")
+                self.session.learn(dismiss_keys=(("escape",),))
+                screen = self.board.watcher.hold_still()
+            else:
+                # no window over the board: Escape would go to the client itself, which may take it as quit
+                # (xdemineur); the control may be drawn a moment late, or look otherwise until the screen settles
+                screen = self.board.watcher.hold_still(quiet=DIALOG_QUIET)
         if box is None:
             self.board.check_window()
             raise CalibrationError("the new-game control found before is no longer beside the board "
