@@ -57,8 +57,10 @@ class VisionReader:
             profile = select_profiles(self.profile_name, available_profiles())[0]
         if profile is not None:
             geometry = Geometry(xs, ys)
-            # where play read it, lined up already: not lined up again (no board has more unknown cells)
-            self.geometry, self.profile, self.seen = geometry, profile, None
+            # where play read it, lined up already: not lined up again (no board has more unknown cells).
+            # What the last step's read saw is kept: a read with it looks again only where the pixels changed,
+            # and gives what a read afresh gives (it is not used at another place or with another profile)
+            self.geometry, self.profile = geometry, profile
             self.unknown = geometry.rows * geometry.cols
         return self.read(frame)
 

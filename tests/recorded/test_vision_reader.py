@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import sweepbot
@@ -113,3 +114,50 @@ def test_replay_reads_each_recorded_frame_where_play_read_it(tmp_path: Path) -> 
     (tmp_path / "session.jsonl").write_text(json.dumps(entry) + "\n")
     report = replay(tmp_path, VisionReader(), lambda folder: VisionReader(str(folder)))
     assert report.read_differences == []
+
+
+def test_replay_reads_a_step_at_the_place_of_the_step_before_only_where_its_pixels_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two recorded steps of one game at one place, the second frame with one cell's pixels changed: replay
+    reads the second with what the first read saw (only the changed cell scored again) and reads both as a
+    read afresh does."""
+    import json
+
+    import cv2
+
+    from sweepbot.playing import vision_reader
+    from sweepbot.playing.record import replay
+    from sweepbot.vision.profile import available_profiles
+    from sweepbot.vision.read import read_located, read_screenshot
+
+    first = load_image(SGT / "30x16-first.png")
+    found = read_screenshot(first, profiles=available_profiles())
+    g = found.geometry
+    second = first.copy()
+    # a pixel in the middle of covered cell (0, 0) a shade lighter: still a covered tile
+    assert found.board.grid[0][0] == "#"
+    y, x = (g.ys[0] + g.ys[1]) // 2, (g.xs[0] + g.xs[1]) // 2
+    second[y, x] = np.minimum(second[y, x].astype(int) + 3, 255)
+    (tmp_path / "frames").mkdir()
+    entries = []
+    for k, frame in enumerate((first, second)):
+        cv2.imwrite(str(tmp_path / "frames" / f"{k:05}.png"), frame)
+        board = read_located(frame, g, found.profile).board
+        entries.append({"game": 0, "frame": f"frames/{k:05}.png", "board": list(board.grid), "mines": board.mines,
+                        "state": board.state, "clicks": [], "button": "left", "strategy": "full",
+                        "first_click": "none", "x_edges": list(g.xs), "y_edges": list(g.ys)})
+    (tmp_path / "session.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    scored: list[int] = []
+    real = vision_reader.read_located
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        reading = real(*args, **kwargs)
+        scored.append(reading.seen.cells.plain.scored)
+        return reading
+
+    monkeypatch.setattr(vision_reader, "read_located", counted)
+    report = replay(tmp_path, VisionReader())
+    assert report.read_differences == [] and report.steps == 2
+    # the first step's board found afresh (no read at a place yet); the second, read at its place, scores its
+    # changed cell alone
+    assert scored == [1]
