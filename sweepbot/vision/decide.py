@@ -15,14 +15,14 @@ import numpy as np
 
 from sweepbot.board import COVERED, ZERO, unheld_numbers
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, distances, score, windows_at
+from sweepbot.vision.cells import CellScores, distances, score
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import colour_rules
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.shifted import best_moves
-from sweepbot.vision.track import Inked, Kept, Look, Looks, Scored, Track, score_frame
+from sweepbot.vision.shifted import best_moves, grown_windows
+from sweepbot.vision.track import Inked, Kept, Looks, Scored, Track, score_frame
 
 
 def classify(
@@ -206,45 +206,29 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
     some glyphs a pixel off). Only a few cells, so cheap; each cell's look depends on the pixels around its
     window alone, and is taken again only when they changed (``kept``)."""
     table = limits.LIMITS
-    reach = table.nudge_reach
     rows, cols = np.nonzero(~scores.accepted)
     if not len(rows) or len(rows) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
         return scores
     ox, oy, w, h = profile.crop
     cells = rows * geometry.cols + cols  # row-major: ascending
     x0s, y0s = np.asarray(geometry.xs)[cols] + ox, np.asarray(geometry.ys)[rows] + oy
-    arounds = _arounds(image, x0s, y0s, (w, h), reach)
+    arounds = grown_windows(image, x0s, y0s, (w, h))
     shape = (image.shape[0], image.shape[1])
-    looks: list[Look | None] = ([None] * len(cells) if arounds is None
-                                else kept.looks_before.reusable(cells, arounds, shape))
+    looks = kept.looks_before.reusable(cells, arounds, shape)
     fresh = [i for i, look in enumerate(looks) if look is None]
     if fresh:
-        for i, look in zip(fresh, best_moves(image, x0s[fresh], y0s[fresh], profile, scores.max_rms), strict=True):
+        moved = best_moves(arounds[fresh], x0s[fresh], y0s[fresh], shape, profile, scores.max_rms)
+        for i, look in zip(fresh, moved, strict=True):
             looks[i] = look
         kept.looked += len(fresh)
     found = tuple(look for look in looks if look is not None)
-    if arounds is not None:
-        kept.looks = Looks(cells, arounds, found, shape)
+    kept.looks = Looks(cells, arounds, found, shape)
     better = np.array([look.rms for look in found]) < scores.rms[rows, cols]
     chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
     for i in np.flatnonzero(better).tolist():
         r, c, look = rows[i], cols[i], found[i]
         chars[r, c], rms[r, c], margin[r, c], best[r, c] = look.char, look.rms, look.margin, look.best
     return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
-
-
-def _arounds(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
-        -> np.ndarray | None:
-    """For each window (by its top left pixel), every pixel its second look (``vision.shifted``) reads, one row
-    each: the window grown by ``reach`` on each side, moved inside the image as the look's windows are. None
-    for an image smaller than a grown window."""
-    w, h = size
-    height, width = image.shape[:2]
-    if height < h + 2 * reach or width < w + 2 * reach:
-        return None
-    xs = np.clip(x0s - reach, 0, width - w - 2 * reach)
-    ys = np.clip(y0s - reach, 0, height - h - 2 * reach)
-    return windows_at(image, ys, xs, (w + 2 * reach, h + 2 * reach))
 
 
 def _minority_kept(scores: CellScores) -> CellScores:

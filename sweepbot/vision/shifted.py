@@ -22,23 +22,39 @@ from sweepbot.vision.profile import Profile
 from sweepbot.vision.track import Look
 
 
-def best_moves(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, profile: Profile, max_rms: float) \
-        -> list[Look]:
-    """For each window of ``profile``'s crop (by its top left pixel: ``x0s``, ``y0s``), the best of its moves
-    (each kept inside the image), scored exactly."""
+def grown_windows(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """For each window of ``size`` (w, h; by its top left pixel: ``x0s``, ``y0s``), every pixel its moves read
+    (:func:`best_moves`), one row each: the window grown by the table's ``nudge_reach`` on each side, moved
+    inside the image (an image smaller than that is taken with black below and to its right)."""
+    reach = limits.LIMITS.nudge_reach
+    w, h = size
+    grown_w, grown_h = w + 2 * reach, h + 2 * reach
+    height, width = image.shape[:2]
+    if height < grown_h or width < grown_w:
+        image = np.pad(image[..., :3], ((0, max(0, grown_h - height)), (0, max(0, grown_w - width)), (0, 0)))
+    gy, gx = _grown_origins((height, width), x0s, y0s, size, reach)
+    return windows_at(image, gy, gx, (grown_w, grown_h))
+
+
+def best_moves(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple[int, int], profile: Profile,
+               max_rms: float) -> list[Look]:
+    """For each window of ``profile``'s crop (by its top left pixel: ``x0s``, ``y0s``, on an image of ``shape``,
+    height and width), the best of its moves (each kept inside the image), scored exactly, from its
+    :func:`grown_windows` (``grown``)."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
     n = len(x0s)
-    ys, xs = _moves(image, x0s, y0s, (w, h), reach)
-    # the pixels every move of a window reads: a window grown by the reach on each side, inside the image
     grown_w, grown_h = w + 2 * reach, h + 2 * reach
-    if image.shape[0] < grown_h or image.shape[1] < grown_w:
-        image = np.pad(image[..., :3], ((0, max(0, grown_h - image.shape[0])),
-                                        (0, max(0, grown_w - image.shape[1])), (0, 0)))
-    gy = np.minimum(ys.min(axis=1), image.shape[0] - grown_h)
-    gx = np.minimum(xs.min(axis=1), image.shape[1] - grown_w)
-    grown = windows_at(image, gy, gx, (grown_w, grown_h)).reshape(n, grown_h, grown_w, 3)
-    blocks = _block_sums(grown, ys - gy[:, None], xs - gx[:, None], (w, h))
+    ys, xs = _moves(shape, x0s, y0s, (w, h), reach)
+    gy, gx = _grown_origins(shape, x0s, y0s, (w, h), reach)
+    oy, ox = ys - gy[:, None], xs - gx[:, None]  # each move's place in its grown window
+    # the grown windows one above the other: a move's window is cut from its own
+    stack = np.ascontiguousarray(grown).reshape(n * grown_h, grown_w, 3)
+
+    def windows(cells: np.ndarray, tried: np.ndarray) -> np.ndarray:
+        return windows_at(stack, cells * grown_h + oy[cells, tried], ox[cells, tried], (w, h))
+
+    blocks = _block_sums(stack.reshape(n, grown_h, grown_w, 3), oy, ox, (w, h))
     looks, norms = _looks_in_blocks(profile)
     bsq = np.einsum("ij,ij->i", blocks, blocks)
     bound = (np.maximum(bsq[:, None] + norms[None, :] - 2.0 * (blocks @ looks.T), 0.0).min(axis=1) / 4.0)
@@ -46,10 +62,9 @@ def best_moves(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, profile: Pro
     slack = FLOAT32_ROUNDING * (float(bsq.max()) + float(norms.max())) / 4.0
     # the exact distance of the move bounding lowest: no move whose bound is over it can be nearer
     each = np.arange(n)
-    lowest = bound.argmin(axis=1)
-    reached = distances(windows_at(image, ys[each, lowest], xs[each, lowest], (w, h)), profile).min(axis=1)
+    reached = distances(windows(each, bound.argmin(axis=1)), profile).min(axis=1)
     cells, tried = np.nonzero(bound <= (reached + slack)[:, None])
-    shifted = windows_at(image, ys[cells, tried], xs[cells, tried], (w, h)).astype(np.float32)
+    shifted = windows(cells, tried).astype(np.float32)
     d = distances(shifted, profile, batched=True).min(axis=1)
     wsq = np.einsum("ij,ij->i", shifted, shifted)
     nearest, largest = np.full(n, np.inf), np.zeros(n)
@@ -69,15 +84,24 @@ def best_moves(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, profile: Pro
     return found
 
 
-def _moves(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
+def _moves(shape: tuple[int, int], x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
         -> tuple[np.ndarray, np.ndarray]:
-    """Each window's top left pixel for every move (dy, dx), kept inside the image: windows x moves each."""
+    """Each window's top left pixel for every move (dy, dx), kept inside an image of ``shape``: windows x
+    moves each."""
     w, h = size
-    height, width = image.shape[:2]
+    height, width = shape
     steps = np.arange(-reach, reach + 1)
     ys = np.clip(y0s[:, None, None] + steps[None, :, None], 0, height - h) + np.zeros((1, 1, len(steps)), int)
     xs = np.clip(x0s[:, None, None] + steps[None, None, :], 0, width - w) + np.zeros((1, len(steps), 1), int)
     return ys.reshape(len(x0s), -1), xs.reshape(len(x0s), -1)
+
+
+def _grown_origins(shape: tuple[int, int], x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
+        -> tuple[np.ndarray, np.ndarray]:
+    """Each grown window's top left pixel (see :func:`grown_windows`): every move of the window lies inside it."""
+    w, h = size
+    height, width = max(shape[0], h + 2 * reach), max(shape[1], w + 2 * reach)
+    return np.clip(y0s - reach, 0, height - h - 2 * reach), np.clip(x0s - reach, 0, width - w - 2 * reach)
 
 
 def _block_sums(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -11,7 +11,7 @@ from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import score, windows_at
 from sweepbot.vision.profile import Profile, available_profiles, make_profile
 from sweepbot.vision.read import read_screenshot
-from sweepbot.vision.shifted import best_moves
+from sweepbot.vision.shifted import best_moves, grown_windows
 from sweepbot.vision.track import Look
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -35,6 +35,13 @@ def every_move_scored(image: np.ndarray, x0: int, y0: int, profile: Profile, max
     return best
 
 
+def moved(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, profile: Profile) -> list[Look]:
+    """Each window's second look, as a read takes it: from the pixels around the window."""
+    _, _, w, h = profile.crop
+    grown = grown_windows(image, x0s, y0s, (w, h))
+    return best_moves(grown, x0s, y0s, (image.shape[0], image.shape[1]), profile, 40.0)
+
+
 def test_the_nearest_move_is_taken_where_the_cheap_bound_points_elsewhere() -> None:
     # a look of fine texture (a checkerboard) has the block sums of a plain grey: on a grey ground every move
     # that covers less of the textured cell bounds lower than the move onto it, which alone comes near
@@ -47,7 +54,7 @@ def test_the_nearest_move_is_taken_where_the_cheap_bound_points_elsewhere() -> N
     image[13:22, 21:28] = np.clip(looks[2][1].astype(int) + rng.integers(-40, 41, (9, 7, 3)), 0, 255)
     # the window a pixel off the textured cell, and windows anywhere (past the image's edges too)
     x0s, y0s = np.r_[20, rng.integers(-2, 46, 40)], np.r_[12, rng.integers(-2, 34, 40)]
-    found = best_moves(image, x0s, y0s, profile, 40.0)
+    found = moved(image, x0s, y0s, profile)
     assert found == [every_move_scored(image, int(x), int(y), profile, 40.0) for x, y in zip(x0s, y0s, strict=True)]
     assert found[0].char == "1" and found[0].rms < 40
 
@@ -66,7 +73,7 @@ def test_the_second_look_takes_the_move_every_move_scored_exactly_takes() -> Non
     cells += [(0, 0), (g.rows - 1, g.cols - 1)]
     x0s = np.array([g.xs[c] + ox for _, c in cells] + [-2, image.shape[1] - 3])
     y0s = np.array([g.ys[r] + oy for r, _ in cells] + [1, image.shape[0] - 2])
-    found = best_moves(image, x0s, y0s, drawn, 40.0)
+    found = moved(image, x0s, y0s, drawn)
     assert found == [every_move_scored(image, int(x), int(y), drawn, 40.0) for x, y in zip(x0s, y0s, strict=True)]
 
 
@@ -76,5 +83,5 @@ def test_a_second_look_on_an_image_smaller_than_a_window_moved_reads_what_it_hol
     _, _, w, h = profile.crop
     # an image a pixel larger than a window: every move lands on one of four windows
     small = np.ascontiguousarray(image[100 : 100 + h + 1, 100 : 100 + w + 1])
-    found = best_moves(small, np.array([0, 1]), np.array([1, 0]), profile, 40.0)
+    found = moved(small, np.array([0, 1]), np.array([1, 0]), profile)
     assert found == [every_move_scored(small, 0, 1, profile, 40.0), every_move_scored(small, 1, 0, profile, 40.0)]
