@@ -43,11 +43,24 @@ def best_moves(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple
     :func:`grown_windows` (``grown``)."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
-    n = len(x0s)
-    grown_w, grown_h = w + 2 * reach, h + 2 * reach
     ys, xs = _moves(shape, x0s, y0s, (w, h), reach)
     gy, gx = _grown_origins(shape, x0s, y0s, (w, h), reach)
     oy, ox = ys - gy[:, None], xs - gx[:, None]  # each move's place in its grown window
+    # a window's best move depends on its grown window's pixels and its moves' places in it alone: windows
+    # alike in both (flags, or numbers, among like neighbours) are looked at once
+    first, inverse = distinct_rows(np.concatenate(
+        [grown.reshape(len(grown), -1), oy.astype(np.uint8), ox.astype(np.uint8)], axis=1))
+    found = _best_moves(grown[first], oy[first], ox[first], profile, max_rms)
+    return [found[k] for k in inverse.tolist()]
+
+
+def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Profile, max_rms: float) -> list[Look]:
+    """:func:`best_moves` of distinct grown windows, each move given by its place in its grown window (``oy``,
+    ``ox``: windows x moves)."""
+    reach = limits.LIMITS.nudge_reach
+    _, _, w, h = profile.crop
+    n = len(grown)
+    grown_w, grown_h = w + 2 * reach, h + 2 * reach
     # the grown windows one above the other: a move's window is cut from its own
     stack = np.ascontiguousarray(grown).reshape(n * grown_h, grown_w, 3)
 

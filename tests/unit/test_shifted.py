@@ -85,3 +85,17 @@ def test_a_second_look_on_an_image_smaller_than_a_window_moved_reads_what_it_hol
     small = np.ascontiguousarray(image[100 : 100 + h + 1, 100 : 100 + w + 1])
     found = moved(small, np.array([0, 1]), np.array([1, 0]), profile)
     assert found == [every_move_scored(small, 0, 1, profile, 40.0), every_move_scored(small, 1, 0, profile, 40.0)]
+
+
+def test_windows_with_the_same_pixels_around_them_take_each_the_moves_it_can_make() -> None:
+    # a window at the image's left edge and one 3 px right of it read the same grown window (both kept inside
+    # the image); the first cannot move as far right as the textured cell, the second can
+    board = ((np.indices((9, 7)).sum(axis=0) % 2) * 255).astype(np.uint8)
+    looks = [("#", np.full((9, 7, 3), 30, np.uint8)), ("1", np.repeat(board[:, :, None], 3, axis=2))]
+    profile = make_profile("texture", "texture", (11.0, 11.0), (2, 1, 7, 9), looks)
+    image = np.full((30, 30, 3), 30, np.uint8)
+    image[10:19, 5:12] = looks[1][1]
+    x0s, y0s = np.array([0, 3, 3, 0]), np.array([10, 10, 10, 10])
+    found = moved(image, x0s, y0s, profile)
+    assert found == [every_move_scored(image, int(x), int(y), profile, 40.0) for x, y in zip(x0s, y0s, strict=True)]
+    assert [look.char for look in found] == ["#", "1", "1", "#"] and found[1].rms == 0
