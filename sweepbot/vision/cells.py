@@ -24,6 +24,7 @@ import numpy as np
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
 from sweepbot.vision.derived import derived
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
@@ -188,9 +189,12 @@ def best_distance(windows: np.ndarray, profile: Profile) -> np.ndarray:
 
 
 def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: float | None = None) -> CellScores:
-    """Best template, rms and margin for every window (accepted up to ``max_rms``; None: the table's)."""
+    """Best template, rms and margin for every window (accepted up to ``max_rms``; None: the table's). A window's
+    scores depend on its pixels alone: windows drawn alike (a board's covered tiles, its empty cells, its many
+    1s) are scored once."""
     codes, pairs = profile.codes, profile.pairs
-    d = distances(windows, profile)
+    first, inverse = distinct_rows(windows)
+    d = distances(windows[first], profile)
     n = len(d)
     best = d.argmin(axis=1)
     d1 = d[np.arange(n), best]
@@ -201,7 +205,8 @@ def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: 
         margin = np.where(np.isfinite(d2), (d2 - d1) / pairs[best, second], 1.0)
     else:  # a profile with a single character
         margin = np.ones(n)
-    rms = np.sqrt(d1 / windows.shape[1])
+    best, margin = best[inverse], margin[inverse]
+    rms = np.sqrt(d1 / windows.shape[1])[inverse]
     chars = np.array(profile.labels)[best]
     return CellScores(chars.reshape(rows, cols), rms.reshape(rows, cols), margin.reshape(rows, cols),
                       best.reshape(rows, cols), limits.LIMITS.max_rms if max_rms is None else max_rms)

@@ -166,7 +166,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         # the screen differs from the templates all over: perhaps brighter or darker
         adjusted = _fit_profile_levels(plain.windows, profile)
         if adjusted is not profile:
-            fitted = score(plain.windows.astype(np.float32), adjusted, geometry.rows, geometry.cols, max_rms)
+            fitted = score(plain.windows, adjusted, geometry.rows, geometry.cols, max_rms)
             if _anchored(fitted) and float(fitted.rms.mean()) < float(scores.rms.mean()) - 1.0 \
                     and not (whole and unheld_numbers(fitted.grid())):
                 # (a fit may make a covered tile look like an open empty cell, around numbers that then count

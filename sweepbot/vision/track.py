@@ -55,11 +55,11 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
     windows = window_pixels(image, geometry, profile.crop)
     rows, cols = geometry.rows, geometry.cols
     if last is None or not last.holds(geometry, profile, windows, max_rms):
-        return Scored(geometry, profile, windows, score(windows.astype(np.float32), profile, rows, cols, max_rms))
+        return Scored(geometry, profile, windows, score(windows, profile, rows, cols, max_rms))
     changed = np.flatnonzero((windows != last.windows).any(axis=1))
     if not len(changed):
         return Scored(geometry, profile, windows, last.scores, changed)
-    fresh = score(windows[changed].astype(np.float32), profile, len(changed), 1, max_rms)
+    fresh = score(windows[changed], profile, len(changed), 1, max_rms)
     kept = last.scores
     parts = []
     for old, new in ((kept.chars, fresh.chars), (kept.rms, fresh.rms), (kept.margin, fresh.margin),
