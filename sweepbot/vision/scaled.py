@@ -153,7 +153,7 @@ def _counter_at(counter: dict[str, Any], fx: float, fy: float) -> dict[str, Any]
     if counter.get("kind") == "text":
         dx, dy, w, h = counter["box"]
         x0, x1 = min(dx, round(dx * fx)) - w // 4, max(dx, round(dx * fx)) + w + w // 4
-        y0, y1 = min(dy, round(dy * fy)) - h, max(dy, round(dy * fy)) + 2 * h
+        y0, y1 = min(dy, round(dy * fy)) - h // 4, max(dy, round(dy * fy)) + h + h // 4
         return {**counter, "box": [x0, y0, x1 - x0, y1 - y0]}
     if counter.get("kind") != "seven-segment":
         return {}
