@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from sweepbot.clock import Clock, FakeClock
+from sweepbot.control.keys import GAME_DIALOG, GAME_WINDOW
 from sweepbot.game import Game, parse_level
 from sweepbot.rect import Rect
 
@@ -136,7 +137,8 @@ class TileClient:
                  shaded: bool = False, shrink: int = 0, trade: int = 0, lit: bool = False, slow_win: float = 0.0,
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
-                 quits_on_escape: bool = False, clock: Clock | None = None) -> None:
+                 quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
+                 clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -220,6 +222,12 @@ class TileClient:
         self.late_button = late_button
         #: Escape pressed with nothing open ends the program (xdemineur)
         self.quits_on_escape = quits_on_escape
+        #: the first F2 after a game other than the first two ended is lost (a client busy a moment after a game)
+        self.misses_a_key = misses_a_key
+        self.key_missed = False
+        self.keys_missed = 0
+        #: the device tells where keys go (as the X11 one does): the board's own window, or a dialog of the game
+        self.tells_focus = tells_focus
         #: a new game only by a click on a line of text (a web page's link), which shows no button
         self.link = link
         #: a click is taken only with the button held this many seconds (a page that opens a cell on a long
@@ -253,6 +261,7 @@ class TileClient:
         self.marks = {}
         self.ended_at = None
         self.focus = None
+        self.key_missed = False
         self.dialog_open = False
         self.scores_shown = False
         self.late = None
@@ -504,7 +513,18 @@ class TileClient:
         if keys == ["escape"] and self.quits_on_escape:
             self.ended = True
         if keys == ["f2"] and not self.button and not self.link:
+            if self.misses_a_key and len(self.games) > 2 and not self.key_missed:
+                self.key_missed = True
+                self.keys_missed += 1
+                return
             self.new_game()
+
+    def focus_of(self, x: int, y: int) -> str | None:
+        """Where keys go, as the X11 device tells (only with ``tells_focus``): a dialog of the game while one
+        is open, else the board's own window."""
+        if not self.tells_focus or self.ended:
+            return None
+        return GAME_DIALOG if self.dialog_open else GAME_WINDOW
 
     def button_hidden(self) -> bool:
         """Whether the button is not drawn now: a moment after a game other than the first ended."""

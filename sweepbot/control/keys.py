@@ -4,7 +4,8 @@ presses passes :func:`check_keys` first.
 
 Which window has the focus decides two of them: Ctrl+N and Ctrl+R start a new game in GNOME's and KDE's
 games, and open a window or reload the page in a browser. They are pressed only when the focus is known to
-be on the game's own window, and that window is not a browser's (``GAME_WINDOW``)."""
+be on the game's program, and that program is not a browser (``GAME_WINDOW``, or ``GAME_DIALOG``: a window
+the game opened, such as its scores dialog)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,9 @@ COMMAND_KEYS: frozenset[frozenset[str]] = frozenset({
 GAME_SHORTCUTS: frozenset[frozenset[str]] = frozenset({_combo("ctrl", "n"), _combo("ctrl", "r")})
 #: Where the keys go: the game's own window (not a browser's), a browser's window, or not known.
 GAME_WINDOW, BROWSER, UNKNOWN = "game", "browser", "unknown"
+#: Where the keys go: another window of the game's program (not a browser) than the one the board is in, such
+#: as a dialog it opened
+GAME_DIALOG = "game dialog"
 #: Programs (their WM_CLASS, lower case) that are browsers.
 BROWSERS = frozenset({"chromium", "chromium-browser", "google-chrome", "chrome", "firefox", "firefox-esr",
                       "navigator", "brave-browser", "microsoft-edge", "opera", "vivaldi-stable", "epiphany",
@@ -73,9 +77,10 @@ def normalised(combo: Iterable[str]) -> frozenset[str]:
 
 def is_command(combo: Iterable[str], window: str = UNKNOWN) -> bool:
     """Whether ``combo`` (keys held together) is a command to the program or desktop it would reach: a
-    browser's and a desktop's, unless ``window`` is the game's own window and ``combo`` one of its shortcuts."""
+    browser's and a desktop's, unless ``window`` is the game's own (or a dialog of it) and ``combo`` one of its
+    shortcuts."""
     keys = normalised(combo)
-    if window == GAME_WINDOW and keys in GAME_SHORTCUTS:
+    if window in (GAME_WINDOW, GAME_DIALOG) and keys in GAME_SHORTCUTS:
         return False
     return (keys in COMMAND_KEYS or any(m in keys for m in COMMAND_MODIFIERS)
             or {"ctrl", "alt"} <= keys or any(k.startswith("xf86") for k in keys))

@@ -23,7 +23,7 @@ from sweepbot.control.errors import (
     OutsideBoardError,
     UserTookOver,
 )
-from sweepbot.control.keys import BROWSER, GAME_WINDOW, UNKNOWN, check_keys
+from sweepbot.control.keys import BROWSER, GAME_DIALOG, GAME_WINDOW, UNKNOWN, check_keys
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.rect import Rect
 
@@ -105,8 +105,8 @@ class BoardInput:
 
     def focus(self) -> str:
         """Where keys go now (``control.keys``): the game's own window when the window with the focus is the one
-        under the board just read and not a browser's, a browser's window, or not known. Keys never go to
-        another window: ControlError."""
+        under the board just read and not a browser's, a dialog of the game (another window of its program), a
+        browser's window, or not known. Keys never go to another window: ControlError."""
         asked = getattr(self.device, "focus_of", None)
         if asked is None or self.board is None:
             return UNKNOWN
@@ -114,9 +114,17 @@ class BoardInput:
         found = asked(x, y)
         if found is None:
             return UNKNOWN
-        if found not in (GAME_WINDOW, BROWSER):
+        if found not in (GAME_WINDOW, GAME_DIALOG, BROWSER):
             raise FocusElsewhere(f"the keyboard focus is on another window ({found}), not the game's: no key pressed")
         return str(found)
+
+    def keys_reach_the_board(self) -> bool:
+        """Whether keys are known to go to the window the board is in: not a dialog of the game, not another
+        window, not a device that cannot tell."""
+        try:
+            return self.focus() == GAME_WINDOW
+        except FocusElsewhere:
+            return False
 
     def check_keys(self, combos: list[list[str]]) -> None:
         """CommandKeyError for a combination that is a command where the keys would go now."""

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from sweepbot.control.errors import ControlError, InputHeld, UserTookOver
-from sweepbot.control.keys import BROWSER, BROWSERS, GAME_WINDOW
+from sweepbot.control.keys import BROWSER, BROWSERS, GAME_DIALOG, GAME_WINDOW
 from sweepbot.control.xauth import xlib_cookie
 
 BUTTONS = {"left": 1, "middle": 2, "right": 3}
@@ -142,8 +142,9 @@ class XTestDevice:
 
     def focus_of(self, x: int, y: int) -> str | None:
         """Where keys go, seen from the window at ``(x, y)`` (the game's): ``game`` when the window with the
-        keyboard focus is that window and not a browser's, ``browser`` when it is a browser's, else the name of
-        the window that has the focus ("nothing" when none has it)."""
+        keyboard focus is that window and not a browser's, ``game dialog`` when it is another window of the
+        same program (a dialog it opened), ``browser`` when the program is a browser, else the name of the
+        window that has the focus ("nothing" when none has it)."""
 
         def look() -> str | None:
             focus = self._display.get_input_focus().focus
@@ -154,12 +155,15 @@ class XTestDevice:
             if not here:
                 return "nothing under the board"
             client = self._client_of(here) or here
-            if focused is None or focused.id != here.id:
+            elsewhere = focused is None or focused.id != here.id
+            if elsewhere:
                 other = self._client_of(focused) if focused is not None else None
                 if other is None or not self._same_program(client, other):
                     return self._text(other or focus, "WM_NAME") or "a window with no name"
             names = [name.lower() for name in self._text(client, "WM_CLASS").split("\0")]
-            return BROWSER if any(name in BROWSERS for name in names) else GAME_WINDOW
+            if any(name in BROWSERS for name in names):
+                return BROWSER
+            return GAME_DIALOG if elsewhere else GAME_WINDOW
 
         found: str | None = self._call(look)
         return found

@@ -125,9 +125,10 @@ def test_keys_go_by_the_window_that_has_the_focus(needs: Needs) -> None:
 
 def test_a_dialog_the_game_opened_is_the_games_own_window_for_keys(needs: Needs) -> None:
     """A generated client (seed 8, a Tk window) opens a dialog when a game ends, and the dialog takes the focus:
-    it is the game's own (the same program), so the game's keys may go to it."""
+    it is the game's own (the same program), so the game's keys may go to it, and it is told from the board's
+    own window (an Escape pressed there goes to the dialog, not to the game)."""
     from sweepbot.control.device import open_device
-    from sweepbot.control.keys import GAME_WINDOW
+    from sweepbot.control.keys import GAME_DIALOG, GAME_WINDOW, is_command
     from sweeplab.clients.generated import GeneratedClient
 
     with VirtualDisplay() as display, launch_client(display, "generated-8", seed="1") as client, \
@@ -149,4 +150,5 @@ def test_a_dialog_the_game_opened_is_the_games_own_window_for_keys(needs: Needs)
             time.sleep(0.05)
         assert xtools.search_windows(display.env, name="^Game over$"), "no dialog opened"
         time.sleep(0.5)
-        assert device.focus_of(*centre) == GAME_WINDOW
+        assert device.focus_of(*centre) == GAME_DIALOG
+        assert not is_command(["ctrl", "n"], GAME_DIALOG) and not is_command(["ctrl", "n"], GAME_WINDOW)

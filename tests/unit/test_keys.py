@@ -10,7 +10,7 @@ import pytest
 from sweepbot.calibration.live import newgame, ways
 from sweepbot.cli import main
 from sweepbot.control.errors import ControlError
-from sweepbot.control.keys import BROWSER, GAME_WINDOW, CommandKeyError, check_keys, is_command
+from sweepbot.control.keys import BROWSER, GAME_DIALOG, GAME_WINDOW, CommandKeyError, check_keys, is_command
 from sweepbot.control.mapping import ScreenMapping
 from sweepbot.control.mouse import BoardInput
 from sweepbot.game import LEVELS, Game
@@ -81,6 +81,8 @@ def test_keys_go_by_the_window_that_has_the_focus_and_never_to_another() -> None
     focus = {"now": GAME_WINDOW}
     device.focus_of = lambda x, y: focus["now"]  # type: ignore[attr-defined]
     mouse.press(["ctrl", "n"])
+    focus["now"] = GAME_DIALOG  # a dialog the game opened: the game's own program
+    mouse.press(["escape"])
     focus["now"] = BROWSER
     with pytest.raises(CommandKeyError):
         mouse.press(["ctrl", "n"])
@@ -88,7 +90,7 @@ def test_keys_go_by_the_window_that_has_the_focus_and_never_to_another() -> None
     focus["now"] = "Terminal"
     with pytest.raises(ControlError, match=r"focus is on another window \(Terminal\)"):
         mouse.press(["f2"])
-    assert pressed == [["ctrl", "n"], ["f2"]]
+    assert pressed == [["ctrl", "n"], ["escape"], ["f2"]]
 
 
 def test_a_command_key_reaches_no_device_and_nothing_before_it_is_pressed() -> None:
@@ -113,3 +115,19 @@ def test_calibration_refuses_a_command_key_given_for_new_games(tmp_path: Path,
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "ctrl+r" in err and "command" in err and "Traceback" not in err
+
+
+def test_keys_reach_the_boards_own_window_only_where_the_device_says_so() -> None:
+    """An Escape is sent to the board's own window (a client that may take it as quit) only knowingly:
+    the device tells that the window the board is in has the focus, not a dialog of the game or another."""
+    device = SimDevice(Game(LEVELS["beginner"], 1, "opening"))
+    mouse = BoardInput(device, ScreenMapping())
+    mouse.set_board(Rect(0, 0, 100, 100))
+    assert not mouse.keys_reach_the_board()  # the device cannot tell
+    focus = {"now": GAME_WINDOW}
+    device.focus_of = lambda x, y: focus["now"]  # type: ignore[attr-defined]
+    seen = []
+    for now in (GAME_WINDOW, GAME_DIALOG, BROWSER, "Terminal"):
+        focus["now"] = now
+        seen.append(mouse.keys_reach_the_board())
+    assert seen == [True, False, False, False]

@@ -291,6 +291,16 @@ def test_a_new_game_control_gone_from_sight_with_no_window_over_the_board_is_nev
     assert not client.ended and len(client.games) == 2
 
 
+def test_a_new_game_key_lost_while_the_boards_own_window_has_the_keyboard_is_pressed_again_never_escape() -> None:
+    """A client started by F2 that loses the first F2 after a game, and quits on Escape, on a device that tells
+    where keys go: with the board's own window holding the keyboard and no window over the board, Escape would
+    go to the client itself. Calibration waits for the screen to settle and presses F2 again."""
+    client = TileClient(seed=7, misses_a_key=True, quits_on_escape=True, tells_focus=True)
+    session = calibrate(client, games=4)
+    assert client.keys_missed >= 1
+    assert not client.ended and len(client.games) >= 4 and session.play.new_game_keys == (("f2",),)
+
+
 def test_a_client_whose_program_ends_at_a_winning_click_is_said_to_have_closed_its_window() -> None:
     """A client that ends at the click that wins a game: calibration stops at that click saying the window
     closed; the black screen is judged neither a loss nor a win, and nothing is learnt from it."""

@@ -151,6 +151,11 @@ class BoardDriver:
             return False
         return True
 
+    def keys_reach_the_board(self) -> bool:
+        """Whether keys are known to go to the window the board is in: the keyboard focus on it, not on a
+        dialog of the game or another program (an Escape pressed then goes to the client itself)."""
+        return self.watcher.input().keys_reach_the_board()
+
     def window_over(self) -> bool:
         """Whether another window lies over the board (a dialog the client opened at the end of a game): the
         window at the board's centre or at the middle of a quarter of it does not hold the whole board, as

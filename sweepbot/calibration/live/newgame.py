@@ -196,21 +196,28 @@ class NewGame:
         return self.board.window or around_board(self.board.region, (frame.shape[1], frame.shape[0]))
 
     def again(self, combo: Keys, ended: EndedGame) -> np.ndarray:
-        """Start a new game with the keys that worked before; if they do nothing at first, a window has the
-        keyboard: Escape goes to it, and play presses Escape first too."""
+        """Start a new game with the keys that worked before; if they do nothing at first, a window may have the
+        keyboard: Escape goes to it (and play presses Escape first too), unless the device tells that the board's
+        own window has the keyboard and no window lies over the board: the keys are then pressed again once
+        the screen settles."""
         confirm = self.session.play.confirm_keys
+        escaped = False
         for attempt in range(NEW_GAME_TRIES):
             frame = self.try_keys(combo, confirm, ended)
             if frame is not None:
-                if attempt and ("escape",) not in combo:
+                if escaped and ("escape",) not in combo:
                     # it took an Escape first: play will press it first too (harmless here, then)
                     self.session.learn(new_game_keys=(("escape",), *combo), key_gap=KEY_GAP)
                 return frame
-            if attempt == 0:
+            if attempt == 0 and (self.board.window_over() or not self.board.keys_reach_the_board()):
                 # the key that worked before does nothing: a window has the keyboard (gnome-mines's
                 # scores dialog after a win, not always in sight). Escape goes to that window.
-                self.board.press("escape")
+                escaped = self.board.press("escape")
                 self.board.watcher.hold_still()
+            elif attempt == 0:
+                # the board's own window has the keyboard: Escape would go to the client itself, which may
+                # take it as quit; the client may answer late, so the keys are tried again once it settles
+                self.board.watcher.hold_still(quiet=DIALOG_QUIET)
         self.board.check_window()
         raise CalibrationError(f"the new-game key {keys_text(combo)} worked before and no longer starts a new game "
                                f"(the screen showed {self.seen(ended)})")
