@@ -85,12 +85,11 @@ def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Prof
     np.maximum.at(largest, cells, wsq)
     near = d <= (nearest + FLOAT32_ROUNDING * (largest + float(profile.norms.max())))[cells]
     cells, shifted = cells[near], shifted[near]
-    # moves of a plain tile are often the same pixels: each distinct window is scored once
-    first, inverse = distinct_rows(shifted)
-    exact = score(shifted[first], profile, len(first), 1, max_rms)
+    # (moves of a plain tile are often the same pixels: ``score`` takes each distinct window once)
+    exact = score(shifted, profile, len(shifted), 1, max_rms)
     found = []
     for i in range(n):
-        these = inverse[cells == i]  # in the order of the moves
+        these = np.flatnonzero(cells == i)  # in the order of the moves
         k = these[int(exact.rms[these, 0].argmin())]
         found.append(Look(str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
                           int(exact.best[k, 0])))
