@@ -8,13 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweepbot.vision import cells, track
 from sweepbot.vision import read as read_module
+from sweepbot.vision import track
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.counter import counter_area
 from sweepbot.vision.profile import BUILTIN_DIR, load_profile
 from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
 from tests.fixture_boards import Fixture, fixtures
+from tests.spies import rows_given
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 #: one board on screen, captured as started, after the first click, after some flags and when lost (or won)
@@ -56,14 +57,7 @@ def test_only_the_cells_whose_pixels_changed_are_classified(monkeypatch: pytest.
     fresh, first = frames("xdemineur", "30x16")[:2]
     reading = read_screenshot(fresh)
     geometry, profile = reading.geometry, reading.profile
-    scored: list[int] = []
-    real = track.score
-
-    def counted(windows: np.ndarray, *args: object, **kwargs: object) -> cells.CellScores:
-        scored.append(len(windows))
-        return real(windows, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(track, "score", counted)
+    scored = rows_given(monkeypatch, track, "score")
     last = read_located(fresh, geometry, profile).seen
     assert scored == [geometry.rows * geometry.cols]
     again = read_located(first, geometry, profile, last=last)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from sweepbot.vision import cells
@@ -12,6 +11,7 @@ from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import score, window_pixels
 from sweepbot.vision.profile import available_profiles
 from sweepbot.vision.read import read_screenshot
+from tests.spies import rows_given
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 
@@ -22,14 +22,7 @@ def test_a_boards_cells_score_together_as_each_alone_and_cells_drawn_alike_are_c
     reading = read_screenshot(image, profiles=available_profiles())
     geometry, profile = reading.geometry, reading.profile
     windows = window_pixels(image, geometry, profile.crop)
-    compared: list[int] = []
-    real = cells.distances
-
-    def counted(rows: np.ndarray, *args: object, **kwargs: object) -> np.ndarray:
-        compared.append(len(rows))
-        return real(rows, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(cells, "distances", counted)
+    compared = rows_given(monkeypatch, cells, "distances")
     together = score(windows, profile, geometry.rows, geometry.cols)
     distinct = len({row.tobytes() for row in windows})
     assert compared == [distinct] and distinct < len(windows) // 10
