@@ -209,12 +209,14 @@ class NewGame:
                     # it took an Escape first: play will press it first too (harmless here, then)
                     self.session.learn(new_game_keys=(("escape",), *combo), key_gap=KEY_GAP)
                 return frame
-            if attempt == 0 and (self.board.window_over() or not self.board.keys_reach_the_board()):
+            if attempt > 0:
+                continue
+            if self.board.window_over() or not self.board.keys_reach_the_board():
                 # the key that worked before does nothing: a window has the keyboard (gnome-mines's
                 # scores dialog after a win, not always in sight). Escape goes to that window.
                 escaped = self.board.press("escape")
                 self.board.watcher.hold_still()
-            elif attempt == 0:
+            else:
                 # the board's own window has the keyboard: Escape would go to the client itself, which may
                 # take it as quit; the client may answer late, so the keys are tried again once it settles
                 self.board.watcher.hold_still(quiet=DIALOG_QUIET)
