@@ -23,7 +23,7 @@ SETTLED_UNKNOWN = 0.5
 STILL_FOR = 0.05
 POLL = 0.005  # seconds between frames while waiting for the new game
 CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
-DIALOG_ESCAPES = 2  # times Escape is pressed to close a dialog that hides the new-game control
+DIALOG_ESCAPES = 2  # times the new-game control is looked for again (Escape first where safe) when not in sight
 NEW_GAME_TIMEOUT = 10.0  # seconds a new game may take to show
 
 
@@ -88,8 +88,10 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
             if hidden or old_game_shows(seen):
                 # a window over the board that hides it unread (its text over the cells) is a dialog:
                 # Escape closes it, as it does one over the control
-                if closing or hidden:
-                    watcher.press(closing or (("escape",),), rules.key_gap)
+                if closing:
+                    watcher.press(closing, rules.key_gap)
+                elif hidden and watcher.escape_is_safe(last.bbox):
+                    watcher.press((("escape",),), rules.key_gap)
                 click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet)
                 asked, again_times = clock.now(), again_times + 1
         return None
@@ -115,16 +117,20 @@ class NoNewGame(SweepbotError):
 
 def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
                   last: BoardView, quiet: float) -> np.ndarray:
-    """Click the client's own new-game control, found on ``before`` by its looks (Escape first when a dialog
-    hides it, DIALOG_ESCAPES times at most); the frame it was found on."""
+    """Click the client's own new-game control, found on ``before`` by its looks (looked for again DIALOG_ESCAPES
+    times at most once the screen settles, Escape pressed first where it may close a window that hides it,
+    :meth:`Watcher.escape_is_safe`); the frame it was found on."""
     looks = [decode_look(t) for t in control.looks]
     near = around_board(last.bbox, (before.shape[1], before.shape[0]))
     box = find_known_control(before, last.bbox, control.offset, looks, near)
     for _ in range(DIALOG_ESCAPES):
         if box is not None:
             break
-        # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
-        watcher.press([["escape"]])
+        if watcher.escape_is_safe(last.bbox):
+            # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
+            watcher.press([["escape"]])
+        # (else the board's own window has the keyboard, nothing over it: Escape would go to the client, which
+        # may take it as quit; the control may be drawn a moment late, or look otherwise till the screen settles)
         before = watcher.hold_still(quiet=quiet)
         box = find_known_control(before, last.bbox, control.offset, looks, near)
     if box is None:

@@ -44,6 +44,8 @@ FLASH_SHARE = 0.5
 #: Seconds the screen must hold still after the pointer left the board, before its first read (a tile the
 #: pointer lit is drawn again unlit)
 OFF_BOARD_QUIET = 0.3
+#: Where on the board (shares of its width and height) a window over it is looked for.
+WINDOW_PROBES = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,27 @@ class Watcher:
             if i and gap:
                 self.clock.sleep(gap)
             self.input().press(list(combo))
+
+    def window_over(self, board: Rect) -> bool:
+        """Whether another window lies over ``board`` (a dialog the client opened at the end of a game): the
+        window at the board's centre or at the middle of a quarter of it does not hold the whole board, as
+        the client's window does. A dialog inside the board leaves its edges alone, which the band around the
+        board (``overlays``) cannot see. False where the device cannot tell windows apart."""
+        x, y, w, h = board.as_tuple()
+        return any(self.foreign_window_at(board, x + fx * w, y + fy * h) for fx, fy in WINDOW_PROBES)
+
+    def foreign_window_at(self, board: Rect, x: float, y: float) -> bool:
+        """Whether the window at ``(x, y)`` is known, and is not the one that holds the whole of ``board``."""
+        found = self.input().window_at(x, y)
+        bx, by, w, h = board.as_tuple()
+        return found is not None and not (found.contains(bx + 3, by + 3) and found.contains(bx + w - 4, by + h - 4))
+
+    def escape_is_safe(self, board: Rect) -> bool:
+        """Whether Escape may be pressed to close a window that keeps the game from its keys or clicks: a window
+        lies over ``board``, or keys are not known to reach the window the board is in (a dialog of the game,
+        a browser, a device that cannot tell). Not when the board's own window has the keyboard with nothing
+        over it: Escape would go to the client itself, which may take it as quit (xdemineur)."""
+        return self.window_over(board) or not self.input().keys_reach_the_board()
 
     def park(self, board: Rect) -> None:
         """Rest the pointer just below ``board``'s left end (see PARK_RIGHT)."""

@@ -214,6 +214,20 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     fresh = start_new_game(play, Reader(), cal.profile.play, last, timeout=4.0)
     assert len(client.games) == games + 1 and fresh.board.count("#") == 81
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True, True]
+    # drawn again a moment late, on a client that quits on Escape, on a device that tells that the board's own
+    # window has the keyboard, nothing over the board: play waits for the button, and never presses Escape
+    client.late_scores, client.late_button, client.quits_on_escape, client.tells_focus = False, 0.9, True, True
+    covered = Reader().read(client.grab())  # the board's place, read before the game ends
+    while client.game.state == "playing":
+        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
+        client.click(*board.center(*cell), "left")
+    games, clicks = len(client.games), len(client.clicked)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    last = replace(covered, board=client.game.view())  # the ended board (its digits need not all be known)
+    mouse.set_board(last.bbox)  # as play's clicks left it
+    fresh = start_new_game(watcher(client, mouse), Reader(), cal.profile.play, last, timeout=4.0)
+    assert not client.ended and len(client.games) == games + 1 and fresh.board.count("#") == 81
+    assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
 
 
 @pytest.mark.slow

@@ -36,8 +36,6 @@ LIT_WAIT = 0.4
 LIT_RMS = 4.0
 #: Grabs of one cell (s apart, at most) while waiting for it to change.
 CELL_POLL = 0.01
-#: Where on the board (shares of its width and height) a window over it is looked for.
-WINDOW_PROBES = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
 #: How far right of and below the point clicked (px) a menu opened at the pointer is looked for.
 POPUP_PROBE = 4
 
@@ -151,20 +149,15 @@ class BoardDriver:
             return False
         return True
 
-    def keys_reach_the_board(self) -> bool:
-        """Whether keys are known to go to the window the board is in: the keyboard focus on it, not on a
-        dialog of the game or another program (an Escape pressed then goes to the client itself)."""
-        return self.watcher.input().keys_reach_the_board()
+    def escape_is_safe(self) -> bool:
+        """Whether Escape may go to a window that keeps the game from its keys (see
+        :meth:`Watcher.escape_is_safe`)."""
+        return self.watcher.escape_is_safe(self.region)
 
     def window_over(self) -> bool:
-        """Whether another window lies over the board (a dialog the client opened at the end of a game): the
-        window at the board's centre or at the middle of a quarter of it does not hold the whole board, as
-        the client's window does (grown or not). A dialog inside the board leaves its edges alone, which the
-        band around the board cannot see."""
-        if self.window is None:
-            return False
-        x, y, w, h = self.region.as_tuple()
-        return any(self._foreign_window_at(x + fx * w, y + fy * h) for fx, fy in WINDOW_PROBES)
+        """Whether another window lies over the board (see :meth:`Watcher.window_over`), once the client's
+        window is known."""
+        return self.window is not None and self.watcher.window_over(self.region)
 
     def check_window(self) -> None:
         """Stop when no window holds the board any more: the client's program ended (or closed its window)."""
@@ -177,13 +170,7 @@ class BoardDriver:
         if self.window is None:
             return False
         cx, cy = self.on_screen.center(*cell)
-        return self._foreign_window_at(cx + POPUP_PROBE, cy + POPUP_PROBE)
-
-    def _foreign_window_at(self, x: float, y: float) -> bool:
-        """Whether the window at ``(x, y)`` is not the one that holds the whole board."""
-        bx, by, w, h = self.region.as_tuple()
-        found = self.watcher.input().window_at(x, y)
-        return found is not None and not (found.contains(bx + 3, by + 3) and found.contains(bx + w - 4, by + h - 4))
+        return self.watcher.foreign_window_at(self.region, cx + POPUP_PROBE, cy + POPUP_PROBE)
 
     @property
     def quiet(self) -> float:

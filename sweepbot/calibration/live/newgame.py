@@ -211,7 +211,7 @@ class NewGame:
                 return frame
             if attempt > 0:
                 continue
-            if self.board.window_over() or not self.board.keys_reach_the_board():
+            if self.board.escape_is_safe():
                 # the key that worked before does nothing: a window has the keyboard (gnome-mines's
                 # scores dialog after a win, not always in sight). Escape goes to that window.
                 escaped = self.board.press("escape")
