@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from sweepbot.board import COVERED, Board, game_over, holds_no_mine
+from sweepbot.board import COVERED, ZERO, Board, game_over, holds_no_mine
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
@@ -226,12 +226,17 @@ def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellSco
 
 
 def _clear_of_covered(windows: np.ndarray, profile: Profile) -> np.ndarray:
-    """Whether each window is nearer some look other than a covered tile's by the reader's margin."""
-    covered = np.array(profile.labels) == COVERED
+    """Whether each window is nearer the empty cell's look than a covered tile's by the reader's margin, as
+    :mod:`vision.cells` measures it (in shares of how far apart those two looks are): an open cell of a number
+    never seen is the empty cell with ink on it. A profile without an empty cell's look: nearer some look
+    other than a covered tile's."""
+    labels = np.array(profile.labels)
+    covered = labels == COVERED
     if not covered.any() or covered.all():
         return np.ones(len(windows), bool)
+    open_looks = labels == ZERO if (labels == ZERO).any() else ~covered
     d = distances(windows.astype(np.float32), profile)
-    shut, other = np.flatnonzero(covered), np.flatnonzero(~covered)
+    shut, other = np.flatnonzero(covered), np.flatnonzero(open_looks)
     near_shut, near_other = shut[d[:, shut].argmin(axis=1)], other[d[:, other].argmin(axis=1)]
     rows = np.arange(len(windows))
     gap = (d[rows, near_shut] - d[rows, near_other]) / np.maximum(profile.pairs[near_other, near_shut], 1e-9)
