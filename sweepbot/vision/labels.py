@@ -90,6 +90,27 @@ def read_label(frame: np.ndarray, box: Rect) -> str | None:
     return str(pytesseract.image_to_string(prepared(crop), config="--psm 7")).strip()
 
 
+#: tesseract's confidence (0-100) a word must be read with to be one: it reads letters into an icon unsure (a
+#: smiley's "ney" at 24, icons' "CS", "XN", "ro" at 31-38), and a button's words at 92-96 (the controls
+#: under tests/fixtures/controls and those of generated clients)
+SURE = 75
+
+
+def sure_words(frame: np.ndarray, box: Rect) -> str | None:
+    """The words of the control in ``box`` of ``frame`` that text recognition reads with confidence SURE or
+    more ("" when none), or None where no text can be read here."""
+    if not available():
+        return None
+    import pytesseract
+
+    crop = inside(frame, box)
+    if crop.size == 0:
+        return ""
+    data = pytesseract.image_to_data(prepared(crop), config="--psm 7", output_type=pytesseract.Output.DICT)
+    return " ".join(str(text) for text, sure in zip(data["text"], data["conf"], strict=True)
+                    if str(text).strip() and float(sure) >= SURE)
+
+
 #: the neighbourhood (px, of the text scaled twice) and offset a message's contrast is raised over
 LOCAL_BLOCK, LOCAL_C = 31, 8
 #: what a message over a board says of the game (lower-case phrases)

@@ -1,11 +1,12 @@
 """The ways to try for a new game, in the order a person tries them, from the controls beside the board.
 
-A face first (a yellow control with no words on it: a smiley), then the keys no program takes amiss (F2,
-N), then the controls whose label says new game (its words: "New game", "Restart", "Play again" ...; then a
-level's name), then a game's own shortcut where the keys go to the game's own window (Ctrl+N: gnome-mines
-goes to its level chooser on it, where its "Play Again" starts the next game at once), then Space. A control
-whose label says something else ("Settings", "Help", a link) is never clicked: a bot does not click what it
-cannot name. Where no label can be read (no text recognition here), no unnamed control is clicked either.
+A face first (a yellow control with no words on it, or a square one with none read surely: a smiley), then
+the keys no program takes amiss (F2, N), then the controls whose label says new game (its words: "New game",
+"Restart", "Play again" ...; then a level's name), then a game's own shortcut where the keys go to the game's
+own window (Ctrl+N: gnome-mines goes to its level chooser on it, where its "Play Again" starts the next game
+at once), then Space. A control whose label says something else ("Settings", "Help", a link) is never
+clicked: a bot does not click what it cannot name. Where no label can be read (no text recognition here), no
+unnamed control is clicked either.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from sweepbot.rect import Rect
 from sweepbot.vision.controls import Control, controls_near
 from sweepbot.vision.face import looks_like_a_face
-from sweepbot.vision.labels import LEVEL_WORDS, has_words, read_label, says_new_game, words
+from sweepbot.vision.labels import LEVEL_WORDS, has_words, read_label, says_new_game, sure_words, words
 from sweepbot.vision.rules import Keys
 
 #: Keys clients commonly use for a new game that other programs leave alone. Never Escape or Q: some clients
@@ -35,6 +36,8 @@ NEW_GAME_KEYS: tuple[Keys, ...] = SAFE_KEYS + GAME_KEYS + OTHER_KEYS
 TILE_LIKE = 0.25
 #: A patch this wide or this tall may be a panel or a dialog with buttons of its own inside
 PANEL = (150, 60)
+#: A smiley's box is square, within this ratio of its sides; a button with words is wider than tall
+FACE_SIDES = 1.25
 #: A board size written in a label ("16x16", "30 × 16")
 SIZE_WRITTEN = re.compile(r"(\d+)\s*[x×]\s*(\d+)")
 
@@ -45,6 +48,11 @@ class Ways:
 
     steps: list[Control | Keys]
     left_alone: list[str]
+
+
+def square(box: Rect) -> bool:
+    """Whether ``box`` is square as a smiley's is (see FACE_SIDES)."""
+    return max(box.w, box.h) <= FACE_SIDES * min(box.w, box.h)
 
 
 def size_rank(label: str, size: tuple[int, int] | None) -> int:
@@ -63,8 +71,11 @@ def ways_to_try(controls: list[Control], frame: np.ndarray, size: tuple[int, int
     left_alone: list[str] = []
     for control in controls:
         label = read_label(frame, control.box)
-        if (control.yellow or looks_like_a_face(frame, control.centre)) and not has_words(label or ""):
+        yellow = control.yellow or looks_like_a_face(frame, control.centre)
+        if yellow and not has_words(label or ""):
             faces.append(control)  # a smiley says nothing: its look is its name (a letter read into it is none)
+        elif yellow and square(control.box) and not has_words(sure_words(frame, control.box) or ""):
+            faces.append(control)  # ... nor a word read into it unsure; a yellow button wider than tall has words
         elif label is not None and says_new_game(label):
             level = words(label).split()[0] in LEVEL_WORDS
             named.append(((1 if level else 0, size_rank(label, size)), control))
