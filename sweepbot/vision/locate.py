@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from sweepbot.errors import SweepbotError
+from sweepbot.vision.corners import corners_joined
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.lattice import (
     MAX_PATCH,
@@ -144,7 +145,8 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
 
     Cells are looked for as flat patches bounded by edges of at least ``step`` levels; without ``step``, with
     the usual edges first, then with faint ones (soft shadows), then on the image smoothed so that a fine
-    texture inside the tiles reads as flat. The first way that finds a board gives it."""
+    texture inside the tiles reads as flat, then with the marks at the corners of tiles that touch joined into
+    lines (``vision.corners``). The first way that finds a board gives it."""
     if image.ndim != 3 or image.shape[0] < 16 or image.shape[1] < 16:
         raise LocateError("the image is too small to hold a board")
     if step is not None:
@@ -154,12 +156,13 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
         lambda: _locate(image, FLAT_STEP),
         lambda: _locate(image, SOFT_STEP),
         lambda: _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP),
+        lambda: _locate_by_corners(image),
     )):
         try:
             found = way()
             if attempt == 0:
                 found = _faint_rest(image, found)
-            return found if attempt == 2 else _textured_rest(image, found)
+            return found if attempt >= 2 else _textured_rest(image, found)
         except LocateError as err:
             if attempt == 0:
                 first = err
@@ -167,6 +170,14 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
                 raise
     assert first is not None
     raise first
+
+
+def _locate_by_corners(image: np.ndarray) -> Geometry:
+    """The board of tiles told apart only by marks where four of them meet (see ``vision.corners``)."""
+    joined = corners_joined(image, 1 - flat_mask(image))
+    if joined is None:
+        raise LocateError("no board found: no regular grid of cells on the image")
+    return _locate(joined, FLAT_STEP)
 
 
 def _sides(image: np.ndarray, found: Geometry) -> tuple[np.ndarray, ...]:

@@ -247,3 +247,39 @@ def test_what_is_worked_out_from_a_profile_is_kept_beside_it_and_goes_with_it() 
     from sweepbot.vision import derived
 
     assert key not in derived._KEPT
+
+
+def touching_tiles(rows: int, cols: int, pitch: float, origin: tuple[int, int],
+                   opened: tuple[int, int, float] | None = None) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
+    """A board of tiles drawn edge to edge with their corners cut (a dark ground shows only where four meet),
+    on that ground; ``opened`` (row, col, radius): the tiles within the radius of that cell opened, in a
+    colour of their own, those at its rim with a number. The image and each tile's (x0, y0, x1, y1)."""
+    img = np.full((900, 1400, 3), 8, np.uint8)
+    cut = max(2, int(pitch // 8))
+    tiles = []
+    for r in range(rows):
+        for c in range(cols):
+            left, top = round(origin[0] + c * pitch), round(origin[1] + r * pitch)
+            right, bottom = round(origin[0] + (c + 1) * pitch) - 1, round(origin[1] + (r + 1) * pitch) - 1
+            tiles.append((left, top, right + 1, bottom + 1))
+            near = opened is not None and (r - opened[0]) ** 2 + (c - opened[1]) ** 2 <= opened[2] ** 2
+            corners = np.array([[left + cut, top], [right - cut, top], [right, top + cut], [right, bottom - cut],
+                                [right - cut, bottom], [left + cut, bottom], [left, bottom - cut], [left, top + cut]])
+            cv2.fillPoly(img, [corners.astype(np.int32)], (150, 140, 120) if near else (96, 96, 96))
+            if near and opened is not None and (r - opened[0]) ** 2 + (c - opened[1]) ** 2 > (opened[2] - 1.5) ** 2:
+                scale = pitch / 36
+                cv2.putText(img, str(1 + (r + c) % 3), (left + int(pitch) // 4, bottom - int(pitch) // 5),
+                            cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 200), max(1, round(scale * 2)))
+    return img, tiles
+
+
+@pytest.mark.parametrize("pitch", [14, 18, 24.5, 27.6, 33, 40, 48])
+def test_tiles_that_touch_told_apart_only_at_their_corners_are_found(pitch: float) -> None:
+    """Tiles with cut corners drawn edge to edge (a generated client's dark theme): a fresh board is one flat
+    area with a dot of the ground where four tiles meet; found by those dots, fresh and in play."""
+    rows, cols = (16, 30) if pitch < 30 else (16, 16)
+    for opened in (None, (8, 8, 2.0), (8, 8, 7.0)):
+        img, tiles = touching_tiles(rows, cols, pitch, (37, 53), opened)
+        geo = locate(img)
+        assert_tiles_inside(geo, rows, cols, tiles)
+        assert geo.pitch[0] == pytest.approx(pitch, abs=0.2)
