@@ -139,6 +139,16 @@ class Limits:
     opened_share: int = _number(8, (
         "... or one cell in this many on a larger board (a client whose rows differ in height draws a row's "
         "digits at another size)."))
+    ground_levels: int = _number(8, (
+        "A pixel of a cell shows the empty cell's ground (or a covered tile's face) when every channel lies "
+        "within this many levels of that look's pixel: a digit never seen leaves its cell's ground as it is, "
+        "while a tile lit or pressed under the pointer is drawn a tone off all over (gnome-mines's lit tile "
+        "11 levels rms, a generated client's 9 levels from its empty cell)."))
+    ground_share: float = _number(0.5, (
+        "A cell refused, nearest an open look, is an open cell of a number never seen when the empty cell's "
+        "ground shows on at least this share of its pixels (ground_levels), and a covered tile's face on "
+        "fewer: a digit covers less than half its cell (a 6 at 21 and 34 px leaves 64-66 %), a tile half "
+        "pressed shows neither."))
 
     # -- a digit's colour ----------------------------------------------------------------------------------
     ink_spread: int = _number(40, (

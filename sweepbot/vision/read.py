@@ -226,21 +226,35 @@ def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellSco
 
 
 def _clear_of_covered(windows: np.ndarray, profile: Profile) -> np.ndarray:
-    """Whether each window is nearer the empty cell's look than a covered tile's by the reader's margin, as
-    :mod:`vision.cells` measures it (in shares of how far apart those two looks are): an open cell of a number
-    never seen is the empty cell with ink on it. A profile without an empty cell's look: nearer some look
-    other than a covered tile's."""
+    """Whether each window (uint8 or float, one a row) is an open cell rather than a covered tile: nearer the
+    empty cell's look than a covered tile's by the reader's margin, as :mod:`vision.cells` measures it (a
+    profile without an empty cell's look: nearer some look other than a covered tile's); or showing the
+    empty cell's ground on most of its pixels and a covered tile's face on fewer (the table's
+    ``ground_levels`` and ``ground_share``): an open cell of a number never seen is the empty cell with ink
+    on it, however dark the ink."""
     labels = np.array(profile.labels)
-    covered = labels == COVERED
+    covered, empty = labels == COVERED, labels == ZERO
     if not covered.any() or covered.all():
         return np.ones(len(windows), bool)
-    open_looks = labels == ZERO if (labels == ZERO).any() else ~covered
+    table = limits.LIMITS
     d = distances(windows.astype(np.float32), profile)
-    shut, other = np.flatnonzero(covered), np.flatnonzero(open_looks)
+    shut, other = np.flatnonzero(covered), np.flatnonzero(empty if empty.any() else ~covered)
     near_shut, near_other = shut[d[:, shut].argmin(axis=1)], other[d[:, other].argmin(axis=1)]
     rows = np.arange(len(windows))
     gap = (d[rows, near_shut] - d[rows, near_other]) / np.maximum(profile.pairs[near_other, near_shut], 1e-9)
-    return np.asarray(gap >= limits.LIMITS.min_margin)
+    if not empty.any():
+        return np.asarray(gap >= table.min_margin)
+    ground, face = _ground(windows, profile, empty), _ground(windows, profile, covered)
+    return np.asarray((gap >= table.min_margin) | ((ground >= table.ground_share) & (ground > face)))
+
+
+def _ground(windows: np.ndarray, profile: Profile, looks: np.ndarray) -> np.ndarray:
+    """For each window, the largest share of its pixels that show one of ``looks`` (a mask of the profile's
+    looks), every channel within the table's ``ground_levels``."""
+    pixels = windows.astype(np.float32).reshape(len(windows), -1, 3)
+    shares = [(np.abs(pixels - profile.stack[i].reshape(-1, 3)).max(axis=2) <= limits.LIMITS.ground_levels
+               ).mean(axis=1) for i in np.flatnonzero(looks)]
+    return np.max(shares, axis=0)
 
 
 def read_screenshot(

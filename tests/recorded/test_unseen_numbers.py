@@ -35,3 +35,22 @@ def test_numbers_a_calibrated_profile_never_saw_are_read_open_with_their_number_
     board = read_screenshot(load_image(FIXTURES / "xdemineur" / f"{shot}.png"), profiles=[calibrated],
                             opened_unknown=True).board
     assert board.grid == unseen
+
+
+def test_a_number_never_seen_in_dark_ink_on_a_light_ground_is_read_open_with_its_number_unknown() -> None:
+    """A generated client's 6 (tests/fixtures/unseen-numbers/generated-304), dark green on the empty cell's
+    light ground where a covered tile is mid grey: nearer a covered tile's look than the empty cell's all
+    told, but showing the empty cell's ground on most of its pixels (the table's ``ground_levels`` and
+    ``ground_share``) and a covered tile's face on none. Read as ``=``, every other cell as written; with the
+    share asked for raised past what the 6 leaves, refused."""
+    from sweepbot.errors import SweepbotError
+    from sweepbot.vision import limits
+
+    folder = FIXTURES / "unseen-numbers" / "generated-304"
+    profile = load_profile(folder / "profile")
+    assert "6" not in profile.labels
+    image = load_image(folder / "frame.png")
+    expected = Board.parse((folder / "frame.board").read_text()).grid
+    assert read_screenshot(image, profiles=[profile], opened_unknown=True).board.grid == expected
+    with limits.using(ground_share=0.7), pytest.raises(SweepbotError, match=r"\(1, 10\)"):
+        read_screenshot(image, profiles=[profile], opened_unknown=True)
