@@ -64,9 +64,10 @@ def around_board(board: Rect, screen: tuple[int, int], margin: int = NEAR_BOARD)
     return Rect(x0, y0, x1 - x0, y1 - y0)
 
 
-def controls_near(frame: np.ndarray, board: Rect, area: Rect) -> list[Control]:
+def controls_near(frame: np.ndarray, board: Rect, area: Rect, most: int | None = MAX_CONTROLS) -> list[Control]:
     """Controls inside ``area`` (the client's window, or the screen near the board) and outside the board,
-    in the order to try them: yellow first, then from the top down and from the left."""
+    in the order to try them: yellow first, then from the top down and from the left; the first ``most``
+    (None: all)."""
     area = area.intersect(Rect(0, 0, frame.shape[1], frame.shape[0])) or Rect(0, 0, 0, 0)
     if area.w < MIN_SIDE or area.h < MIN_SIDE:
         return []
@@ -95,7 +96,7 @@ def controls_near(frame: np.ndarray, board: Rect, area: Rect) -> list[Control]:
         found.append(Control(Rect(area.x + x, area.y + y, w, h), yellow))
     found = _distinct(found)
     found.sort(key=lambda c: (not c.yellow, c.box.y // 12, c.box.x))
-    return found[:MAX_CONTROLS]
+    return found if most is None else found[:most]
 
 
 def _distinct(controls: list[Control]) -> list[Control]:

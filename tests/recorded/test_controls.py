@@ -103,3 +103,17 @@ def test_a_smiley_that_text_recognition_reads_letters_into_unsure_is_tried_first
     assert isinstance(first, Control) and Rect(89, 31, 30, 30).contains(*first.centre)
     assert [said.split("(")[-1] for said in ways.left_alone] == ["'Settings')", "'Pause')", "'Statistics')"]
     assert sum(isinstance(step, Control) for step in ways.steps) == 1
+
+
+def test_a_level_dialog_over_the_board_is_found_past_the_boards_own_cells() -> None:
+    """A generated client's page (seed 305) asks for a level in a dialog over its ended 16x16 board: its three
+    buttons are found though the board's numbered and mined cells, each a face with something drawn on it,
+    come first from the top, and the level that names the board played is tried first."""
+    from sweepbot.calibration.live.ways import labelled_new_game
+
+    image = load_image(CONTROLS / "generated-305-levels.png")
+    geometry = locate(image)
+    assert (geometry.rows, geometry.cols) == (16, 16)
+    found = labelled_new_game(image, Rect(0, 0, image.shape[1], image.shape[0]), geometry.pitch[0], (16, 16))
+    assert [(c.box.y, c.box.h) for c in found] == [(313, 31)] * 3
+    assert [c.box.x for c in found] == [511, 405, 655]  # Medium 16x16, Small 9x9, Large 30x16

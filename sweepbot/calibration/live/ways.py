@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sweepbot.rect import Rect
-from sweepbot.vision.controls import Control, controls_near
+from sweepbot.vision.controls import MAX_CONTROLS, Control, controls_near
 from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.labels import LEVEL_WORDS, has_words, read_label, says_new_game, sure_words, words
 from sweepbot.vision.rules import Keys
@@ -94,14 +94,17 @@ def labelled_new_game(frame: np.ndarray, area: Rect, cell: float,
     level that names the size of the board played (``size``: rows, cols) before the others. A patch of a
     tile's size is a tile, not read."""
     found: list[tuple[int, Control]] = []
-    outer = controls_near(frame, Rect(0, 0, 0, 0), area)
+
+    def not_tiles(controls: list[Control]) -> list[Control]:
+        return [c for c in controls if not (abs(c.box.w - cell) <= TILE_LIKE * cell
+                                            and abs(c.box.h - cell) <= TILE_LIKE * cell)][:MAX_CONTROLS]
+
+    # the board's tiles (a number drawn on a face) are no controls: left out before the first few are taken
+    outer = not_tiles(controls_near(frame, Rect(0, 0, 0, 0), area, most=None))
     # a panel or a dialog is a flat patch of its own: its buttons are found inside it
     inner = [c for panel in outer if panel.box.w >= PANEL[0] or panel.box.h >= PANEL[1]
-             for c in controls_near(frame, Rect(0, 0, 0, 0), panel.box)]
+             for c in not_tiles(controls_near(frame, Rect(0, 0, 0, 0), panel.box, most=None))]
     for control in outer + inner:
-        w, h = control.box.w, control.box.h
-        if abs(w - cell) <= TILE_LIKE * cell and abs(h - cell) <= TILE_LIKE * cell:
-            continue
         label = read_label(frame, control.box)
         if label is not None and says_new_game(label):
             found.append((size_rank(label, size), control))
