@@ -283,3 +283,12 @@ def test_tiles_that_touch_told_apart_only_at_their_corners_are_found(pitch: floa
         geo = locate(img)
         assert_tiles_inside(geo, rows, cols, tiles)
         assert geo.pitch[0] == pytest.approx(pitch, abs=0.2)
+
+
+def test_a_fresh_board_of_tiles_that_touch_is_found_by_the_dots_at_their_corners() -> None:
+    """A generated client's fresh 30x16 board (tests/fixtures/locate/generated-302-fresh.png), its 33 px tiles
+    drawn edge to edge: found by the dots where four meet, at the tiles' edges as checked by eye."""
+    image = load_image(Path(__file__).parents[1] / "fixtures" / "locate" / "generated-302-fresh.png")
+    geo = locate(image)
+    assert (geo.rows, geo.cols, geo.pitch) == (16, 30, (33.0, 33.0))
+    assert (geo.xs[0], geo.ys[0], geo.xs[-1], geo.ys[-1]) == (45, 83, 1035, 611)
