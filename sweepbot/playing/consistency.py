@@ -1,5 +1,6 @@
 """Checks between two reads of the same game: what was revealed stays as it was, which clicks the game did
-not take, whether the last clicks won it, and whether a lost board shows its loss as a loss shows. (When a
+not take, whether the last clicks won or lost it where some cells are unread, and whether a lost board shows its
+loss as a loss shows. (When a
 game is over: :func:`sweepbot.board.game_over`.)"""
 
 from __future__ import annotations
@@ -118,6 +119,36 @@ def won_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cel
     if changes_that_cannot_happen(before, after) or not all(after.grid[r][c] in ".12345678" for r, c in clicked):
         return None
     return replace(after, state="won") if covered_all_mines(after) else None
+
+
+def lost_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cell], unread: str) -> Board | None:
+    """The lost board, when a frame read but for some cells (``grid``, ``unread`` where a cell matched no look)
+    shows a loss as a loss shows (:func:`lost_at`) by the clicks just made on ``before``: every cell left
+    unread was covered on ``before``; one cell clicked is unread (or reads as a mine) and no other; another
+    cell, not clicked, is unread too; and no cell covered on ``before`` opened. A click on a mine opens
+    nothing, and only a loss changes covered cells no click reached: the client shows its mines in a look play
+    never saw. The cell clicked is the mine that went off (``!``); the other unread cells stay covered,
+    unnamed. Else None."""
+    if (len(grid), len(grid[0]) if grid else 0) != (before.rows, before.cols):
+        return None
+    cells = {(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == unread}
+    if any(before.grid[r][c] not in "#?F" for r, c in cells):
+        return None
+    went_off = [cell for cell in clicked if cell in cells or grid[cell[0]][cell[1]] in "!*"]
+    if len(went_off) != 1 or not cells - set(clicked):
+        return None
+    opened = any(old in "#?" and new in ".12345678="
+                 for row_before, row_after in zip(before.grid, grid, strict=True)
+                 for old, new in zip(row_before, row_after, strict=True))
+    if opened:
+        return None
+    (r0, c0), = went_off
+    rows = ["".join("!" if (r, c) == (r0, c0) else COVERED if ch == unread else ch for c, ch in enumerate(row))
+            for r, row in enumerate(grid)]
+    try:
+        return replace(before, grid=tuple(rows), state="lost")
+    except SweepbotError:
+        return None
 
 
 def covered_all_mines(board: Board) -> bool:

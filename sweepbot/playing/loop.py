@@ -18,6 +18,7 @@ from sweepbot.playing.consistency import (
     changes_that_cannot_happen,
     half_taken,
     late_numbers,
+    lost_beneath_unread,
     won_beneath_unread,
     won_unshown,
 )
@@ -224,6 +225,10 @@ class Player:
                         # the last clicks won, and the client marks its mines in a look play never showed (a flag
                         # beside a flag): the rest of the board proves the win, with the unread cells left unnamed
                         return frame, replace(previous, board=won), None
+                    lost = lost_beneath_unread(previous.board, some.grid, clicked or [], REFUSED)
+                    if lost is not None:
+                        # a click went off, and the client shows its mines in a look play never saw: a loss
+                        return frame, replace(previous, board=lost), None
                 continue
             pressed = half_taken(view.board, clicked or [])
             if pressed:

@@ -401,6 +401,65 @@ def test_a_win_beneath_cells_left_unread_is_taken_only_when_the_board_proves_it(
     assert won_beneath_unread(before, ["1##1", "1221", "....", "...."], [(3, 0)], "~") is None
 
 
+def test_a_loss_beneath_cells_left_unread_is_taken_only_when_it_shows_as_a_loss_shows() -> None:
+    from sweepbot.playing.consistency import lost_beneath_unread
+
+    before = Board.parse("mines: 3\n1##1\n1221\n....\n##..\n")
+    lost = lost_beneath_unread(before, ["1~~1", "1221", "....", "~#.."], [(3, 0)], "~")
+    assert lost is not None and lost.state == "lost" and lost.grid[0] == "1##1" and lost.grid[3] == "!#.."
+    # the cell clicked shows the mine in a known look, the others unread
+    assert lost_beneath_unread(before, ["1~~1", "1221", "....", "!#.."], [(3, 0)], "~") is not None
+    # the cell clicked alone unread: a number never seen is as likely
+    assert lost_beneath_unread(before, ["1##1", "1221", "....", "~#.."], [(3, 0)], "~") is None
+    # no cell clicked unread, nor a mine: covered cells changed by no click
+    assert lost_beneath_unread(before, ["1~~1", "1221", "....", "##.."], [(3, 0)], "~") is None
+    # a cell opened too: the click opened cells, as a mine never does
+    assert lost_beneath_unread(before, ["1~~1", "1221", "....", "~1.."], [(3, 0)], "~") is None
+    # an unread cell was an open number before
+    assert lost_beneath_unread(before, ["~~~1", "1221", "....", "~#.."], [(3, 0)], "~") is None
+    # two cells clicked unread: which went off is not known
+    assert lost_beneath_unread(before, ["1~~1", "1221", "....", "~~.."], [(3, 0), (3, 1)], "~") is None
+
+
+def test_a_loss_whose_mines_are_shown_in_a_look_never_seen_is_a_loss_not_an_error() -> None:
+    """A client that shows every mine at a loss in a look play never saw (a profile calibrated from games that
+    showed none): the board reads but for the mines, the cell clicked among them, nothing else changed. The
+    game is lost, not ended in an error; the mine clicked is the one that went off, the others stay covered."""
+    class Unseen(SimScreen):
+        def frame(self) -> np.ndarray:
+            image = super().frame()
+            if self.game.state == "lost":
+                image[0, 0, 1] = 0  # no sign of the end but the mines
+                blue = image[MARGIN_Y:-MARGIN_Y:CELL, MARGIN_X:-MARGIN_X:CELL, 0]
+                codes = np.where(np.isin(blue, [ord("*"), ord("!")]), ord(REFUSED), blue)
+                image[MARGIN_Y:-MARGIN_Y, MARGIN_X:-MARGIN_X, 0] = np.kron(codes, np.ones((CELL, CELL), np.uint8))
+            return image
+
+    class PartReader(SimReader):
+        def read(self, frame: np.ndarray) -> BoardView:
+            grid = self.grid(frame)
+            unread = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == REFUSED]
+            if unread:
+                xs = tuple(MARGIN_X + c * CELL for c in range(self.cols + 1))
+                ys = tuple(MARGIN_Y + r * CELL for r in range(self.rows + 1))
+                raise ReadError(f"{len(unread)} cell(s) match no template", unread, {}, PartRead(grid, xs, ys))
+            return super().read(frame)
+
+    lost = 0
+    for seed in range(1, 13):
+        game = Game(LEVELS["expert"], seed, "opening")
+        player = Player(watcher(Unseen(game), BoardInput(SimDevice(game), ScreenMapping())), PartReader(16, 30, 99),
+                        replace(QUICK, tries=2))
+        report = player.play_game()
+        assert report.error is None and report.result == game.state, (seed, report)
+        if game.state == "lost":
+            lost += 1
+            final = report.final
+            assert final is not None and final.count("!") == 1 and REFUSED not in "".join(final.grid)
+            assert final.grid[game.exploded[0]][game.exploded[1]] == "!"
+    assert lost >= 3
+
+
 def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
     game, _screen, _, device, mouse = setup(4, "expert")
     covered: list[int] = []
