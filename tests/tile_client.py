@@ -74,6 +74,10 @@ def tile(ch: str, thin: bool = False, zero: bool = False, one_colour: bool = Fal
 #: With ``button=True``: a "menu" button that does nothing, and below it the button that starts a new game
 MENU_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 76, 64, 26)
 NEW_GAME_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 40, 90, 28)
+#: With ``panel``: a panel drawn in the window over the board once a game ended, its button the only way to a
+#: new game (a web page's level chooser)
+PANEL_BOX = Rect(ORIGIN[0] + 10, ORIGIN[1] + 40, 150, 50)
+PANEL_BUTTON = Rect(PANEL_BOX.x + 30, PANEL_BOX.y + 11, 90, 28)
 #: With ``link=True``: the only way to a new game, a line of text above the board (no button, no key)
 NEW_GAME_LINK = Rect(ORIGIN[0] + 100, ORIGIN[1] - 40, 90, 16)
 
@@ -138,7 +142,7 @@ class TileClient:
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
                  quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
-                 clock: Clock | None = None) -> None:
+                 panel: float = 0.0, clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -228,6 +232,11 @@ class TileClient:
         self.keys_missed = 0
         #: the device tells where keys go (as the X11 one does): the board's own window, or a dialog of the game
         self.tells_focus = tells_focus
+        #: seconds after a game ends that a panel opens in the window over the board, its "New" button the only
+        #: way to a new game; Escape closes it, and it opens again only at the next game's end
+        self.panel = panel
+        self.panel_closed = False
+        self.panels_closed = 0  # how many times Escape closed it
         #: a new game only by a click on a line of text (a web page's link), which shows no button
         self.link = link
         #: a click is taken only with the button held this many seconds (a page that opens a cell on a long
@@ -256,6 +265,7 @@ class TileClient:
         if self.ends_at_game and len(self.games) + 1 == self.ends_at_game:
             self.ended = True
             return
+        self.panel_closed = False
         self.game = Game(self.level, self.seed + len(self.games), self.first_click)
         self.games.append(self.game)
         self.marks = {}
@@ -345,7 +355,7 @@ class TileClient:
         note = bool(self.note) and self.ended_at is not None and self.clock.now() - self.ended_at < self.note
         caret = self.dialog_open and self.scores_shown and int(self.clock.now() * 2) % 2 == 0
         seen = (tuple(shown), lit, tuple(xs), tuple(ys), self.focus, toast, note, self.dialog_open, self.menu_at,
-                self.button_label, caret, self.button_hidden())
+                self.button_label, caret, self.button_hidden(), self.panel_shown())
         if self._drawn is None or self._drawn[0] != seen:
             self._drawn = (seen, self.draw(shown, lit, xs, ys, toast, note))
         canvas = self._drawn[1].copy() if region is None else self._drawn[1]
@@ -406,6 +416,10 @@ class TileClient:
             draw_button(canvas, MENU_BUTTON, "Menu")
             if not self.button_hidden():
                 draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
+        if self.panel_shown():
+            cv2.rectangle(canvas, (PANEL_BOX.x, PANEL_BOX.y), (PANEL_BOX.right - 1, PANEL_BOX.bottom - 1),
+                          (245, 245, 245), -1)
+            draw_button(canvas, PANEL_BUTTON, "New")
         if self.link:
             cv2.putText(canvas, "new game", (NEW_GAME_LINK.x + 2, NEW_GAME_LINK.bottom - 3), cv2.FONT_HERSHEY_PLAIN,
                         1.0, (150, 40, 40), 1)
@@ -447,6 +461,10 @@ class TileClient:
             else:
                 self.new_game()
             return
+        if self.panel_shown():
+            if button == "left" and PANEL_BUTTON.contains(x, y):
+                self.new_game()
+            return  # the panel takes every click over it, and the game is over
         if self.link and button == "left" and NEW_GAME_LINK.contains(x, y):
             self.new_game()
             return
@@ -510,9 +528,13 @@ class TileClient:
         if self.dialog_open:
             self.dialog_open = keys != ["escape"]  # modal: only Escape closes it, every other key is its
             return
+        if keys == ["escape"] and self.panel_shown():
+            self.panel_closed = True
+            self.panels_closed += 1
+            return
         if keys == ["escape"] and self.quits_on_escape:
             self.ended = True
-        if keys == ["f2"] and not self.button and not self.link:
+        if keys == ["f2"] and not self.button and not self.link and not self.panel:
             if self.misses_a_key and len(self.games) > 2 and not self.key_missed:
                 self.key_missed = True
                 self.keys_missed += 1
@@ -525,6 +547,11 @@ class TileClient:
         if not self.tells_focus or self.ended:
             return None
         return GAME_DIALOG if self.dialog_open else GAME_WINDOW
+
+    def panel_shown(self) -> bool:
+        """Whether the panel with the new-game button is drawn now (see ``panel``)."""
+        return bool(self.panel) and not self.panel_closed and self.ended_at is not None \
+            and self.clock.now() - self.ended_at >= self.panel
 
     def button_hidden(self) -> bool:
         """Whether the button is not drawn now: a moment after a game other than the first ended."""

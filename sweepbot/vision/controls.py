@@ -166,7 +166,7 @@ def find_known_control(frame: np.ndarray, board: Rect, offset: tuple[int, int], 
     """The control seen in calibration, found again by one of its ``looks`` near its place or anywhere in
     ``area``, or, looking another way now (a smiley after a loss it was never seen at; a label in another
     font), as a control of about a look's size whose centre is within PLACE_SLACK pixels of its place."""
-    box = find_control(frame, board, offset, looks) or find_anywhere(frame, area, looks)
+    box = find_control(frame, board, offset, looks) or find_anywhere(frame, area, looks, away_from=board)
     if box is not None:
         return box
     near = next((c.box for c in controls_near(frame, board, area) if at_place(c.box, board, offset, looks)), None)
@@ -185,9 +185,11 @@ def at_place(box: Rect, board: Rect, offset: tuple[int, int], looks: Sequence[np
     return False
 
 
-def find_anywhere(frame: np.ndarray, area: Rect, looks: Sequence[np.ndarray]) -> Rect | None:
+def find_anywhere(frame: np.ndarray, area: Rect, looks: Sequence[np.ndarray],
+                  away_from: Rect | None = None) -> Rect | None:
     """One of ``looks`` anywhere in ``area`` (a window laid out otherwise at another size moves its buttons
-    away from the board: "Play Again" beside a board drawn larger); None if none matches well enough."""
+    away from the board: "Play Again" beside a board drawn larger), never over ``away_from`` (the board, whose
+    tiles and lines may match a button's outline); None if none matches well enough."""
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     x0, y0 = max(0, area.x), max(0, area.y)
     window = grey[y0:min(grey.shape[0], area.bottom), x0:min(grey.shape[1], area.right)]
@@ -196,7 +198,12 @@ def find_anywhere(frame: np.ndarray, area: Rect, looks: Sequence[np.ndarray]) ->
         h, w = look.shape
         if window.shape[0] < h or window.shape[1] < w or float(look.std()) < 1.0:
             continue
-        _, score, _, (mx, my) = cv2.minMaxLoc(cv2.matchTemplate(window, look, cv2.TM_CCOEFF_NORMED))
+        scores = cv2.matchTemplate(window, look, cv2.TM_CCOEFF_NORMED)
+        if away_from is not None:
+            # a box at (x, y) overlaps the board when x + w > its left and x < its right (and so for y)
+            left, top = max(0, away_from.x - x0 - w + 1), max(0, away_from.y - y0 - h + 1)
+            scores[top:max(top, away_from.bottom - y0), left:max(left, away_from.right - x0)] = -1.0
+        _, score, _, (mx, my) = cv2.minMaxLoc(scores)
         if score >= MATCH and (best is None or score > best[0]):
             best = (float(score), Rect(x0 + mx, y0 + my, w, h))
     return None if best is None else best[1]

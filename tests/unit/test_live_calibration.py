@@ -231,6 +231,33 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
 
 
 @pytest.mark.slow
+def test_a_new_game_button_in_a_panel_that_opens_over_the_board_after_each_game_is_clicked_never_closed() -> None:
+    """A client whose only way to a new game is a button in a panel it draws over the board a moment after each
+    game ends (a web page's level chooser), which Escape closes: calibration finds the button by its label at
+    the first game's end, and at the next ones clicks it again, never closing the panel first; play does too."""
+    from sweepbot.playing.newgame import start_new_game
+    from tests.tile_client import PANEL_BUTTON
+
+    client = TileClient(seed=7, panel=0.6, flags_at_win=True)
+    session = calibrate(client, games=3)
+    assert session.games == 3 and len(client.games) == 4
+    assert session.play.new_game_control is not None and not session.play.new_game_keys
+    assert client.panels_closed == 0
+    _, Reader = profile_and_reader(session)
+    covered = Reader().read(client.grab())
+    board = locate(client.grab())
+    while client.game.state == "playing":
+        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
+        client.click(*board.center(*cell), "left")
+    games, clicks = len(client.games), len(client.clicked)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    last = replace(covered, board=client.game.view())
+    fresh = start_new_game(watcher(client, mouse), Reader(), session.play, last, timeout=4.0)
+    assert len(client.games) == games + 1 and fresh.board.count("#") == 81 and client.panels_closed == 0
+    assert [PANEL_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
+
+
+@pytest.mark.slow
 def test_a_win_that_leaves_the_mines_covered_is_known_by_the_click_it_no_longer_takes() -> None:
     """The drawn client, like some real ones, leaves the mines covered when a game is won and takes no click
     after. Calibration counts those games won, marks each such frame, and the mine total read off it (its

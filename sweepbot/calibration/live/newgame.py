@@ -108,6 +108,11 @@ class NewGame:
                 frame = self.try_control(control, EndedGame(now, exploded))
                 if frame is not None:
                     return frame
+        if not rules.new_game_keys and rules.new_game_control is not None:
+            # the control found before may be in the dialog that opened (a level chooser): clicked, not closed
+            now = self.board.watcher.hold_still(quiet=DIALOG_QUIET)
+            if self.known_box(now) is not None:
+                return self.click_known(EndedGame(now, exploded))
         self.close_dialog(end_screen)
         ended = EndedGame(self.board.watcher.grab(), exploded)
         if rules.new_game_keys:
@@ -227,12 +232,9 @@ class NewGame:
     def click_known(self, ended: EndedGame) -> np.ndarray:
         """Click the new-game control found before, found again by its looks (or, looking another way now, at
         its place); the new game's screen."""
-        spec = self.session.play.new_game_control
-        assert spec is not None
         screen = ended.screen
         for attempt in range(DIALOG_ESCAPES + 1):
-            box = find_known_control(screen, self.board.region, spec.offset, [decode_look(t) for t in spec.looks],
-                                     self.area(screen))
+            box = self.known_box(screen)
             if box is not None or attempt == DIALOG_ESCAPES:
                 break
             if self.board.window_over():
@@ -256,6 +258,14 @@ class NewGame:
             raise CalibrationError(f"clicked the new-game control at {box.center} as before, but no new game "
                                    f"started (the screen showed {self.seen(ended)})")
         return frame
+
+    def known_box(self, screen: np.ndarray) -> Rect | None:
+        """Where the new-game control found before is on ``screen``, by its looks or its place (None: not in
+        sight)."""
+        spec = self.session.play.new_game_control
+        assert spec is not None
+        return find_known_control(screen, self.board.region, spec.offset, [decode_look(t) for t in spec.looks],
+                                  self.area(screen))
 
     def keep_look(self, frame: np.ndarray, box: Rect) -> None:
         """Keep the control's look on ``frame`` if it is new (a smiley looks otherwise after a win)."""
