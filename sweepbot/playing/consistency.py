@@ -124,8 +124,9 @@ def won_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cel
 def lost_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cell], unread: str) -> Board | None:
     """The lost board, when a frame read but for some cells (``grid``, ``unread`` where a cell matched no look)
     shows a loss as a loss shows (:func:`lost_at`) by the clicks just made on ``before``: every cell left
-    unread was covered on ``before``; one cell clicked is unread (or reads as a mine) and no other; another
-    cell, not clicked, is unread too; and no cell covered on ``before`` opened. A click on a mine opens
+    unread was covered on ``before``, no more of them than the mines, and some covered cell still reads as
+    one; one cell clicked is unread (or reads as a mine) and no other; another cell, not clicked, is unread
+    too; and no cell covered on ``before`` opened. A click on a mine opens
     nothing, and only a loss changes covered cells no click reached: the client shows its mines in a look play
     never saw. The cell clicked is the mine that went off (``!``); the other unread cells stay covered,
     unnamed. Else None."""
@@ -137,6 +138,8 @@ def lost_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Ce
     went_off = [cell for cell in clicked if cell in cells or grid[cell[0]][cell[1]] in "!*"]
     if len(went_off) != 1 or not cells - set(clicked):
         return None
+    if (before.mines is not None and len(cells) > before.mines) or not any(COVERED in row for row in grid):
+        return None  # more than the mines, or no covered cell left as it was: the board moved or changed size
     opened = any(old in "#?" and new in ".12345678="
                  for row_before, row_after in zip(before.grid, grid, strict=True)
                  for old, new in zip(row_before, row_after, strict=True))

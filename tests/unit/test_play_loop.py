@@ -419,6 +419,12 @@ def test_a_loss_beneath_cells_left_unread_is_taken_only_when_it_shows_as_a_loss_
     assert lost_beneath_unread(before, ["~~~1", "1221", "....", "~#.."], [(3, 0)], "~") is None
     # two cells clicked unread: which went off is not known
     assert lost_beneath_unread(before, ["1~~1", "1221", "....", "~~.."], [(3, 0), (3, 1)], "~") is None
+    # every covered cell unread: a board moved or drawn at another size, not a loss
+    fresh = Board.parse("mines: 3\n####\n####\n")
+    assert lost_beneath_unread(fresh, ["~~~~", "~~~~"], [(0, 0)], "~") is None
+    # more cells unread than the board has mines
+    assert lost_beneath_unread(fresh, ["~~~~", "~###"], [(0, 0)], "~") is None
+    assert lost_beneath_unread(fresh, ["~~~#", "####"], [(0, 0)], "~") is not None
 
 
 def test_a_loss_whose_mines_are_shown_in_a_look_never_seen_is_a_loss_not_an_error() -> None:
