@@ -192,6 +192,7 @@ class Player:
         part = True
         overlays = self.watcher.overlays
         overlaid_at: float | None = None
+        unread_before: tuple[str, ...] | None = None  # the last frame's board read but for some cells
         for attempt in itertools.count():
             if attempt and won_if_laid_over and not part and overlays.laid_over(frame):
                 break
@@ -225,10 +226,13 @@ class Player:
                         # the last clicks won, and the client marks its mines in a look play never showed (a flag
                         # beside a flag): the rest of the board proves the win, with the unread cells left unnamed
                         return frame, replace(previous, board=won), None
-                    lost = lost_beneath_unread(previous.board, some.grid, clicked or [], REFUSED)
+                    lost = lost_beneath_unread(previous.board, some.grid, clicked or [], REFUSED) \
+                        if some.grid == unread_before else None
                     if lost is not None:
-                        # a click went off, and the client shows its mines in a look play never saw: a loss
+                        # a click went off, and the client shows its mines in a look play never saw (the same
+                        # on two frames: no opening caught half drawn): a loss
                         return frame, replace(previous, board=lost), None
+                    unread_before = some.grid
                 continue
             pressed = half_taken(view.board, clicked or [])
             if pressed:
