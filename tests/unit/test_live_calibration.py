@@ -19,6 +19,7 @@ from sweepbot.control.mapping import mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
+from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.read import ReadError, read_screenshot
 from tests.fakes import watcher
@@ -42,6 +43,13 @@ def profile_and_reader(session: LiveSession) -> tuple[Calibration, type]:
             return to_view(read_screenshot(frame, profiles=[cal.profile]))
 
     return cal, Reader
+
+
+def play_out(client: TileClient, board: Geometry) -> None:
+    """Click the client's covered cells one by one, row by row, until its game is over (a 9x9 board)."""
+    while client.game.state == "playing":
+        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
+        client.click(*board.center(*cell), "left")
 
 
 def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calibration:
@@ -179,9 +187,7 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     # play, with the rules the profile keeps, finds the button again by its look and clicks it
     cal, Reader = profile_and_reader(session)
     board = locate(client.grab())
-    while client.game.state == "playing":
-        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
-        client.click(*board.center(*cell), "left")
+    play_out(client, board)
     games, clicks = len(client.games), len(client.clicked)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     last = Reader().read(client.grab())
@@ -189,9 +195,7 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     assert len(client.games) == games + 1 and fresh.board.count("#") == 81
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
     # drawn another way now, the button is still the control at that place, and play clicks it
-    while client.game.state == "playing":
-        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
-        client.click(*board.center(*cell), "left")
+    play_out(client, board)
     client.button_label = "Again?"
     games, clicks = len(client.games), len(client.clicked)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))  # the test's own clicks moved the pointer
@@ -218,9 +222,7 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     # window has the keyboard, nothing over the board: play waits for the button, and never presses Escape
     client.late_scores, client.late_button, client.quits_on_escape, client.tells_focus = False, 0.9, True, True
     covered = Reader().read(client.grab())  # the board's place, read before the game ends
-    while client.game.state == "playing":
-        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
-        client.click(*board.center(*cell), "left")
+    play_out(client, board)
     games, clicks = len(client.games), len(client.clicked)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     last = replace(covered, board=client.game.view())  # the ended board (its digits need not all be known)
@@ -246,9 +248,7 @@ def test_a_new_game_button_in_a_panel_that_opens_over_the_board_after_each_game_
     _, Reader = profile_and_reader(session)
     covered = Reader().read(client.grab())
     board = locate(client.grab())
-    while client.game.state == "playing":
-        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
-        client.click(*board.center(*cell), "left")
+    play_out(client, board)
     games, clicks = len(client.games), len(client.clicked)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     last = replace(covered, board=client.game.view())
@@ -978,9 +978,7 @@ def test_a_new_game_found_nowhere_is_shown_once_by_the_person_and_then_started_t
     assert len(link_clicks) == 3  # the person's once, then calibration's own for the next two games
     cal, Reader = profile_and_reader(session)
     board = locate(client.grab())
-    while client.game.state == "playing":
-        cell = next((r, c) for r in range(9) for c in range(9) if client.game.view()[(r, c)] == "#")
-        client.click(*board.center(*cell), "left")
+    play_out(client, board)
     games = len(client.games)
     mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
     fresh = start_new_game(watcher(client, mouse), Reader(), cal.profile.play, Reader().read(client.grab()),

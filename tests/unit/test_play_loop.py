@@ -288,6 +288,20 @@ def test_a_win_proved_by_the_numbers_is_a_win_when_the_won_board_cannot_be_read(
     assert results.count("won") >= 4 and results.count("error") <= 2, results  # without the proof: 5 errors
 
 
+class PartReader(SimReader):
+    """The simulated screen's reader that refuses the cells drawn as REFUSED (looks never seen), with the board
+    read but for them."""
+
+    def read(self, frame: np.ndarray) -> BoardView:
+        grid = self.grid(frame)
+        unread = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == REFUSED]
+        if unread:
+            xs = tuple(MARGIN_X + c * CELL for c in range(self.cols + 1))
+            ys = tuple(MARGIN_Y + r * CELL for r in range(self.rows + 1))
+            raise ReadError(f"{len(unread)} cell(s) match no template", unread, {}, PartRead(grid, xs, ys))
+        return super().read(frame)
+
+
 def test_a_win_whose_mines_are_marked_in_a_look_never_seen_is_a_win_when_the_rest_of_the_board_proves_it() -> None:
     """A client with a mine counter that flags every mine once the game is won, a flag beside a flag in a look
     play never showed (sgt-mines and gnome-mines at a size no profile was made at): the board reads but for
@@ -306,16 +320,6 @@ def test_a_win_whose_mines_are_marked_in_a_look_never_seen_is_a_win_when_the_res
                 codes = np.where(mines & beside, ord(REFUSED), np.where(mines, ord("F"), blue))
                 image[MARGIN_Y:-MARGIN_Y, MARGIN_X:-MARGIN_X, 0] = np.kron(codes, np.ones((CELL, CELL), np.uint8))
             return image
-
-    class PartReader(SimReader):
-        def read(self, frame: np.ndarray) -> BoardView:
-            grid = self.grid(frame)
-            unread = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == REFUSED]
-            if unread:
-                xs = tuple(MARGIN_X + c * CELL for c in range(self.cols + 1))
-                ys = tuple(MARGIN_Y + r * CELL for r in range(self.rows + 1))
-                raise ReadError(f"{len(unread)} cell(s) match no template", unread, {}, PartRead(grid, xs, ys))
-            return super().read(frame)
 
     results, marked = [], 0
     for seed in range(1, 25):
@@ -440,16 +444,6 @@ def test_a_loss_whose_mines_are_shown_in_a_look_never_seen_is_a_loss_not_an_erro
                 codes = np.where(np.isin(blue, [ord("*"), ord("!")]), ord(REFUSED), blue)
                 image[MARGIN_Y:-MARGIN_Y, MARGIN_X:-MARGIN_X, 0] = np.kron(codes, np.ones((CELL, CELL), np.uint8))
             return image
-
-    class PartReader(SimReader):
-        def read(self, frame: np.ndarray) -> BoardView:
-            grid = self.grid(frame)
-            unread = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == REFUSED]
-            if unread:
-                xs = tuple(MARGIN_X + c * CELL for c in range(self.cols + 1))
-                ys = tuple(MARGIN_Y + r * CELL for r in range(self.rows + 1))
-                raise ReadError(f"{len(unread)} cell(s) match no template", unread, {}, PartRead(grid, xs, ys))
-            return super().read(frame)
 
     lost = 0
     for seed in range(1, 13):
