@@ -9,7 +9,9 @@ only when a label is read; where it is missing, no label is read and no unnamed 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 import cv2
 import numpy as np
@@ -80,6 +82,12 @@ def inside(frame: np.ndarray, box: Rect) -> np.ndarray:
 def read_label(frame: np.ndarray, box: Rect) -> str | None:
     """The text of the control in ``box`` of ``frame`` ("" when it shows none), or None where no text can be
     read here."""
+    return _read_control(frame, box, lambda engine, image: str(engine.image_to_string(image, config=ONE_LINE)).strip())
+
+
+def _read_control(frame: np.ndarray, box: Rect, read: Callable[[Any, np.ndarray], str]) -> str | None:
+    """``read`` (given pytesseract and the control's pixels as :func:`prepared` makes them) of the control in
+    ``box`` of ``frame``; "" when the box holds no pixel, None where no text can be read here."""
     if not available():
         return None
     import pytesseract
@@ -87,7 +95,11 @@ def read_label(frame: np.ndarray, box: Rect) -> str | None:
     crop = inside(frame, box)
     if crop.size == 0:
         return ""
-    return str(pytesseract.image_to_string(prepared(crop), config="--psm 7")).strip()
+    return read(pytesseract, prepared(crop))
+
+
+#: tesseract's page segmentation for a control's label: one line of text
+ONE_LINE = "--psm 7"
 
 
 #: tesseract's confidence (0-100) a word must be read with to be one: it reads letters into an icon unsure (a
@@ -99,16 +111,13 @@ SURE = 75
 def sure_words(frame: np.ndarray, box: Rect) -> str | None:
     """The words of the control in ``box`` of ``frame`` that text recognition reads with confidence SURE or
     more ("" when none), or None where no text can be read here."""
-    if not available():
-        return None
-    import pytesseract
 
-    crop = inside(frame, box)
-    if crop.size == 0:
-        return ""
-    data = pytesseract.image_to_data(prepared(crop), config="--psm 7", output_type=pytesseract.Output.DICT)
-    return " ".join(str(text) for text, sure in zip(data["text"], data["conf"], strict=True)
-                    if str(text).strip() and float(sure) >= SURE)
+    def sure(engine: Any, image: np.ndarray) -> str:
+        data = engine.image_to_data(image, config=ONE_LINE, output_type=engine.Output.DICT)
+        return " ".join(str(text) for text, said in zip(data["text"], data["conf"], strict=True)
+                        if str(text).strip() and float(said) >= SURE)
+
+    return _read_control(frame, box, sure)
 
 
 #: the neighbourhood (px, of the text scaled twice) and offset a message's contrast is raised over
