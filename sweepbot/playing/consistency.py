@@ -1,7 +1,6 @@
 """Checks between two reads of the same game: what was revealed stays as it was, which clicks the game did
-not take, whether the last clicks won or lost it where some cells are unread, and whether a lost board shows its
-loss as a loss shows. (When a
-game is over: :func:`sweepbot.board.game_over`.)"""
+not take, whether the last clicks won or lost it where some cells are unread, and whether a lost board shows
+its loss as a loss shows. (When a game is over: :func:`sweepbot.board.game_over`.)"""
 
 from __future__ import annotations
 
@@ -99,6 +98,16 @@ def won_unshown(board: Board, taken: Sequence[Cell]) -> bool:
     return bool(taken) and all(board.grid[r][c] in ".12345678" for r, c in taken) and covered_all_mines(board)
 
 
+def unread_were_covered(before: Board, grid: Sequence[str], unread: str) -> set[Cell] | None:
+    """The cells of ``grid`` (a frame read but for some cells, ``unread`` where a cell matched no look) left
+    unread, when ``grid`` is ``before``'s size and every one of them was covered or marked on ``before``;
+    else None."""
+    if (len(grid), len(grid[0]) if grid else 0) != (before.rows, before.cols):
+        return None
+    cells = {(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == unread}
+    return None if any(before.grid[r][c] not in "#?F" for r, c in cells) else cells
+
+
 def won_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cell], unread: str) -> Board | None:
     """The won board, when a frame read but for some cells (``grid``, ``unread`` where a cell matched no look)
     proves the game won by the clicks just made on ``before``: every cell left unread was covered on
@@ -106,10 +115,8 @@ def won_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Cel
     flag beside a flag), every cell clicked reads as an open cell of a known number, and the board reads as a
     win does were every cell still covered or unread a mine (:func:`covered_all_mines`, with the mine count
     known). The unread cells are not named: they stay covered on the board returned. Else None."""
-    if before.mines is None or (len(grid), len(grid[0]) if grid else 0) != (before.rows, before.cols):
-        return None
-    cells = [(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == unread]
-    if not cells or any(before.grid[r][c] not in "#?F" or (r, c) in clicked for r, c in cells):
+    cells = None if before.mines is None else unread_were_covered(before, grid, unread)
+    if not cells or any(cell in clicked for cell in cells):
         return None
     rows = ["".join(COVERED if ch == unread else ch for ch in row) for row in grid]
     try:
@@ -126,14 +133,11 @@ def lost_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Ce
     shows a loss as a loss shows (:func:`lost_at`) by the clicks just made on ``before``: every cell left
     unread was covered on ``before``, no more of them than the mines, and some covered cell still reads as
     one; one cell clicked is unread (or reads as a mine) and no other; another cell, not clicked, is unread
-    too; and no cell covered on ``before`` opened. A click on a mine opens
-    nothing, and only a loss changes covered cells no click reached: the client shows its mines in a look play
-    never saw. The cell clicked is the mine that went off (``!``); the other unread cells stay covered,
-    unnamed. Else None."""
-    if (len(grid), len(grid[0]) if grid else 0) != (before.rows, before.cols):
-        return None
-    cells = {(r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == unread}
-    if any(before.grid[r][c] not in "#?F" for r, c in cells):
+    too; and no cell covered on ``before`` opened. A click on a mine opens nothing, and only a loss changes
+    covered cells no click reached: the client shows its mines in a look play never saw. The cell clicked is
+    the mine that went off (``!``); the other unread cells stay covered, unnamed. Else None."""
+    cells = unread_were_covered(before, grid, unread)
+    if cells is None:
         return None
     went_off = [cell for cell in clicked if cell in cells or grid[cell[0]][cell[1]] in "!*"]
     if len(went_off) != 1 or not cells - set(clicked):
