@@ -113,7 +113,9 @@ class NewGame:
             now = self.board.watcher.hold_still(quiet=DIALOG_QUIET)
             if self.known_box(now) is not None:
                 return self.click_known(EndedGame(now, exploded))
-        self.close_dialog(end_screen)
+            self.close_dialog(end_screen, now)
+        else:
+            self.close_dialog(end_screen)
         ended = EndedGame(self.board.watcher.grab(), exploded)
         if rules.new_game_keys:
             return self.again(rules.new_game_keys, ended)
@@ -319,10 +321,11 @@ class NewGame:
         left = NEW_GAME_WAIT - (board.watcher.clock.now() - start)
         return board.watcher.wait_until(new_game, left, 0.0) if left > 0 else None
 
-    def close_dialog(self, end_screen: np.ndarray) -> None:
-        """Close, with Escape, a dialog that opened since the game ended."""
+    def close_dialog(self, end_screen: np.ndarray, now: np.ndarray | None = None) -> None:
+        """Close, with Escape, a dialog that opened since the game ended (``now``: the screen once it held still
+        since, when it was just waited for)."""
         watcher = self.board.watcher
-        now = watcher.hold_still(quiet=DIALOG_QUIET)
+        now = watcher.hold_still(quiet=DIALOG_QUIET) if now is None else now
         if dialog_opened(end_screen, now) and self.may_press((("escape",),)):
             # (never into another program's window: a menu that took the board's place may be all there is)
             self.board.press("escape")
