@@ -5,6 +5,7 @@ rest come."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -57,18 +58,33 @@ def exact(scores: CellScores) -> bool:
     return bool(scores.accepted.all()) and float(scores.rms.mean()) <= limits.LIMITS.exact_rms
 
 
-def best_fit(image: np.ndarray, found: Geometry,
-              profiles: Sequence[Profile]) -> tuple[float, Geometry, Profile, CellScores] | None:
+@dataclass(frozen=True)
+class Fit:
+    """A profile's fit to a board: its ``rank`` (:func:`rank`: lower is better), the ``grid`` lined up with
+    its looks, the ``profile`` and every cell's ``scores`` there (each cell named or refused)."""
+
+    rank: float
+    grid: Geometry
+    profile: Profile
+    scores: CellScores
+
+    @property
+    def reads_all(self) -> bool:
+        """Whether every cell is named."""
+        return bool(self.scores.accepted.all())
+
+
+def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> Fit | None:
     """The profile that reads the board best: fewest cells refused, then the least residual as the screen
     shows it (before any brightness fit: a fit can make one grey square look like another); with the grid
     lined up with it, and its scores."""
-    best: tuple[float, Geometry, Profile, CellScores] | None = None
+    best: Fit | None = None
     for p in profiles:
-        geo, scores = attempt(image, found, p, settled=best is not None and bool(best[3].accepted.all()))
+        geo, scores = attempt(image, found, p, settled=best is not None and best.reads_all)
         # (scores no brightness fit changed are those as the screen shows them)
         key = rank(scores, classify(image, geo, p, levels=False) if scores.leveled else scores)
-        if best is None or key < best[0]:
-            best = (key, geo, p, scores)
+        if best is None or key < best.rank:
+            best = Fit(key, geo, p, scores)
     return best
 
 

@@ -1,7 +1,9 @@
-"""From a screenshot to a Board: locate, pick the profile that fits, align, classify, read the counter.
+"""From a screenshot to a Board, in stages, each once: locate the grid, fit the profile that reads it, check
+the board, read it and its counter (:func:`read_screenshot`).
 
 The game loop calls :func:`read_screenshot` once to find the board and its profile, then
-:func:`read_located` on each new frame with the geometry and profile it got (fast: a few ms at 30x16).
+:func:`read_located` on each new frame with the geometry and profile it got, keeping what the frame before
+saw (a few ms at 30x16; only the cells whose pixels changed are scored again).
 """
 
 from __future__ import annotations
@@ -11,17 +13,18 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from sweepbot.board import COVERED, ZERO, Board, game_over, holds_no_mine
+from sweepbot.board import Board, game_over, holds_no_mine
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, distances, windows_area
+from sweepbot.vision.cells import CellScores, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.decide import classify
 from sweepbot.vision.edges import goes_on_past, without_phantom_line
-from sweepbot.vision.fit import best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
+from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
+from sweepbot.vision.opened import as_opened
 from sweepbot.vision.profile import BUILTIN_DIR, Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
 from sweepbot.vision.scaled import LARGEST, SMALLEST
@@ -152,7 +155,7 @@ def read_located(
     drawn, at = as_read(image, geometry, profile)
     scores = classify(drawn, at, profile, levels=levels, max_rms=max_rms, last=None if last is None else last.cells)
     if not scores.accepted.all():
-        scores = _opened(scores, at, profile) if opened_unknown else scores
+        scores = as_opened(scores, at, profile) if opened_unknown else scores
         if not scores.accepted.all():
             raise refuse(drawn, at, scores, profile)
     grid = scores.grid()
@@ -198,65 +201,6 @@ def learning(profile: Profile) -> bool:
     return profile.folder is not None and profile.folder.parent != BUILTIN_DIR
 
 
-def _opened(scores: CellScores, geometry: Geometry, profile: Profile) -> CellScores:
-    bad = scores.refused()
-    cells = geometry.rows * geometry.cols
-    # the most cells read as ``=`` on one board (the table's ``max_opened``, ``opened_share``); with a profile
-    # drawn at another size, which has every digit to learn, any cell whose nearest look is an opened cell's,
-    # as long as ``drawn_fitting_share`` of the board's cells fit the drawn looks as they are
-    table = limits.LIMITS
-    most = ((1 - table.drawn_fitting_share) * cells if profile.drawn_from
-            else max(table.max_opened, cells // table.opened_share))
-    # nearest a mine, too, on a board that shows none (a game on, or won with its mines covered): an unseen
-    # number drawn in the mines' colour; on a board that shows mines it may be one drawn another way
-    shows_mines = bool(np.isin(scores.chars[scores.accepted], list("*!X")).any())
-    like_opened = ".12345678~=" if shows_mines else ".12345678~=*"
-    if len(bad) > most or any(str(scores.chars[r, c]) not in like_opened for r, c in bad):
-        return scores
-    windows = None if scores.track is None else scores.track.plain.windows
-    if windows is None or not _clear_of_covered(windows[[r * geometry.cols + c for r, c in bad]], profile).all():
-        # half-way between a covered tile and an open look (a tile pressed or lit under the pointer, drawn
-        # while the client answers a click): not proved open
-        return scores
-    chars = scores.chars.copy()
-    rms, margin = scores.rms.copy(), scores.margin.copy()
-    for r, c in bad:
-        chars[r, c], rms[r, c], margin[r, c] = "=", 0.0, 1.0
-    return replace(scores, chars=chars, rms=rms, margin=margin)
-
-
-def _clear_of_covered(windows: np.ndarray, profile: Profile) -> np.ndarray:
-    """Whether each window (uint8 or float, one a row) is an open cell rather than a covered tile: nearer the
-    empty cell's look than a covered tile's by the reader's margin, as :mod:`vision.cells` measures it (a
-    profile without an empty cell's look: nearer some look other than a covered tile's); or showing the
-    empty cell's ground on most of its pixels and a covered tile's face on fewer (the table's
-    ``ground_levels`` and ``ground_share``): an open cell of a number never seen is the empty cell with ink
-    on it, however dark the ink."""
-    labels = np.array(profile.labels)
-    covered, empty = labels == COVERED, labels == ZERO
-    if not covered.any() or covered.all():
-        return np.ones(len(windows), bool)
-    table = limits.LIMITS
-    d = distances(windows.astype(np.float32), profile)
-    shut, other = np.flatnonzero(covered), np.flatnonzero(empty if empty.any() else ~covered)
-    near_shut, near_other = shut[d[:, shut].argmin(axis=1)], other[d[:, other].argmin(axis=1)]
-    rows = np.arange(len(windows))
-    gap = (d[rows, near_shut] - d[rows, near_other]) / np.maximum(profile.pairs[near_other, near_shut], 1e-9)
-    if not empty.any():
-        return np.asarray(gap >= table.min_margin)
-    ground, face = _ground(windows, profile, empty), _ground(windows, profile, covered)
-    return np.asarray((gap >= table.min_margin) | ((ground >= table.ground_share) & (ground > face)))
-
-
-def _ground(windows: np.ndarray, profile: Profile, looks: np.ndarray) -> np.ndarray:
-    """For each window, the largest share of its pixels that show one of ``looks`` (a mask of the profile's
-    looks), every channel within the table's ``ground_levels``."""
-    pixels = windows.astype(np.float32).reshape(len(windows), -1, 3)
-    shares = [(np.abs(pixels - profile.stack[i].reshape(-1, 3)).max(axis=2) <= limits.LIMITS.ground_levels
-               ).mean(axis=1) for i in np.flatnonzero(looks)]
-    return np.max(shares, axis=0)
-
-
 def read_screenshot(
     image: np.ndarray,
     profile: str | None = None,
@@ -273,31 +217,53 @@ def read_screenshot(
     as another client's look. A profile made at this size that reads every cell nearly exactly is taken at
     once.
 
-    The stages, in order: the grid located; the profiles of clients whose cells change size in play, which
-    read it with each cell drawn at their size (``vision.redraw``), when its cells are not all at one; else
-    the profile that fits it best (:func:`choose`); the grid without an outer line of the window's
-    background that lined up with the cells, and its best profile, when the first read shows such a line;
-    each cell named or refused."""
+    The stages, in order, each once:
+
+    1. the profiles to try (``profile``: those of that name; ``profiles``: these; else every one known);
+    2. the grid of cells, located on the image (``vision.locate``) unless given;
+    3. the fit (:func:`fit_board`): the profile that reads the grid best, with the grid lined up with its looks
+       and every cell's scores, each cell named or refused (``vision.decide``);
+    4. the board's own checks on the fit (:func:`unreadable`): every cell named, the board not all open, the
+       grid not going on past an edge;
+    5. the board read with the fit's profile on its grid, the scores the fit took kept (:func:`read_located`:
+       cells read as open with their number unknown, the mines-left counter).
+    """
     candidates = select_profiles(profile, available_profiles() if profiles is None else profiles)
     if not candidates:
         raise ReadError("no profiles to read with")
     found = geometry or locate(image)
+    seen, fit, placed = fit_board(image, found, candidates, opened_unknown, trim=geometry is None)
+    kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)
+    reading = read_located(seen, fit.grid, fit.profile, opened_unknown=opened_unknown and learning(fit.profile),
+                           last=kept)
+    return reading if placed is None else replace(reading, geometry=placed)
+
+
+def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool,
+              trim: bool = True) -> tuple[np.ndarray, Fit, Geometry | None]:
+    """The profile that reads the board found, and where: the image it reads (``image``, or each cell drawn at
+    the profile's size), its fit there, and the grid on ``image`` when the cells were drawn anew (else None).
+    Raises the :class:`ReadError` that says why no profile reads it.
+
+    The grid is read as it is (:func:`choose`) unless its cells differ in size (or grew) for a client whose cells
+    change size in play (:func:`_resizing`, read by :func:`_uneven_fit`). With ``trim``, an outer line of the
+    window's background that lined up with the cells and reads as empty open cells beside covered ones
+    (``vision.edges.without_phantom_line``) is left out, and the grid without it is fitted instead."""
     resizing = _resizing(found, candidates)
     if resizing:
-        return _read_uneven(image, found, resizing, opened_unknown)
+        return _uneven_fit(image, found, resizing, opened_unknown)
     best = choose(image, found, candidates)
-    trimmed = None if best is None or geometry is not None else without_phantom_line(best[1], best[3])
+    trimmed = None if best is None or not trim else without_phantom_line(best.grid, best.scores)
     if trimmed is not None:
         resizing = _resizing(trimmed, candidates)
         if resizing:
-            return _read_uneven(image, trimmed, resizing, opened_unknown)
+            return _uneven_fit(image, trimmed, resizing, opened_unknown)
         found, best = trimmed, choose(image, trimmed, candidates)
-    return _named(image, found, candidates, best, opened_unknown)
-
-
-#: A profile's fit to a board (``vision.fit.best_fit``): its rank, the grid lined up with its looks, the
-#: profile and the cells' scores.
-Fit = tuple[float, Geometry, Profile, CellScores]
+    error = unreadable(image, found, candidates, best, opened_unknown)
+    if error is not None:
+        raise error
+    assert best is not None
+    return image, best, None
 
 
 def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Fit | None:
@@ -307,11 +273,11 @@ def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) ->
     the board's cell size."""
     direct = [p for p in candidates if pitch_fits(p, found.pitch) and p.fits_size(found.rows, found.cols)]
     best = best_fit(image, found, direct)
-    if best is None or not exact(best[3]):
+    if best is None or not exact(best.scores):
         alone, together = drawn_at_size(candidates, direct, found)
         for client in likeliest(image, found, alone, together):
-            best = min((x for x in (best, best_fit(image, found, client)) if x is not None), key=lambda x: x[0])
-            if best[3].accepted.all():
+            best = min((x for x in (best, best_fit(image, found, client)) if x is not None), key=lambda x: x.rank)
+            if best.reads_all:
                 break
     return best
 
@@ -333,52 +299,53 @@ def _resizing(found: Geometry, candidates: Sequence[Profile]) -> list[Profile]:
             and least * heights.min() <= p.pitch[1] <= heights.min()]
 
 
-def _named(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], best: Fit | None,
-           opened_unknown: bool) -> Reading:
-    """The board read with the profile chosen, every cell named; or the error that says why not."""
-    if best is not None and (best[3].accepted.all() or (opened_unknown and learning(best[2])
-                                                        and _opened(best[3], best[1], best[2]).accepted.all())):
-        if holds_no_mine(best[3].grid()):
-            # a plain area matched by another screen's opened cells (a fresh board washed out)
-            raise ReadError(f"every cell of the board found ({best[1].rows}x{best[1].cols} cells) reads as an "
-                            "opened cell: no game shows a board without mines; not read")
-        side = goes_on_past(image, best[1], best[2], best[3])
-        if side is not None:
-            raise ReadError(f"the board found ({best[1].rows}x{best[1].cols} cells) seems to go on past its {side} "
-                            "edge: not read, to avoid reading a board of the wrong size")
-        # the scores the choice took are kept: read_located scores again only what they do not hold
-        chosen = None if best[3].track is None else Seen(best[3].track, None, None)
-        return read_located(image, best[1], best[2], opened_unknown=opened_unknown and learning(best[2]), last=chosen)
+def unreadable(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], best: Fit | None,
+               opened_unknown: bool) -> ReadError | None:
+    """Why the fit chosen does not read the board (None: it does): no profile fits its cell size, cells
+    refused (unless, with ``opened_unknown`` and a profile still learning, they read as open cells of unknown
+    number), every cell an open one (no game shows a board without mines: a plain area matched by another
+    screen's opened cells), or the grid seeming to go on past an edge (a board of the wrong size)."""
     if best is None:
         sizes = ", ".join(sorted({f"{p.pitch[0]:g}" for p in candidates}))
-        raise ReadError(
+        return ReadError(
             f"found a {found.rows}x{found.cols} board with {found.pitch[0]:.1f}x{found.pitch[1]:.1f} px cells, but "
             f"no profile fits it (profile cell sizes: {sizes} px, each read from {SMALLEST:g} to {LARGEST:g} px); "
             "calibrate one for this client"
         )
-    raise refuse(image, best[1], best[3], best[2])
+    grid, chosen, scores = best.grid, best.profile, best.scores
+    if not (scores.accepted.all() or (opened_unknown and learning(chosen)
+                                      and as_opened(scores, grid, chosen).accepted.all())):
+        return refuse(image, grid, scores, chosen)
+    if holds_no_mine(scores.grid()):
+        return ReadError(f"every cell of the board found ({grid.rows}x{grid.cols} cells) reads as an opened cell: "
+                         "no game shows a board without mines; not read")
+    side = goes_on_past(image, grid, chosen, scores)
+    if side is not None:
+        return ReadError(f"the board found ({grid.rows}x{grid.cols} cells) seems to go on past its {side} edge: "
+                         "not read, to avoid reading a board of the wrong size")
+    return None
 
 
-def _read_uneven(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool) -> Reading:
-    """Read a board whose cells differ in size (or grew) with ``candidates``, each cell drawn at the
-    profile's size (see ``vision.redraw``)."""
+def _uneven_fit(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
+                opened_unknown: bool) -> tuple[np.ndarray, Fit, Geometry]:
+    """The fit of a board whose cells differ in size (or grew), read with each cell drawn at a profile's size
+    (``vision.redraw``) on an even grid from the board's corner, as :func:`fit_board` answers it."""
     widths = np.diff(found.xs)
-    fitting = [p for p in candidates if p.fits_size(found.rows, found.cols)]
     first: ReadError | None = None
-    for p in fitting:
+    for p in [p for p in candidates if p.fits_size(found.rows, found.cols)]:
         # the located edges may lie a pixel or two off those calibration drew its cells from: a cell drawn
         # from a wider one is not merely moved then, but squeezed otherwise; the first shift that reads wins
         for sx, sy in limits.LIMITS.source_shifts:
             fitted = found.shifted(sx, sy)
             even = even_grid(fitted, p.pitch)
             drawn = redraw(image, fitted, even, p)
-            try:
-                reading = _named(drawn, even, [p], choose(drawn, even, [p]), opened_unknown)
-            except ReadError as error:
+            best = choose(drawn, even, [p])
+            error = unreadable(drawn, even, [p], best, opened_unknown)
+            if error is not None:
                 first = first or error
                 continue
-            dx, dy = reading.geometry.xs[0] - even.xs[0], reading.geometry.ys[0] - even.ys[0]
-            return replace(reading, geometry=fitted.shifted(dx, dy))
+            assert best is not None
+            return drawn, best, fitted.shifted(best.grid.xs[0] - even.xs[0], best.grid.ys[0] - even.ys[0])
     if first is not None:
         raise first
     raise ReadError(f"found a {found.rows}x{found.cols} board with cells from {widths.min()} to {widths.max()} px "
