@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Read time and passes over the cells at a client's own cell size and at a drawn one, on the recorded fixtures.
 
-    .venv/bin/python benchmarks/read_sizes.py [--runs 5] [--scale 1.25] [--withhold-own] [--json]
+    .venv/bin/python benchmarks/read_sizes.py [--runs 5] [--scale 1.25] [--withhold-own] [--brighter] [--json]
 
 Every screenshot under ``tests/fixtures/`` with its expected board written beside it (``NAME.board``) is read
 with the built-in profiles three ways, each timed over ``--runs`` batches of reads (a batch as many reads as
@@ -19,11 +19,13 @@ screenshots read at their own size, screenshot by screenshot, give ``same_frames
 median): a resized frame has more pixels as well (1.25 times larger, 1.56 times as many). With
 ``--withhold-own``, every screenshot read with a profile made at its size is read again at that same size
 without that profile (its client's other sizes drawn at it): the cost of drawn looks alone, on the same pixels,
-as ``withheld_drawn_over_own_*``. ``passes`` counts the cell windows scored against a profile's looks
-(``vision.cells.score``), in boards' worth of cells. A screenshot's own, resized and withheld reads are
-timed one after the other. Prints one line per screenshot (scale, cell size, own or
-drawn, median ms and passes of each way, whether the board read is the expected one), then the median of each
-kind and the drawn/own ratios.
+as ``withheld_drawn_over_own_*``. With ``--brighter``, every screenshot is read as well as a screen 8 %
+brighter and 6 levels up shows it (its own profile's looks fitted to that brightness), as
+``brighter_drawn_over_own_*``. ``passes`` counts the cell windows scored against a profile's looks
+(``vision.cells.score``), in boards' worth of cells. A screenshot's own, resized, withheld and brighter reads
+are timed one after the other. Prints one line per screenshot (scale, cell size, own or drawn, median ms and
+passes of each way, whether the board read is the expected one), then the median of each kind and the
+drawn/own ratios.
 """
 
 from __future__ import annotations
@@ -117,15 +119,24 @@ def timed(counter: Counter, runs: int, cells_on_board: int, read: Callable[[], o
     return statistics.median(times), passes
 
 
+#: A screen brighter than the looks: gain and offset (as tests/recorded/test_vision_robustness.py's "8 %
+#: brighter, +6").
+BRIGHTER = (1.08, 6.0)
+
+
 def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0,
-            withhold_own: bool = False) -> dict[str, object]:
+            withhold_own: bool = False, brighter: bool = False) -> dict[str, object]:
     """One screenshot's row; with ``withhold_own``, read at its size without the profile made at that size
-    (a screenshot no such profile reads is refused)."""
+    (a screenshot no such profile reads is refused); with ``brighter``, as a brighter screen shows it."""
     expected = Board.parse(png.with_suffix(".board").read_text(encoding="utf-8"))
     image = load_image(png)
     if scale != 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    row: dict[str, object] = {"fixture": str(png.relative_to(ROOT)), "scale": scale, "withheld": withhold_own}
+    if brighter:
+        gain, offset = BRIGHTER
+        image = np.clip(image.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+    row: dict[str, object] = {"fixture": str(png.relative_to(ROOT)), "scale": scale, "withheld": withhold_own,
+                              "brighter": brighter}
     profiles = available_profiles()
     try:
         reading = read_screenshot(image, profiles=profiles)
@@ -160,6 +171,8 @@ def main() -> int:
     parser.add_argument("--scale", type=float, help="read every screenshot resized by this factor as well")
     parser.add_argument("--withhold-own", action="store_true",
                         help="read every screenshot as well at its own size without the profile made there")
+    parser.add_argument("--brighter", action="store_true",
+                        help="read every screenshot as well as a brighter screen shows it (8 %% brighter, +6)")
     parser.add_argument("--json", action="store_true", help="one JSON line per screenshot, then the summary")
     args = parser.parse_args()
     counter = Counter()
@@ -167,22 +180,25 @@ def main() -> int:
     rows: list[dict[str, object]] = []
     scaled: list[dict[str, object]] = []
     withheld: list[dict[str, object]] = []
+    bright: list[dict[str, object]] = []
     for png in pngs:  # each screenshot's ways one after the other: a busy spell of the machine hits them alike
         rows.append(measure(png, args.runs, counter))
         if args.scale:
             scaled.append(measure(png, args.runs, counter, args.scale))
         if args.withhold_own:
             withheld.append(measure(png, args.runs, counter, withhold_own=True))
-    for row in rows + scaled + withheld:
+        if args.brighter:
+            bright.append(measure(png, args.runs, counter, brighter=True))
+    for row in rows + scaled + withheld + bright:
         if args.json:
             print(json.dumps(row))
         elif row["kind"] == "refused":
             print(f"{row['fixture']:56} x{row['scale']:<4} {'withheld ' if row['withheld'] else ''}"
-                  f"refused: {row['error']}")
+                  f"{'brighter ' if row['brighter'] else ''}refused: {row['error']}")
         else:
             ways = "  ".join(f"{way} {row[f'{way}_ms']:7.2f} ms {row[f'{way}_passes']:6.3f}x" for way in WAYS)
             print(f"{row['fixture']:56} x{row['scale']:<4} {row['cell']:>5} {row['kind']:5} {ways} "
-                  f"{'right' if row['right'] else 'WRONG'}")
+                  f"{'right' if row['right'] else 'WRONG'}{' brighter' if row['brighter'] else ''}")
     summary: dict[str, object] = {"screenshots": len(rows)}
     for kind in ("own", "drawn", "refused"):
         these = [r for r in rows if r["kind"] == kind]
@@ -202,17 +218,20 @@ def main() -> int:
         summary.update(same_frames(rows, scaled))
     if withheld:
         summary.update(same_frames(rows, withheld, "withheld"))
+    if bright:
+        summary.update(same_frames(rows, bright, "brighter", ("own", "own")))
     print(json.dumps(summary) if args.json else "\n" + "  ".join(f"{k}: {v}" for k, v in summary.items()))
     return 0
 
 
 def same_frames(rows: list[dict[str, object]], scaled: list[dict[str, object]],
-                prefix: str = "same_frames") -> dict[str, object]:
+                prefix: str = "same_frames", kinds: tuple[str, str] = ("own", "drawn")) -> dict[str, object]:
     """The screenshots read at their own size and, resized (or with their own profile withheld), with a drawn
-    profile: how many, the median ms of each way each time, and the median of their ratios, screenshot by
-    screenshot."""
+    profile (``kinds``: read with a profile of these kinds, each time; a brighter screen's with its own): how
+    many, the median ms of each way each time, and the median of their ratios, screenshot by screenshot (named
+    ``drawn`` the second time)."""
     pairs = [(own, drawn) for own, drawn in zip(rows, scaled, strict=True)
-             if own["kind"] == "own" and drawn["kind"] == "drawn"]
+             if own["kind"] == kinds[0] and drawn["kind"] == kinds[1]]
     out: dict[str, object] = {prefix: len(pairs),
                               f"{prefix}_refused": sum(1 for r in scaled if r["kind"] == "refused"),
                               f"{prefix}_wrong": sum(1 for r in scaled if r["kind"] != "refused" and not r["right"])}

@@ -3,7 +3,8 @@ board's limits, with a second look at refused cells, a fit to the screen's brigh
 differs from the looks all over, and, for looks drawn at another size, numbers taken only when held close
 or drawn in their digit's colour. Every number that decides is the table's (``vision.limits``).
 
-With the track of the frame before (``vision.track``), only what changed is looked at again.
+With the track of the frame before (``vision.track``), only what changed is looked at again, and the looks
+fitted to the screen's brightness on a frame before are tried before a fit afresh.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from sweepbot.vision.ink import colour_rules
 from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.shifted import best_moves, grown_windows
-from sweepbot.vision.track import Inked, Kept, Looks, Scored, Track, score_frame
+from sweepbot.vision.track import Fitted, Inked, Kept, Looks, Scored, Track, score_frame
 
 
 def classify(
@@ -42,8 +43,8 @@ def classify(
     kept = Kept.after(last, geometry, profile, max_rms)
     scores, looks = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
     if profile.drawn_from:
-        # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness (a fit
-        # is made afresh each frame: its checks are not kept)
+        # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness (checks
+        # against fitted looks are not kept from frame to frame)
         scores = _numbers_held_close(plain, geometry, looks, scores, kept if looks is profile else Kept())
         if whole:
             scores = _flood_kept(scores)
@@ -163,16 +164,39 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         scores = _nudge(image, geometry, profile, scores, kept)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, scores.chars, scores.best,
                                  float(scores.rms.mean()), bool(scores.accepted.all())):
-        # the screen differs from the templates all over: perhaps brighter or darker
+        # the screen differs from the templates all over: perhaps brighter or darker; the looks fitted to it on
+        # a frame before are tried first (scored again only where the pixels changed), then a fit afresh
+        before = kept.fitted_before
+        if before is not None:
+            again = score_frame(image, geometry, before.plain.profile, max_rms, before.plain)
+            looks = Kept(looks_before=before.looks)
+            held = _fit_taken(image, geometry, again, scores, whole, looks)
+            if held is not None and held.accepted.all():
+                kept.fitted = Fitted(again, looks.looks)
+                return held, again.profile
         adjusted = _fit_profile_levels(plain.windows, profile)
         if adjusted is not profile:
-            fitted = score(plain.windows, adjusted, geometry.rows, geometry.cols, max_rms)
-            if _anchored(fitted) and float(fitted.rms.mean()) < float(scores.rms.mean()) - 1.0 \
-                    and not (whole and unheld_numbers(fitted.grid())):
-                # (a fit may make a covered tile look like an open empty cell, around numbers that then count
-                # more mines than their neighbours can hold: that fit is wrong)
-                return replace(_nudge(image, geometry, adjusted, fitted, Kept()), leveled=True), adjusted
+            fitted = Scored(geometry, adjusted, plain.windows,
+                            score(plain.windows, adjusted, geometry.rows, geometry.cols, max_rms))
+            looks = Kept()
+            taken = _fit_taken(image, geometry, fitted, scores, whole, looks)
+            if taken is not None:
+                kept.fitted = Fitted(fitted, looks.looks)
+                return taken, adjusted
     return scores, profile
+
+
+def _fit_taken(image: np.ndarray, geometry: Geometry, fitted: Scored, scores: CellScores, whole: bool,
+               looks: Kept) -> CellScores | None:
+    """The cells' scores against looks fitted to the screen's brightness (``fitted``: their plain scores), with
+    second looks at the cells they refuse (``looks``: those that may be taken again, and those taken); None
+    when the fit is not to be trusted: it does not pin two kinds of cell, comes no nearer than the looks as
+    they are (``scores``), or makes a covered tile look like an open empty cell, around numbers that then
+    count more mines than their neighbours can hold."""
+    if not (_anchored(fitted.scores) and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - 1.0
+            and not (whole and unheld_numbers(fitted.scores.grid()))):
+        return None
+    return replace(_nudge(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
 
 
 def _fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:

@@ -5,6 +5,11 @@ A cell's plain scores depend on its window alone (``vision.cells.distances``), t
 cell (``vision.decide``) on the pixels around its window alone, and the colour check of a number on its
 window and digit alone. Each is kept with the pixels it came from and used again while they stay the same,
 so that a tracked read gives what a fresh one gives.
+
+A fit of the looks to a screen brighter or darker than them is the screen's, not the cells': it is kept
+(:class:`Fitted`) and scores the next frames of the board, only where their pixels changed, for as long as
+it reads every cell; a frame it does not read is fitted afresh. Those frames are read as a fresh read would
+read them but for the fit, made then on other cells.
 """
 
 from __future__ import annotations
@@ -122,6 +127,16 @@ class Inked:
 
 
 @dataclass(frozen=True, eq=False)
+class Fitted:
+    """A frame's looks fitted to the screen's brightness (``vision.decide``): the cells' plain scores against
+    them (``plain.profile`` is the fitted profile) and the second looks taken with them, for the next frame of
+    the board."""
+
+    plain: Scored
+    looks: Looks = NO_LOOKS
+
+
+@dataclass(frozen=True, eq=False)
 class Track:
     """What one frame's read keeps for the next: the plain scores, the second looks at refused cells (by cell
     index) and the colour checks of numbers (by window pixels and digit, and by cell: the margin a number
@@ -136,6 +151,8 @@ class Track:
     inked: int = 0
     #: each window's mean level, when the read needed it (see :meth:`Kept.window_means`)
     means: np.ndarray | None = None
+    #: the looks fitted to the screen's brightness that read this frame, if any
+    fitted: Fitted | None = None
 
 
 @dataclass
@@ -153,6 +170,8 @@ class Kept:
     inked: int = 0
     means_before: np.ndarray | None = None
     means: np.ndarray | None = None
+    fitted_before: Fitted | None = None
+    fitted: Fitted | None = None
 
     @classmethod
     def after(cls, last: Track | None, geometry: Geometry, profile: Profile, max_rms: float) -> Kept:
@@ -161,7 +180,7 @@ class Kept:
         # the frame before's looks and checks by cell are read only; its checks by pixels, copied, grow with
         # this frame's (a cell drawn as one checked before, a new 1 like the others, is not checked again)
         return cls(looks_before=last.looks, inked_before=last.inked_cells, inks=dict(last.inks),
-                   means_before=last.means)
+                   means_before=last.means, fitted_before=last.fitted)
 
     def window_means(self, plain: Scored) -> np.ndarray:
         """Each window's mean level on this frame: the frame before's where the window is unchanged (a mean
@@ -177,4 +196,5 @@ class Kept:
         return self.means
 
     def track(self, plain: Scored) -> Track:
-        return Track(plain, self.looks, self.inks, self.inked_cells, self.looked, self.inked, self.means)
+        return Track(plain, self.looks, self.inks, self.inked_cells, self.looked, self.inked, self.means,
+                     self.fitted)

@@ -1,5 +1,6 @@
 """A board re-read only where its pixels changed, or from a frame current only where the reader looks, reads
-exactly as a full read of the whole frame."""
+exactly as a full read of the whole frame; on a screen brighter than the looks, the looks fitted to it on one
+frame read the next ones, which read as the same boards."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sweepbot.vision import decide, track
 from sweepbot.vision import read as read_module
-from sweepbot.vision import track
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.counter import counter_area
 from sweepbot.vision.profile import BUILTIN_DIR, load_profile
@@ -213,3 +214,50 @@ def test_a_refused_cell_is_looked_at_again_when_the_pixels_around_its_window_cha
     assert scored_again is not None and r * geometry.cols + c not in scored_again
     assert partial.scores.track.looked >= 1
     assert partial.scores.track.looked < fresh.scores.track.looked or fresh.scores.track.looked == 1
+
+
+def brighter(image: np.ndarray, gain: float = 1.08, offset: float = 6.0) -> np.ndarray:
+    """The frame as a screen brighter than the one the looks were made on shows it."""
+    return np.clip(image.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+
+
+LEVELED = [("gnome-mines", "small"), ("xdemineur", "30x16"), ("sgt-mines", "9x9")]
+
+
+@pytest.mark.parametrize(("client", "board"), LEVELED, ids=[f"{c}/{b}" for c, b in LEVELED])
+def test_on_a_brighter_screen_the_looks_are_fitted_once_and_cells_scored_again_only_where_they_changed(
+        client: str, board: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the frames after the first click, as a brighter screen shows them: each read afresh is fitted to the
+    # screen; read one after the other, the fit of the first scores the next where their pixels changed
+    shots = [brighter(shot) for shot in frames(client, board)[1:]]
+    first = read_screenshot(shots[0])
+    geometry, profile = first.geometry, first.profile
+    fulls = [read_located(shot, geometry, profile) for shot in shots]
+    assert all(full.scores.leveled for full in fulls)
+    fits = rows_given(monkeypatch, decide, "_fit_profile_levels")
+    scored, fitted = rows_given(monkeypatch, track, "score"), rows_given(monkeypatch, decide, "score")
+    last = fulls[0].seen
+    for shot, full in zip(shots[1:], fulls[1:], strict=True):
+        before = sum(scored) + sum(fitted)
+        partial = read_located(shot, geometry, profile, last=last)
+        assert partial.board == full.board and partial.mines_left == full.mines_left
+        assert partial.scores.leveled
+        # the cells that changed, against the looks as they are and as fitted
+        assert 0 < sum(scored + fitted) - before < geometry.rows * geometry.cols
+        last = partial.seen
+    assert fits == []
+
+
+def test_a_frame_the_kept_fit_does_not_read_is_fitted_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the screen brightened further between two frames: the looks fitted to the first refuse cells of the
+    # second, which is fitted again and read as a fresh read reads it
+    shots = frames("gnome-mines", "small")
+    first, then = brighter(shots[1]), brighter(shots[2], 1.25, 12.0)
+    reading = read_screenshot(first)
+    geometry, profile = reading.geometry, reading.profile
+    full = read_located(then, geometry, profile)
+    assert full.scores.leveled
+    fits = rows_given(monkeypatch, decide, "_fit_profile_levels")
+    partial = read_located(then, geometry, profile, last=read_located(first, geometry, profile).seen)
+    assert len(fits) == 2  # the first frame's read afresh, then the second's
+    same_reading(full, partial)
