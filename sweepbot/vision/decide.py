@@ -32,7 +32,9 @@ def classify(
 ) -> CellScores:
     """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
     ``last`` (the ``track`` of an earlier frame's scores), only the cells whose pixels changed are looked at
-    afresh (see ``vision.track``); the result is the same as without. A profile's own ``max_rms`` is the
+    afresh (see ``vision.track``); the result is the same as without, but on a screen brighter or darker than
+    the looks, where the looks fitted to it on the frame before are used again while they read every cell
+    (a fit made afresh would be made on this frame's cells). A profile's own ``max_rms`` is the
     most it accepts (None: the table's ``max_rms``). ``whole``: the geometry holds a whole board, every cell
     around a number among its cells (not a line of cells beside one)."""
     max_rms = limits.LIMITS.max_rms if max_rms is None else max_rms
