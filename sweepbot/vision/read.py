@@ -1,5 +1,5 @@
-"""From a screenshot to a Board, in stages, each once: locate the grid, fit the profile that reads it, check
-the board, read it and its counter (:func:`read_screenshot`).
+"""From a screenshot to a Board, in stages, each run once: locate the grid, fit the profile that reads it,
+check the board, read it and its counter (:func:`read_screenshot`).
 
 The game loop calls :func:`read_screenshot` once to find the board and its profile, then
 :func:`read_located` on each new frame with the geometry and profile it got, keeping what the frame before
@@ -217,7 +217,8 @@ def read_screenshot(
     as another client's look. A profile made at this size that reads every cell nearly exactly is taken at
     once.
 
-    The stages, in order, each once:
+    The stages, in order, each run once (the fit may try more than one grid: the board without a phantom line,
+    a resizing client's cells drawn from edges a pixel or two off the located ones):
 
     1. the profiles to try (``profile``: those of that name; ``profiles``: these; else every one known);
     2. the grid of cells, located on the image (``vision.locate``) unless given;
