@@ -84,6 +84,15 @@ def scaled(factor: float) -> Callable[[np.ndarray, int], np.ndarray]:
     return change
 
 
+def both(first: Callable[[np.ndarray, int], np.ndarray],
+         then: Callable[[np.ndarray, int], np.ndarray]) -> Callable[[np.ndarray, int], np.ndarray]:
+    """One change after another (a screen scaled and brighter: looks drawn at the board's size, then fitted)."""
+    def change(image: np.ndarray, seed: int) -> np.ndarray:
+        return then(first(image, seed), seed)
+
+    return change
+
+
 KINDS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     "offset-near": lambda img, seed: desktop(board_region(img), (13, 7), seed),
     "offset-far": lambda img, seed: desktop(board_region(img), (517, 291), seed),
@@ -102,6 +111,8 @@ KINDS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
     "scale-1.25": scaled(1.25),
     "scale-1.5": scaled(1.5),
     "scale-2": scaled(2.0),
+    "scale-1.25-brighter": both(scaled(1.25), levels(1.08, 6)),
+    "scale-1.5-brighter": both(scaled(1.5), levels(1.08, 6)),
 }
 
 
@@ -145,4 +156,10 @@ KNOWN_WRONG: set[tuple[str, str]] = {
     # sgt-mines at 28 px, no profile made at that size: washed out, its empty cells and covered tiles both near
     # white, its 32 px looks drawn at 28 px name its empty cells covered tiles
     ("washed-out", "drawn-sizes/sgt-mines-28px-lost"),
+    # sgt-mines shown 1.5 times larger on a brighter screen, read with looks drawn at the board's size: its
+    # empty cells read as covered tiles (the 32 px looks drawn at 30 px, no fit to the screen taken), or the
+    # board read a line short (18 px from the 12 px looks; the 9x9 board at 30 px, fitted, 8x7)
+    ("scale-1.5-brighter", "sgt-mines/30x16-t12-won"),
+    ("scale-1.5-brighter", "sgt-mines/30x16-won"),
+    ("scale-1.5-brighter", "sgt-mines/9x9-flags"),
 }
