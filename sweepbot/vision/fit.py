@@ -73,18 +73,31 @@ class Fit:
         """Whether every cell is named."""
         return bool(self.scores.accepted.all())
 
+    def beats(self, other: Fit | None) -> bool:
+        """Whether this fit reads the board better than ``other`` (None: it does). Fits of two clients are
+        compared by :attr:`rank`, the residual as the screen shows it (before any brightness fit: a fit can
+        make one client's grey square look like another's); two of one client's looks (its sizes drawn at the
+        board's) by the residual of each as it read, fitted to the screen's brightness where it was: the same
+        client's looks fitted to a brighter screen are not to lose to looks that name its cells loosely as
+        others (an empty cell as a covered tile) without a fit."""
+        if other is None:
+            return True
+        if self.profile.client == other.profile.client:
+            return rank(self.scores, self.scores) < rank(other.scores, other.scores)
+        return self.rank < other.rank
+
 
 def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> Fit | None:
-    """The profile that reads the board best: fewest cells refused, then the least residual as the screen
-    shows it (before any brightness fit: a fit can make one grey square look like another); with the grid
-    lined up with it, and its scores."""
+    """The profile that reads the board best: fewest cells refused, then the least residual (see
+    :meth:`Fit.beats`); with the grid lined up with it, and its scores."""
     best: Fit | None = None
     for p in profiles:
         geo, scores = attempt(image, found, p, settled=best is not None and best.reads_all)
         # (scores no brightness fit changed are those as the screen shows them)
         key = rank(scores, classify(image, geo, p, levels=False) if scores.leveled else scores)
-        if best is None or key < best.rank:
-            best = Fit(key, geo, p, scores)
+        fit = Fit(key, geo, p, scores)
+        if fit.beats(best):
+            best = fit
     return best
 
 

@@ -277,8 +277,9 @@ def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) ->
     if best is None or not exact(best.scores):
         alone, together = drawn_at_size(candidates, direct, found)
         for client in likeliest(image, found, alone, together):
-            best = min((x for x in (best, best_fit(image, found, client)) if x is not None), key=lambda x: x.rank)
-            if best.reads_all:
+            fit = best_fit(image, found, client)
+            best = fit if fit is not None and fit.beats(best) else best
+            if best is not None and best.reads_all:
                 break
     return best
 

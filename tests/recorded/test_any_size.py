@@ -354,3 +354,16 @@ def test_a_profile_drawn_at_a_size_and_kept_with_what_it_learnt_leaves_the_clien
     reading = read_screenshot(load_image(path), opened_unknown=True)
     assert list(reading.board.grid) == written(path.with_suffix(".txt"))["shown"]
     assert reading.profile.drawn_from == "sgt-mines-32px"
+
+
+def test_a_clients_looks_fitted_to_a_brighter_screen_are_chosen_over_its_other_size_naming_cells_loosely() -> None:
+    # sgt-mines's won 30x16 board shown 1.5 times larger (30 px cells) on a screen 8 % brighter, +6: its 32 px
+    # looks drawn at 30 px name every cell without a fit, its empty cells as covered tiles (rms 18.7, margin
+    # 0.57), and come as near the screen as it shows them as its 20 px looks drawn at 30 px, which read every cell
+    # right once fitted to the screen's brightness; the fitted ones read the board
+    image = load_image(FIXTURES / "sgt-mines" / "30x16-won.png")
+    expected = Board.parse((FIXTURES / "sgt-mines" / "30x16-won.board").read_text(encoding="utf-8"))
+    shown = np.clip(resized(image, 1.5).astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
+    reading = read_screenshot(shown)
+    assert reading.profile.drawn_from == "sgt-mines-20px" and reading.scores.leveled
+    assert reading.board.grid == expected.grid
