@@ -170,7 +170,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         # a frame before are tried first (scored again only where the pixels changed), then a fit afresh
         before = kept.fitted_before
         if before is not None:
-            again = score_frame(image, geometry, before.plain.profile, max_rms, before.plain)
+            again = score_frame(image, geometry, before.plain.profile, max_rms, before.plain, plain.windows)
             looks = Kept(looks_before=before.looks)
             held = _fit_taken(image, geometry, again, scores, whole, looks)
             if held is not None and held.accepted.all():
@@ -178,8 +178,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
                 return held, again.profile
         adjusted = _fit_profile_levels(plain.windows, profile)
         if adjusted is not profile:
-            fitted = Scored(geometry, adjusted, plain.windows,
-                            score(plain.windows, adjusted, geometry.rows, geometry.cols, max_rms))
+            fitted = score_frame(image, geometry, adjusted, max_rms, windows=plain.windows)
             looks = Kept()
             taken = _fit_taken(image, geometry, fitted, scores, whole, looks)
             if taken is not None:

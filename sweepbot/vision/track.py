@@ -53,11 +53,13 @@ class Scored:
 
 
 def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float,
-                last: Scored | None = None) -> Scored:
+                last: Scored | None = None, windows: np.ndarray | None = None) -> Scored:
     """Every cell's plain scores on ``image``. With ``last`` (an earlier frame of the board at the same place,
     scored against the same profile) only the cells whose window changed are scored; the others keep their
-    scores, which are what scoring them again would give: a cell's scores depend on its window alone."""
-    windows = window_pixels(image, geometry, profile.crop)
+    scores, which are what scoring them again would give: a cell's scores depend on its window alone.
+    ``windows``: the cells' windows on ``image`` at ``profile``'s crop, when they were cut already (the same
+    cells scored against the looks as they are, then as fitted to the screen's brightness)."""
+    windows = window_pixels(image, geometry, profile.crop) if windows is None else windows
     rows, cols = geometry.rows, geometry.cols
     if last is None or not last.holds(geometry, profile, windows, max_rms):
         return Scored(geometry, profile, windows, score(windows, profile, rows, cols, max_rms))
