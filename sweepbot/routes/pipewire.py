@@ -115,11 +115,16 @@ class PipeWireFrames:
                 self._lock.notify_all()
 
     def _read_exactly(self, count: int) -> bytes | None:
+        """``count`` bytes of the pipe, or None at the stream's end: the pipeline gone, or the pipe closed by
+        :meth:`close` between two reads."""
         buffer = bytearray(count)
         view = memoryview(buffer)
         got = 0
         while got < count:
-            n = self._pipe.readinto(view[got:])
+            try:
+                n = self._pipe.readinto(view[got:])
+            except (ValueError, OSError):  # closed under the reader
+                return None
             if not n:
                 return None
             got += n

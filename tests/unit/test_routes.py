@@ -1,18 +1,25 @@
 """Routes to the screen, in parts that need no desktop: the X authority cookie as X clients find it, windows
-laid over each other by their alpha, and which route a session gets."""
+laid over each other by their alpha, which route a session gets, and a PipeWire stream's frames read from a
+stand-in pipeline."""
 
 from __future__ import annotations
 
 import contextlib
 import struct
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from sweepbot.control.xauth import FAMILY_LOCAL, FAMILY_WILD, cookie_for, display_number, entries
+from sweepbot.routes.pipewire import PipeWireFrames
 from sweepbot.routes.xwindows import lay_over
+from sweepbot.vision.capture import CaptureError
 
 
 def entry(family: int, address: bytes, number: bytes, name: bytes, data: bytes) -> bytes:
@@ -145,3 +152,53 @@ def test_the_restore_token_lives_beside_the_profile_store(monkeypatch: pytest.Mo
 
     monkeypatch.setenv("SWEEPBOT_PROFILES", str(tmp_path / "store" / "profiles"))
     assert token_path() == tmp_path / "store" / TOKEN_FILE
+
+
+#: A stand-in for ``gst-launch-1.0``: prints the caps line of a 640x480 BGRx stream and writes frames to the
+#: pipe ``fdsink fd=N`` names until it is stopped, as pipewiresrc does while the screen changes.
+FAKE_GST = """#!{python}
+import os, sys, time
+fd = int(next(a for a in sys.argv if a.startswith("fd=") and sys.argv[sys.argv.index(a) - 1] == "fdsink")[3:])
+print("/GstPipeline:pipeline0/GstFdSink:fdsink0.GstPad:sink: caps = video/x-raw, format=(string)BGRx, "
+      "width=(int)640, height=(int)480, framerate=(fraction)0/1", flush=True)
+k = 0
+while True:
+    os.write(fd, bytes([k % 256, 1, 2, 0]) * 640 * 480)
+    k += 1
+"""
+
+
+def test_a_pipewire_stream_gives_its_newest_frame_and_closes_without_a_reader_left_failing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing the stream while its reader thread waits on the pipe ends the reader quietly: a pipe closed
+    under it is the stream's end, not an error raised in a thread."""
+    fake = tmp_path / "gst-launch-1.0"
+    fake.write_text(FAKE_GST.format(python=sys.executable))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{Path(sys.executable).parent}:/usr/bin:/bin")
+    failed: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failed.append(args.exc_value))
+    frames = PipeWireFrames(42, timeout=5.0)
+    frame = frames.grab()
+    assert frame.shape == (480, 640, 3) and (frame[..., 1:] == (1, 2)).all()
+
+    class Slow:
+        """The pipe, read a little late: the stream is closed while the reader is between two reads."""
+
+        def __init__(self, pipe: Any) -> None:
+            self.pipe = pipe
+
+        def readinto(self, view: memoryview) -> int:
+            time.sleep(0.05)
+            return int(self.pipe.readinto(view))
+
+        def close(self) -> None:
+            self.pipe.close()
+
+    frames._pipe = Slow(frames._pipe)  # type: ignore[assignment]
+    time.sleep(0.1)
+    frames.close()
+    time.sleep(0.3)  # the reader thread finds the pipe closed
+    assert failed == []
+    with pytest.raises(CaptureError, match="ended"):
+        frames.grab()
