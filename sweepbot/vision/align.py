@@ -27,7 +27,7 @@ def align(
     around = window_pixels(image, geometry, (ox - radius, oy - radius, w + 2 * radius, h + 2 * radius))
     moved = np.abs(np.array(shifts))
     # a small price per pixel moved: where any shift fits as well (a plain tile), stay put
-    price = 4.0 * w * h * 3 * (moved[:, None] + moved[None, :])
+    price = limits.LIMITS.align_price * w * h * 3 * (moved[:, None] + moved[None, :])
     looks = profile.primary()
     flat_cost = shifted_distances(around, looks.stack, looks.norms, (w, h), radius, level_free=True) \
         + price[:, :, None]
@@ -40,7 +40,7 @@ def align(
         return whole
     row_pick: np.ndarray = np.full(rows, a0)
     col_pick: np.ndarray = np.full(cols, b0)
-    for _ in range(3):
+    for _ in range(limits.LIMITS.align_passes):
         # each column's best x shift given the rows' y shifts, then each row's best y shift
         per_col = cost[row_pick, :, np.arange(rows), :]  # rows x k(sx) x cols
         col_pick = per_col.sum(axis=0).argmin(axis=0)

@@ -194,7 +194,8 @@ def _fit_taken(image: np.ndarray, geometry: Geometry, fitted: Scored, scores: Ce
     when the fit is not to be trusted: it does not pin two kinds of cell, comes no nearer than the looks as
     they are (``scores``), or makes a covered tile look like an open empty cell, around numbers that then
     count more mines than their neighbours can hold."""
-    if not (_anchored(fitted.scores) and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - 1.0
+    nearer = limits.LIMITS.fitted_nearer
+    if not (_anchored(fitted.scores) and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer
             and not (whole and unheld_numbers(fitted.scores.grid()))):
         return None
     return replace(_nudge(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
@@ -216,7 +217,7 @@ def _fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
     assert best is not None
     g, o = limits.LIMITS.level_guesses[best[1]]
     current = with_levels(profile, (np.full(3, g), np.full(3, o)))
-    for _ in range(3):
+    for _ in range(limits.LIMITS.level_passes):
         scores = score(windows, current, len(windows), 1)
         fit = fit_levels(windows, profile, scores.best, counts)
         if fit is None:
@@ -265,7 +266,8 @@ def _minority_kept(scores: CellScores) -> CellScores:
 
 
 def _anchored(scores: CellScores) -> bool:
-    """A brightness fit is trusted only when at least two kinds of cell pin it down: on a board of covered
-    cells alone, a brighter screen and a board of revealed cells look the same."""
+    """A brightness fit is trusted only when at least two kinds of cell pin it down (each named on the table's
+    ``anchor_cells``): on a board of covered cells alone, a brighter screen and a board of revealed cells look
+    the same; a gain and an offset need two levels."""
     _, counts = np.unique(scores.chars[scores.accepted], return_counts=True)
-    return int((counts >= 2).sum()) >= 2
+    return int((counts >= limits.LIMITS.anchor_cells).sum()) >= 2

@@ -26,8 +26,8 @@ def resizes(profile: Profile) -> bool:
 
 
 def pitch_fits(profile: Profile, pitch: tuple[float, float]) -> bool:
-    tolerance = limits.LIMITS.pitch_tolerance
-    return all(abs(a - b) <= max(1.0, tolerance * b) for a, b in zip(pitch, profile.pitch, strict=True))
+    tolerance, least = limits.LIMITS.pitch_tolerance, limits.LIMITS.pitch_least_px
+    return all(abs(a - b) <= max(least, tolerance * b) for a, b in zip(pitch, profile.pitch, strict=True))
 
 
 def made_at(profile: Profile, pitch: tuple[float, float]) -> bool:

@@ -104,7 +104,8 @@ def _inked(colours: np.ndarray, digits: Sequence[str], known: dict[str, np.ndarr
         -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For K cells of these ``colours`` (K x 3, NaN: none) read as ``digits``: which are drawn in their
     digit's colour and in no other digit's, how far a look's colour must be to be ruled out (the table's
-    ``ink_apart`` times the cell's distance to its digit's colour, at least 4), and the colours (NaN-free)."""
+    ``ink_apart`` times the cell's distance to its digit's colour, at least ``ink_least_gap``), and the
+    colours (NaN-free)."""
     table = limits.LIMITS
     names = list(known)
     found = ~np.isnan(colours).any(axis=1) & np.array([d in known for d in digits], bool)
@@ -115,7 +116,7 @@ def _inked(colours: np.ndarray, digits: Sequence[str], known: dict[str, np.ndarr
     gaps = _norms(mine[:, None, :] - palette[None, :, :]).astype(np.float64)  # K x digits
     own = np.array([names.index(d) if d in known else 0 for d in digits], np.intp)
     near = gaps[np.arange(len(digits)), own]
-    apart = table.ink_apart * np.maximum(near, 4.0)
+    apart = table.ink_apart * np.maximum(near, table.ink_least_gap)
     others = np.where(np.arange(len(names))[None, :] == own[:, None], np.inf, gaps)
     taken = found & (near <= table.ink_match) & (others >= apart[:, None]).all(axis=1)
     return taken, apart, mine

@@ -17,28 +17,29 @@ from sweepbot.vision.profile import Profile
 def fit_levels(windows: np.ndarray, profile: Profile, best: np.ndarray,
                counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Per-channel gain and offset that map the templates onto the windows (a screen brighter, darker or
-    with other contrast); None when no sensible fit exists (the table's ``min_level_gain``,
-    ``max_level_gain``, ``max_level_offset``). ``counts``: how many cells each window stands for
-    (windows drawn alike given once); None: one each."""
+    with other contrast), from the pixels no clipping may have moved (the table's ``level_*_margin``); None
+    when no sensible fit exists (``min_level_gain``, ``max_level_gain``, ``max_level_offset``). ``counts``:
+    how many cells each window stands for (windows drawn alike given once); None: one each."""
     n = len(windows)
     y = windows.reshape(n, -1, 3).astype(np.float64)
     x = profile.stack[best.ravel()].reshape(n, -1, 3).astype(np.float64)
     weight = np.ones((n, 1)) if counts is None else np.asarray(counts, np.float64)[:, None]
+    table = limits.LIMITS
     gain = np.ones(3)
     offset = np.zeros(3)
+    dark, light, edge = table.level_dark_margin, 255 - table.level_light_margin, table.level_screen_margin
     for ch in range(3):
         xc, yc = x[:, :, ch], y[:, :, ch]
         # pixels near black or white may have been clipped by the change: leave them out of the fit
-        kept = ((xc > 12) & (xc < 225) & (yc > 3) & (yc < 252)) * weight
+        kept = ((xc > dark) & (xc < light) & (yc > edge) & (yc < 255 - edge)) * weight
         total = float(kept.sum())
-        if total < 50:
+        if total < table.level_least_pixels:
             continue
         mx, my = float((kept * xc).sum()) / total, float((kept * yc).sum()) / total
         var = float((kept * (xc - mx) ** 2).sum()) / total
-        if var > 4.0:
+        if var > table.level_least_spread:
             gain[ch] = float((kept * (xc - mx) * (yc - my)).sum()) / total / var
         offset[ch] = my - gain[ch] * mx
-    table = limits.LIMITS
     if np.any(gain < table.min_level_gain) or np.any(gain > table.max_level_gain) \
             or np.any(np.abs(offset) > table.max_level_offset):
         return None

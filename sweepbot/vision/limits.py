@@ -53,6 +53,33 @@ class Limits:
     max_level_offset: float = _number(60.0, (
         "... nor one that moves a colour channel by more than this many levels: about a quarter of the scale, "
         "far past any brightness setting the level_guesses start from (24)."))
+    level_passes: int = _number(3, (
+        "Least-squares passes of a brightness fit after its best guess (level_guesses): each names the cells "
+        "with the looks as last fitted and fits the gain and offset to them again; a guess within a step of "
+        "the screen settles in one or two."))
+    level_dark_margin: float = _number(12.0, (
+        "A look's pixels this near black are left out of a brightness fit: a darker screen clips them to 0 and "
+        "they would pull the gain towards nothing (as level_light_margin near white)."))
+    level_light_margin: float = _number(30.0, (
+        "A look's pixels this near white (over 225) are left out of a brightness fit: a screen 15 % brighter "
+        "(the brightest level_guesses start from) clips them to 255."))
+    level_screen_margin: float = _number(3.0, (
+        "The screen's pixels this near black or white are left out of a brightness fit: a change of levels "
+        "may have clipped them there."))
+    level_least_pixels: float = _number(50.0, (
+        "A colour channel's gain and offset are fitted only from at least this many of the board's pixels "
+        "kept (the margins above; cells drawn alike counted as many): fewer, mostly clipped, and the channel "
+        "is kept as it is."))
+    level_least_spread: float = _number(4.0, (
+        "A colour channel whose kept look pixels vary less than this (variance, squared levels) has its offset "
+        "fitted alone: pixels of one level (a board of plain grey cells) say nothing of the contrast."))
+    fitted_nearer: float = _number(1.0, (
+        "Looks fitted to the screen's brightness read a board only when the cells' mean residual against them "
+        "is at least this much under their mean residual against the looks as they are: a fit that comes no "
+        "nearer than that found no brightness change, and the exact looks are kept."))
+    anchor_cells: int = _number(2, (
+        "A brightness fit is trusted only when two kinds of cell pin it down, each named on at least this "
+        "many cells: one cell alone of a kind may be the cell read wrongly."))
     nudge_reach: int = _number(3, (
         "How far (px) a refused cell's window is moved each way for a second look: a client that draws at "
         "fractional positions puts some glyphs a pixel off."))
@@ -66,6 +93,13 @@ class Limits:
     align_radius: int = _number(2, (
         "How far (px) one pass of lining the grid up with the looks moves it each way: the edges a board is "
         "located by may be a pixel or two off its cells' windows."))
+    align_price: float = _number(4.0, (
+        "What each pixel a grid is moved by costs when it is lined up with the looks (squared levels, for each "
+        "pixel and colour channel of a cell's window): where every move fits as well (plain tiles), the grid "
+        "stays where it was located; a window a pixel off its look costs far more than that."))
+    align_passes: int = _number(3, (
+        "Passes of lining a grid up line by line: each moves every column to its best given the rows, then "
+        "every row given the columns; the grids of the recorded boards settle in one or two."))
 
     # -- a profile drawn at another cell size ---------------------------------------------------------------
     scaled_rms: float = _number(40.0, (
@@ -98,8 +132,11 @@ class Limits:
 
     # -- which profile reads a board -----------------------------------------------------------------------
     pitch_tolerance: float = _number(0.05, (
-        "How far (a share of the cell size, at least 1 px) a board's cell size may be from a profile's to be "
+        "How far (a share of the cell size) a board's cell size may be from a profile's to be "
         "read with it as it is; farther, the profile is drawn at the board's size."))
+    pitch_least_px: float = _number(1.0, (
+        "... and at least this many pixels: a board of small cells measured a pixel off its profile's size "
+        "(12.6 px cells of a 12 px profile) is read with its looks as they are."))
     exact_rms: float = _number(4.0, (
         "A read this close to its looks on every cell (mean RMS) is its client's, pixel for pixel: no other "
         "client's looks are drawn at the board's size to be tried (they cost time and cannot do better)."))
@@ -163,6 +200,10 @@ class Limits:
         "name neither. A number so named is held apart only from the looks its colour does not rule out: those "
         "drawn in a colour nearer than this many times (a flag in a 3's red), not those drawn in no colour "
         "(the empty cell and the covered tile it may come nearer, drawn anew small)."))
+    ink_least_gap: float = _number(4.0, (
+        "A cell's colour counts as at least this far (BGR distance) from its digit's when other digits' colours "
+        "are held ink_apart times as far: a cell drawn in exactly its digit's colour still needs every other "
+        "digit's colour 10 away, not merely any distance."))
 
     def reason(self, name: str) -> str:
         """Why ``name`` has its value."""
