@@ -7,8 +7,9 @@ import numpy as np
 
 from sweepbot.board import COVERED
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores
+from sweepbot.vision.cells import CellScores, batched_distances, window_pixels
 from sweepbot.vision.decide import classify
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
@@ -64,14 +65,19 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board:
     flags or numbers mean the edge was missed (a washed-out bevel, say) and the board read would be the wrong
     size. They count within the table's ``edge_rms`` of a look, or, read with looks drawn at another size,
     within the farthest that the board's own such cells (``board``: its scores) came: those looks come only
-    so close to any cell, the board's and those of a line of it left out alike."""
+    so close to any cell, the board's and those of a line of it left out alike. A line whose cells are
+    drawn as the board's own on the screen goes on too (:func:`_drawn_as_the_boards`)."""
     # a plain look (a covered tile without a bevel, or one drawn so small that its bevel fades) is matched by any
     # plain window background, and by the board's own frame beside it
     plain = _plain_looks(profile)
     limit = limits.LIMITS.edge_rms
-    if profile.drawn_from and board is not None:
+    ours = None  # the board's own numbers and flags as the screen shows them
+    if board is not None:
         own = board.accepted & ~plain[board.best] & ~np.isin(board.chars, [".", "="])
-        limit = max(limit, float(board.rms[own].max())) if own.any() else limit
+        if profile.drawn_from and own.any():
+            limit = max(limit, float(board.rms[own].max()))
+        marked = own & (board.chars != COVERED)
+        ours = _own_windows(image, geometry, profile, marked) if marked.any() else None
     for side, line in _outside_lines(geometry):
         x, y, w, h = line.bbox
         if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
@@ -81,6 +87,39 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board:
         # dangeruxb) draw them in the window's own colour
         clear = scores.accepted & (scores.rms <= limit) & ~np.isin(scores.chars, [".", "="])
         clear &= ~plain[scores.best]
-        if clear.mean() >= limits.LIMITS.edge_share:
+        if clear.mean() >= limits.LIMITS.edge_share or (ours is not None and len(ours) and _drawn_as_the_boards(
+                _windows(image, line, profile), ours)):
             return side
     return None
+
+
+def _windows(image: np.ndarray, geometry: Geometry, profile: Profile) -> np.ndarray:
+    """Every cell's window at ``profile``'s crop, one row each."""
+    windows = window_pixels(image, geometry, profile.crop)
+    return windows.reshape(geometry.rows * geometry.cols, -1)
+
+
+def _own_windows(image: np.ndarray, geometry: Geometry, profile: Profile, own: np.ndarray) -> np.ndarray:
+    """The distinct windows of the board's cells ``own`` (rows x cols, True where taken) that are no plain
+    patch on the screen (the table's ``flat_std``)."""
+    windows = _windows(image, geometry, profile)[own.reshape(-1)]
+    windows = windows[distinct_rows(windows)[0]]
+    return windows[windows.std(axis=1) >= limits.LIMITS.flat_std]
+
+
+def _drawn_as_the_boards(windows: np.ndarray, ours: np.ndarray) -> bool:
+    """Whether a line of cell ``windows`` beyond the board holds cells drawn as the board's own (``ours``:
+    its numbers and flags, no plain patch), as the screen shows both: of its
+    windows that are no plain patch, at least the table's ``edge_cells`` and ``edge_share`` come within
+    ``edge_rms`` of one of the board's. On a screen brighter than the looks, a line of cells left out
+    is far from every look but drawn as the board's own. Its covered tiles are no sign: washed out, a covered
+    tile's window may be a plain patch with its neighbour's edge along it, as is the window's background
+    beside the board's last line."""
+    table = limits.LIMITS
+    marked = windows[windows.std(axis=1) >= table.flat_std].astype(np.float32)
+    if len(marked) < table.edge_cells:
+        return False
+    theirs = ours.astype(np.float32)
+    d = batched_distances(marked, theirs, np.einsum("ij,ij->i", theirs, theirs))
+    like = np.sqrt(d.min(axis=1) / windows.shape[1]) <= table.edge_rms
+    return int(like.sum()) >= table.edge_cells and float(like.mean()) >= table.edge_share

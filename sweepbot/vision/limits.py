@@ -164,6 +164,10 @@ class Limits:
         "The share of a line of cells beyond a board's edge that must read as cells (within edge_rms) for the "
         "board to be taken to go on past it: a window's background or a toolbar beside a board may match a "
         "look here and there, a missed line of cells matches along most of its length."))
+    edge_cells: int = _number(2, (
+        "Cells beyond a board's edge drawn pixel for pixel (within edge_rms) as the board's own numbers or "
+        "flags mean the board goes on only when at least this many of them are (and edge_share of the line's "
+        "cells that are no plain patch): one window may come near one of the board's by chance."))
     flat_std: float = _number(8.0, (
         "A look whose pixels vary less than this (standard deviation) is a plain patch: a covered tile "
         "without a bevel, or one drawn so small that its bevel fades (sgt-mines's at 13 px, std 7.7), which "

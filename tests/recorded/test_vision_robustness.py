@@ -156,9 +156,4 @@ KNOWN_WRONG: set[tuple[str, str]] = {
     # sgt-mines at 28 px, no profile made at that size: washed out, its empty cells and covered tiles both near
     # white, its 32 px looks drawn at 28 px name its empty cells covered tiles
     ("washed-out", "drawn-sizes/sgt-mines-28px-lost"),
-    # sgt-mines shown 1.5 times larger on a brighter screen, read with looks drawn at the board's size: the
-    # board read a line short (its 12 px looks drawn at 18 px: 15x29 of 16x30; the 9x9 board read with its 20 px
-    # looks drawn at 30 px and fitted: 8x7)
-    ("scale-1.5-brighter", "sgt-mines/30x16-t12-won"),
-    ("scale-1.5-brighter", "sgt-mines/9x9-flags"),
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError, fields, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -115,17 +116,34 @@ def test_a_few_cells_drawn_a_pixel_off_are_read_by_a_second_look_at_as_many_as_t
 def test_a_board_found_a_column_short_is_refused_and_read_short_without_the_edge_check() -> None:
     """What ``edge_rms``, ``flat_std`` and ``edge_share`` guard: sgt-mines's board with its last column left out
     of the grid (an edge missed) is refused, since the cells beyond the edge read as cells. With no cell beyond
-    the edge close enough (``edge_rms`` 0), its covered tile taken for a plain patch that any background
-    matches (``flat_std`` out of reach), or more than the whole line asked to read as cells (``edge_share``),
-    the board is read a column short."""
+    the edge close enough, not even one drawn pixel for pixel as the board's own (``edge_rms`` under 0), its
+    covered tile taken for a plain patch that any background matches (``flat_std`` out of reach), or more
+    than the whole line asked to read as cells (``edge_share``), the board is read a column short."""
     image = load_image(FIXTURES / "sgt-mines/30x16-first.png")
     found = locate(image)
     short = Geometry(found.xs[:-1], found.ys)
     with pytest.raises(SweepbotError, match="go on past its right edge"):
         read_screenshot(image, geometry=short)
-    for change in ({"edge_rms": 0.0}, {"flat_std": 1000.0}, {"edge_share": 1.01}):
+    for change in ({"edge_rms": -1.0}, {"flat_std": 1000.0}, {"edge_share": 1.01}):
         with limits.using(**change):
             assert read_screenshot(image, geometry=short).board.cols == 29, change
+
+
+def test_a_board_located_a_line_short_on_a_brighter_screen_is_refused_as_its_own_cells_go_on_past_the_edge(
+        ) -> None:
+    """What ``edge_cells`` guards: sgt-mines's won 16x30 board of 12 px tiles shown 1.5 times larger on a
+    screen 8 % brighter (+6) is located a row short (its last row's bevels washed out into the window's white)
+    and read by its 12 px looks drawn at 18 px and fitted to the screen. The row beyond the grid is far from
+    every look as they are, but its numbers and flags are drawn pixel for pixel as the board's own: the board
+    is refused. With more cells asked for than a line holds, it is read a row short."""
+    image = load_image(FIXTURES / "sgt-mines/30x16-t12-won.png")
+    image = cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    image = np.clip(image.astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
+    with pytest.raises(SweepbotError, match="go on past its bottom edge"):
+        read_screenshot(image)
+    with limits.using(edge_cells=1000):
+        short = read_screenshot(image).board
+    assert (short.rows, short.cols) == (15, 29) and expected("sgt-mines/30x16-t12-won.png").rows == 16
 
 
 def test_a_board_its_own_looks_match_nearly_exactly_is_read_without_trying_other_clients_drawn_at_its_size(
