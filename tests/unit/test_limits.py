@@ -83,6 +83,24 @@ def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_read_wrongly_
         read_screenshot(darker)
 
 
+def test_a_fit_to_a_brighter_screen_is_taken_when_it_comes_nearer_from_enough_pixels_and_two_kinds_of_cell(
+        ) -> None:
+    """What ``fitted_nearer``, ``level_least_pixels`` and ``anchor_cells`` guard: sgt-mines's 20 px board on a
+    screen 8 % brighter, +6, reads right with its looks fitted to the screen. Asked to come far nearer than
+    any fit does, or to fit each colour channel from more pixels than a board holds (no channel fitted: the
+    looks stay as they are), the fit is not taken and brightened empty cells are read as covered tiles: the
+    board is read wrongly. With more cells of each kind asked for than the board shows, no fit is trusted
+    and the board is refused."""
+    name = "sgt-mines/30x16-first.png"
+    image = np.clip(load_image(FIXTURES / name).astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
+    assert read_screenshot(image, "sgt-mines-20px").board.grid == expected(name).grid
+    for change in ({"fitted_nearer": 1000.0}, {"level_least_pixels": 1e9}):
+        with limits.using(**change):
+            assert read_screenshot(image, "sgt-mines-20px").board.grid != expected(name).grid, change
+    with limits.using(anchor_cells=1000), pytest.raises(SweepbotError):
+        read_screenshot(image, "sgt-mines-20px")
+
+
 def test_a_fit_of_the_looks_far_from_any_screen_setting_is_not_taken() -> None:
     """What ``min_level_gain`` and ``max_level_offset`` guard: sgt-mines at 28 px on a screen of 30 % more
     contrast, 10 levels darker (far past the guesses a fit starts from), is refused; with a fit of any gain
