@@ -48,8 +48,20 @@ class CellScores:
     held: np.ndarray | None = field(default=None, compare=False, repr=False)
     #: scored against the looks fitted to the screen's brightness (see ``vision.decide.classify``)
     leveled: bool = field(default=False, compare=False, repr=False)
+    #: where ``leveled`` (and asked for: ``vision.decide.classify``'s ``ranked``), the cells' mean residual
+    #: against the looks as they are, what a read without the fit finds (a fit can make one client's looks
+    #: like another's)
+    shown_rms: float | None = field(default=None, compare=False, repr=False)
     #: cells refused for what is around them, however well they match (``vision.decide``); None: none are
     odd: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def as_shown(self) -> float:
+        """The cells' mean residual against the looks as they are, before any fit to the screen's brightness
+        (scores fitted without ``ranked`` do not know it)."""
+        if self.leveled and self.shown_rms is None:
+            raise ValueError("scores fitted to the screen's brightness without their residual as shown")
+        return float(self.rms.mean()) if self.shown_rms is None else self.shown_rms
 
     @property
     def accepted(self) -> np.ndarray:

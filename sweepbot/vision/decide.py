@@ -28,7 +28,7 @@ from sweepbot.vision.track import Fitted, Inked, Kept, Looks, Scored, Track, sco
 
 def classify(
     image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float | None = None,
-    last: Track | None = None, whole: bool = True,
+    last: Track | None = None, whole: bool = True, ranked: bool = False,
 ) -> CellScores:
     """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
     ``last`` (the ``track`` of an earlier frame's scores), only the cells whose pixels changed are looked at
@@ -36,14 +36,20 @@ def classify(
     the looks, where the looks fitted to it on the frame before are used again while they read every cell
     (a fit made afresh would be made on this frame's cells). A profile's own ``max_rms`` is the
     most it accepts (None: the table's ``max_rms``). ``whole``: the geometry holds a whole board, every cell
-    around a number among its cells (not a line of cells beside one)."""
+    around a number among its cells (not a line of cells beside one). ``ranked``: scores fitted to the
+    screen's brightness keep the mean residual the looks as they are left (``shown_rms``), to rank fits by."""
     max_rms = limits.LIMITS.max_rms if max_rms is None else max_rms
     if profile.max_rms is not None:
         # a profile drawn at another size sets its own limit (see vision.scaled); any other may only tighten it
         max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
     plain = score_frame(image, geometry, profile, max_rms, None if last is None else last.plain)
     kept = Kept.after(last, geometry, profile, max_rms)
-    scores, looks = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
+    scores, looks, shown = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
+    if ranked and shown is not None:
+        # the residual the looks as they are left (what a read without the fit finds)
+        if profile.drawn_from:
+            shown = _numbers_held_close(plain, geometry, profile, shown, Kept())
+        scores = replace(scores, shown_rms=float(shown.rms.mean()))
     if profile.drawn_from:
         # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness (checks
         # against fitted looks are not kept from frame to frame)
@@ -152,9 +158,9 @@ def _margins_among(windows: np.ndarray, digits: list[str], profile: Profile) -> 
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
-            max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile]:
-    """The cells' scores, and the looks that scored them (``profile``'s, or fitted to the screen's
-    brightness)."""
+            max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile, CellScores | None]:
+    """The cells' scores, the looks that scored them (``profile``'s, or fitted to the screen's brightness),
+    and, where they were fitted, the scores the looks as they are gave (None: the same)."""
     scores = plain.scores
     table = limits.LIMITS
     if not _anchored(scores) and max_rms > table.unanchored_rms:
@@ -175,7 +181,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
             held = _fit_taken(image, geometry, again, scores, whole, looks)
             if held is not None and held.accepted.all():
                 kept.fitted = Fitted(again, looks.looks)
-                return held, again.profile
+                return held, again.profile, scores
         adjusted = _fit_profile_levels(plain.windows, profile)
         if adjusted is not profile:
             fitted = score_frame(image, geometry, adjusted, max_rms, windows=plain.windows)
@@ -183,8 +189,8 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
             taken = _fit_taken(image, geometry, fitted, scores, whole, looks)
             if taken is not None:
                 kept.fitted = Fitted(fitted, looks.looks)
-                return taken, adjusted
-    return scores, profile
+                return taken, adjusted, scores
+    return scores, profile, None
 
 
 def _fit_taken(image: np.ndarray, geometry: Geometry, fitted: Scored, scores: CellScores, whole: bool,

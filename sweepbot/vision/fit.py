@@ -44,13 +44,13 @@ def attempt(
     cells are refused, unless ``settled``: another profile read every cell of this grid, which is then where
     the cells are."""
     aligned = align(image, geometry, profile, per_line=True)
-    scores = classify(image, aligned, profile, max_rms=max_rms)
+    scores = classify(image, aligned, profile, max_rms=max_rms, ranked=True)
     if not settled and not scores.accepted.all() and aligned != geometry:
         # a grid further off than one pass reaches (a pass that left the grid where it was would leave it there
         # again: the same pixels, the same costs)
         again = align(image, aligned, profile, per_line=True)
         if again != aligned:
-            aligned, scores = again, classify(image, again, profile, max_rms=max_rms)
+            aligned, scores = again, classify(image, again, profile, max_rms=max_rms, ranked=True)
     return aligned, scores
 
 
@@ -83,7 +83,7 @@ class Fit:
         if other is None:
             return True
         if self.profile.client == other.profile.client:
-            return rank(self.scores, self.scores) < rank(other.scores, other.scores)
+            return rank(self.scores, float(self.scores.rms.mean())) < rank(other.scores, float(other.scores.rms.mean()))
         return self.rank < other.rank
 
 
@@ -93,9 +93,7 @@ def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) ->
     best: Fit | None = None
     for p in profiles:
         geo, scores = attempt(image, found, p, settled=best is not None and best.reads_all)
-        # (scores no brightness fit changed are those as the screen shows them)
-        key = rank(scores, classify(image, geo, p, levels=False) if scores.leveled else scores)
-        fit = Fit(key, geo, p, scores)
+        fit = Fit(rank(scores, scores.as_shown), geo, p, scores)
         if fit.beats(best):
             best = fit
     return best
@@ -179,6 +177,6 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     return [with_kin_numbers(p, alone) for p in alone] + near, together
 
 
-def rank(scores: CellScores, raw: CellScores) -> float:
-    """Lower is better: refused cells first, then the mean residual as the screen shows it."""
-    return float((~scores.accepted).sum()) * 1000.0 + float(raw.rms.mean())
+def rank(scores: CellScores, residual: float) -> float:
+    """Lower is better: refused cells first, then the cells' mean ``residual``."""
+    return float((~scores.accepted).sum()) * 1000.0 + residual

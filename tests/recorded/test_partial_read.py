@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from sweepbot.vision import decide, track
+from sweepbot.vision import fit as fit_module
 from sweepbot.vision import read as read_module
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.counter import counter_area
+from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, load_profile
 from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
 from tests.fixture_boards import Fixture, fixtures
@@ -261,3 +263,25 @@ def test_a_frame_the_kept_fit_does_not_read_is_fitted_afresh(monkeypatch: pytest
     partial = read_located(then, geometry, profile, last=read_located(first, geometry, profile).seen)
     assert len(fits) == 2  # the first frame's read afresh, then the second's
     same_reading(full, partial)
+
+
+def test_a_fit_to_a_brighter_screen_is_ranked_by_what_the_looks_as_they_are_left_without_scoring_them_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # profiles are ranked by the residual their looks leave as the screen shows them, before a fit to its
+    # brightness: that residual is kept from the read that fitted them, not found by reading the board again
+    shot = brighter(frames("sgt-mines", "30x16")[1])
+    geometry, scores = fit_module.attempt(shot, locate(shot), load_profile(BUILTIN_DIR / "sgt-mines-20px"))
+    assert scores.leveled and scores.accepted.all()
+    as_shown = decide.classify(shot, geometry, load_profile(BUILTIN_DIR / "sgt-mines-20px"), levels=False)
+    assert scores.as_shown == float(as_shown.rms.mean()) > float(scores.rms.mean())
+    ways: list[bool] = []
+    real = fit_module.classify
+
+    def spy(*args: object, **kwargs: object) -> object:
+        ways.append(bool(kwargs.get("levels", True)))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fit_module, "classify", spy)
+    reading = read_screenshot(shot)
+    assert reading.profile.name == "sgt-mines-20px" and reading.scores.leveled
+    assert ways and all(ways)  # no profile's board read again without the fit
