@@ -21,7 +21,7 @@ median): a resized frame has more pixels as well (1.25 times larger, 1.56 times 
 without that profile (its client's other sizes drawn at it): the cost of drawn looks alone, on the same pixels,
 as ``withheld_drawn_over_own_*``. With ``--brighter``, every screenshot is read as well as a screen 8 %
 brighter and 6 levels up shows it (its own profile's looks fitted to that brightness), as
-``brighter_drawn_over_own_*``. ``passes`` counts the cell windows scored against a profile's looks
+``brighter_fitted_over_as_is_*``. ``passes`` counts the cell windows scored against a profile's looks
 (``vision.cells.score``), in boards' worth of cells. A screenshot's own, resized, withheld and brighter reads
 are timed one after the other. Prints one line per screenshot (scale, cell size, own or drawn, median ms and
 passes of each way, whether the board read is the expected one), then the median of each kind and the
@@ -219,17 +219,18 @@ def main() -> int:
     if withheld:
         summary.update(same_frames(rows, withheld, "withheld"))
     if bright:
-        summary.update(same_frames(rows, bright, "brighter", ("own", "own")))
+        summary.update(same_frames(rows, bright, "brighter", ("own", "own"), ("as_is", "fitted")))
     print(json.dumps(summary) if args.json else "\n" + "  ".join(f"{k}: {v}" for k, v in summary.items()))
     return 0
 
 
 def same_frames(rows: list[dict[str, object]], scaled: list[dict[str, object]],
-                prefix: str = "same_frames", kinds: tuple[str, str] = ("own", "drawn")) -> dict[str, object]:
+                prefix: str = "same_frames", kinds: tuple[str, str] = ("own", "drawn"),
+                names: tuple[str, str] = ("own", "drawn")) -> dict[str, object]:
     """The screenshots read at their own size and, resized (or with their own profile withheld), with a drawn
     profile (``kinds``: read with a profile of these kinds, each time; a brighter screen's with its own): how
-    many, the median ms of each way each time, and the median of their ratios, screenshot by screenshot (named
-    ``drawn`` the second time)."""
+    many, the median ms of each way each time, and the median of their ratios, screenshot by screenshot (the
+    first time and the second named by ``names``: a brighter screen's ``as_is`` and ``fitted``)."""
     pairs = [(own, drawn) for own, drawn in zip(rows, scaled, strict=True)
              if own["kind"] == kinds[0] and drawn["kind"] == kinds[1]]
     out: dict[str, object] = {prefix: len(pairs),
@@ -240,10 +241,11 @@ def same_frames(rows: list[dict[str, object]], scaled: list[dict[str, object]],
     for way in WAYS:
         own = [float(str(a[f"{way}_ms"])) for a, _ in pairs]
         drawn = [float(str(b[f"{way}_ms"])) for _, b in pairs]
-        out[f"{prefix}_own_{way}_ms"] = round(statistics.median(own), 2)
-        out[f"{prefix}_drawn_{way}_ms"] = round(statistics.median(drawn), 2)
-        out[f"{prefix}_drawn_over_own_{way}"] = round(statistics.median(b / a for a, b in zip(own, drawn,
-                                                                                              strict=True)), 2)
+        first, second = names
+        out[f"{prefix}_{first}_{way}_ms"] = round(statistics.median(own), 2)
+        out[f"{prefix}_{second}_{way}_ms"] = round(statistics.median(drawn), 2)
+        out[f"{prefix}_{second}_over_{first}_{way}"] = round(statistics.median(b / a for a, b in zip(own, drawn,
+                                                                                                   strict=True)), 2)
     return out
 
 
