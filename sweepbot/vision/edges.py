@@ -53,10 +53,15 @@ def _outside_lines(geometry: Geometry) -> list[tuple[str, Geometry]]:
     ]
 
 
+def _plain(rows: np.ndarray) -> np.ndarray:
+    """Which windows (one a row: looks, or cells as the screen shows them) are plain patches, no bevel or glyph
+    in them (the table's ``flat_std``)."""
+    return np.asarray(rows.std(axis=1) < limits.LIMITS.flat_std)
+
+
 def _plain_looks(profile: Profile) -> np.ndarray:
-    """Which of the profile's looks are plain patches (no bevel or glyph in their window: the table's
-    ``flat_std``)."""
-    return np.asarray(profile.stack.std(axis=1) < limits.LIMITS.flat_std)
+    """Which of the profile's looks are plain patches (:func:`_plain`)."""
+    return _plain(profile.stack)
 
 
 def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board: CellScores | None = None) \
@@ -76,8 +81,7 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board:
         own = board.accepted & ~plain[board.best] & ~np.isin(board.chars, [".", "="])
         if profile.drawn_from and own.any():
             limit = max(limit, float(board.rms[own].max()))
-        marked = own & (board.chars != COVERED)
-        ours = _own_windows(image, geometry, profile, marked) if marked.any() else None
+        ours = _own_windows(image, geometry, profile, own & (board.chars != COVERED))
     for side, line in _outside_lines(geometry):
         x, y, w, h = line.bbox
         if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
@@ -87,8 +91,8 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board:
         # dangeruxb) draw them in the window's own colour
         clear = scores.accepted & (scores.rms <= limit) & ~np.isin(scores.chars, [".", "="])
         clear &= ~plain[scores.best]
-        if clear.mean() >= limits.LIMITS.edge_share or (ours is not None and len(ours) and _drawn_as_the_boards(
-                _windows(image, line, profile), ours)):
+        if clear.mean() >= limits.LIMITS.edge_share or (ours is not None and _drawn_as_the_boards(
+                _windows(image, line, profile), *ours)):
             return side
     return None
 
@@ -99,27 +103,30 @@ def _windows(image: np.ndarray, geometry: Geometry, profile: Profile) -> np.ndar
     return windows.reshape(geometry.rows * geometry.cols, -1)
 
 
-def _own_windows(image: np.ndarray, geometry: Geometry, profile: Profile, own: np.ndarray) -> np.ndarray:
+def _own_windows(image: np.ndarray, geometry: Geometry, profile: Profile,
+                 own: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The distinct windows of the board's cells ``own`` (rows x cols, True where taken) that are no plain
-    patch on the screen (the table's ``flat_std``)."""
+    patch on the screen (:func:`_plain`), in float32, and their squared norms; None when there are none."""
+    if not own.any():
+        return None
     windows = _windows(image, geometry, profile)[own.reshape(-1)]
     windows = windows[distinct_rows(windows)[0]]
-    return windows[windows.std(axis=1) >= limits.LIMITS.flat_std]
+    windows = windows[~_plain(windows)].astype(np.float32)
+    return (windows, np.einsum("ij,ij->i", windows, windows)) if len(windows) else None
 
 
-def _drawn_as_the_boards(windows: np.ndarray, ours: np.ndarray) -> bool:
+def _drawn_as_the_boards(windows: np.ndarray, ours: np.ndarray, norms: np.ndarray) -> bool:
     """Whether a line of cell ``windows`` beyond the board holds cells drawn as the board's own (``ours``:
-    its numbers and flags, no plain patch), as the screen shows both: of its
+    its numbers and flags, no plain patch, with their squared ``norms``), as the screen shows both: of its
     windows that are no plain patch, at least the table's ``edge_cells`` and ``edge_share`` come within
     ``edge_rms`` of one of the board's. On a screen brighter than the looks, a line of cells left out
     is far from every look but drawn as the board's own. Its covered tiles are no sign: washed out, a covered
     tile's window may be a plain patch with its neighbour's edge along it, as is the window's background
     beside the board's last line."""
     table = limits.LIMITS
-    marked = windows[windows.std(axis=1) >= table.flat_std].astype(np.float32)
+    marked = windows[~_plain(windows)].astype(np.float32)
     if len(marked) < table.edge_cells:
         return False
-    theirs = ours.astype(np.float32)
-    d = batched_distances(marked, theirs, np.einsum("ij,ij->i", theirs, theirs))
+    d = batched_distances(marked, ours, norms)
     like = np.sqrt(d.min(axis=1) / windows.shape[1]) <= table.edge_rms
     return int(like.sum()) >= table.edge_cells and float(like.mean()) >= table.edge_share
