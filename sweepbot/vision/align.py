@@ -16,10 +16,23 @@ from sweepbot.vision.profile import Profile
 def align(
     image: np.ndarray, geometry: Geometry, profile: Profile, radius: int | None = None, per_line: bool = False
 ) -> Geometry:
-    """Move the grid by up to ``radius`` px so the cells' windows best fit the templates; with ``per_line``
-    each column and row moves on its own (edges located a pixel or two off here and there), as long as the
-    cells stay of one size (the grid's own pitch, to the pixel). None: the table's ``align_radius``."""
+    """Move the grid by up to ``radius`` px a round so the cells' windows best fit the templates; with
+    ``per_line`` each column and row moves on its own (edges located a pixel or two off here and there), as
+    long as the cells stay of one size (the grid's own pitch, to the pixel). None: the table's
+    ``align_radius``. Rounds go on from where the last one left the grid until one leaves it where it is, at
+    most the table's ``align_rounds``: each pixel moved has a price, so a grid further off than a round
+    reaches at that price settles in the next."""
     radius = limits.LIMITS.align_radius if radius is None else radius
+    for _ in range(limits.LIMITS.align_rounds):
+        moved = _round(image, geometry, profile, radius, per_line)
+        if moved == geometry:
+            break
+        geometry = moved
+    return geometry
+
+
+def _round(image: np.ndarray, geometry: Geometry, profile: Profile, radius: int, per_line: bool) -> Geometry:
+    """One round of :func:`align`: the grid moved by up to ``radius`` px to where its windows fit best."""
     rows, cols = geometry.rows, geometry.cols
     shifts = range(-radius, radius + 1)
     k = len(shifts)

@@ -108,10 +108,11 @@ def cell_windows(
 
 def windows_area(geometry: Geometry, crop: tuple[int, int, int, int]) -> Rect:
     """The rectangle of the image that ``vision.decide.classify`` reads: every cell's window, and the pixels a window
-    may move by: for a second look at a refused cell, or as the grid is lined up again (two passes of
+    may move by: for a second look at a refused cell, or as the grid is lined up again (the rounds of
     ``vision.align.align``)."""
     ox, oy, w, h = crop
-    reach = max(limits.LIMITS.nudge_reach, 2 * limits.LIMITS.align_radius)
+    table = limits.LIMITS
+    reach = max(table.nudge_reach, table.align_rounds * table.align_radius)
     x0, y0 = geometry.xs[0] + ox - reach, geometry.ys[0] + oy - reach
     x1, y1 = geometry.xs[-2] + ox + w + reach, geometry.ys[-2] + oy + h + reach
     return Rect(x0, y0, x1 - x0, y1 - y0)

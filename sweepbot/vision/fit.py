@@ -37,21 +37,12 @@ def made_at(profile: Profile, pitch: tuple[float, float]) -> bool:
     return all(abs(a - b) < 0.5 for a, b in zip(pitch, profile.pitch, strict=True))
 
 
-def attempt(
-    image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None, settled: bool = False
-) -> tuple[Geometry, CellScores]:
-    """The grid lined up with the profile's looks, and the cells' scores there. Lined up a second time where
-    cells are refused, unless ``settled``: another profile read every cell of this grid, which is then where
-    the cells are."""
+def attempt(image: np.ndarray, geometry: Geometry, profile: Profile,
+            max_rms: float | None = None) -> tuple[Geometry, CellScores]:
+    """The grid lined up with the profile's looks (``vision.align``: once, each line moved on its own), and
+    the cells' scores there."""
     aligned = align(image, geometry, profile, per_line=True)
-    scores = classify(image, aligned, profile, max_rms=max_rms, ranked=True)
-    if not settled and not scores.accepted.all() and aligned != geometry:
-        # a grid further off than one pass reaches (a pass that left the grid where it was would leave it there
-        # again: the same pixels, the same costs)
-        again = align(image, aligned, profile, per_line=True)
-        if again != aligned:
-            aligned, scores = again, classify(image, again, profile, max_rms=max_rms, ranked=True)
-    return aligned, scores
+    return aligned, classify(image, aligned, profile, max_rms=max_rms, ranked=True)
 
 
 def exact(scores: CellScores) -> bool:
@@ -92,7 +83,7 @@ def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) ->
     :meth:`Fit.beats`); with the grid lined up with it, and its scores."""
     best: Fit | None = None
     for p in profiles:
-        geo, scores = attempt(image, found, p, settled=best is not None and best.reads_all)
+        geo, scores = attempt(image, found, p)
         fit = Fit(rank(scores, scores.as_shown), geo, p, scores)
         if fit.beats(best):
             best = fit
