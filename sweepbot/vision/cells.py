@@ -79,6 +79,15 @@ class CellScores:
     def grid(self) -> tuple[str, ...]:
         return tuple("".join(row) for row in self.chars)
 
+    def cut(self, rows: slice, cols: slice) -> CellScores:
+        """The scores of a block of the cells (without the windows they came from: ``track`` is None)."""
+        def part(a: np.ndarray | None) -> np.ndarray | None:
+            return None if a is None else a[rows, cols]
+
+        return CellScores(self.chars[rows, cols], self.rms[rows, cols], self.margin[rows, cols],
+                          self.best[rows, cols], self.max_rms, held=part(self.held), leveled=self.leveled,
+                          odd=part(self.odd))
+
 
 @lru_cache(maxsize=64)
 def _window_index(

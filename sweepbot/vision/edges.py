@@ -14,30 +14,29 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
 
 
-def without_phantom_line(geometry: Geometry, scores: CellScores) -> Geometry | None:
-    """The board without an outer row or column that reads as empty open cells beside covered ones: no game
-    shows that (an empty cell's neighbours open with it), so it is the window's background lined up with the
-    cells, not part of the board. Its inner edge is put one usual step from the next; None when no side is
-    such a line."""
+def without_phantom_line(geometry: Geometry, scores: CellScores) -> tuple[Geometry, CellScores] | None:
+    """The board without an outer row or column that reads as empty open cells beside covered ones, and its
+    cells' scores: no game shows that (an empty cell's neighbours open with it), so it is the window's
+    background lined up with the cells, not part of the board. The grid keeps every other edge where it was
+    lined up; an outer edge that the line left goes one usual step from the next. None when no side is such
+    a line."""
     chars = scores.chars
     if min(chars.shape) < 3:
         return None
-    xs, ys = list(geometry.xs), list(geometry.ys)
+    xs, ys = geometry.xs, geometry.ys
     step_x, step_y = int(np.median(np.diff(xs))), int(np.median(np.diff(ys)))
-    sides = {
-        "top": (chars[0], chars[1]), "bottom": (chars[-1], chars[-2]),
-        "left": (chars[:, 0], chars[:, 1]), "right": (chars[:, -1], chars[:, -2]),
-    }
-    for side, (outer, inner) in sides.items():
-        if not ((outer == ".").all() and (inner == COVERED).any()):
-            continue
-        if side == "top":
-            return Geometry(geometry.xs, (max(ys[1], ys[2] - step_y), *ys[2:]))
-        if side == "bottom":
-            return Geometry(geometry.xs, (*ys[:-2], min(ys[-2], ys[-3] + step_y)))
-        if side == "left":
-            return Geometry((max(xs[1], xs[2] - step_x), *xs[2:]), geometry.ys)
-        return Geometry((*xs[:-2], min(xs[-2], xs[-3] + step_x)), geometry.ys)
+    every = slice(None)
+    # each side: its outer line, the line next to it, the grid without the outer one, and its cells' place
+    sides = (
+        (chars[0], chars[1], Geometry(xs, ys[1:]), (slice(1, None), every)),
+        (chars[-1], chars[-2], Geometry(xs, (*ys[:-2], min(ys[-2], ys[-3] + step_y))), (slice(None, -1), every)),
+        (chars[:, 0], chars[:, 1], Geometry(xs[1:], ys), (every, slice(1, None))),
+        (chars[:, -1], chars[:, -2], Geometry((*xs[:-2], min(xs[-2], xs[-3] + step_x)), ys),
+         (every, slice(None, -1))),
+    )
+    for outer, inner, kept, (rows, cols) in sides:
+        if (outer == ".").all() and (inner == COVERED).any():
+            return kept, scores.cut(rows, cols)
     return None
 
 

@@ -217,13 +217,14 @@ def read_screenshot(
     as another client's look. A profile made at this size that reads every cell nearly exactly is taken at
     once.
 
-    The stages, in order, each run once (the fit may try more than one grid: the board without a phantom line,
-    a resizing client's cells drawn from edges a pixel or two off the located ones):
+    The stages, in order, each run once (but for a client whose cells change size in play, whose fit may try
+    its cells drawn from edges a pixel or two off the located ones):
 
     1. the profiles to try (``profile``: those of that name; ``profiles``: these; else every one known);
     2. the grid of cells, located on the image (``vision.locate``) unless given;
     3. the fit (:func:`fit_board`): the profile that reads the grid best, with the grid lined up with its looks
-       and every cell's scores, each cell named or refused (``vision.decide``);
+       and every cell's scores, each cell named or refused (``vision.decide``), an outer line of the window's
+       background lined up with the cells left out;
     4. the board's own checks on the fit (:func:`unreadable`): every cell named, the board not all open, the
        grid not going on past an edge;
     5. the board read with the fit's profile on its grid, the scores the fit took kept (:func:`read_located`:
@@ -249,17 +250,20 @@ def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
     The grid is read as it is (:func:`choose`) unless its cells differ in size (or grew) for a client whose cells
     change size in play (:func:`_resizing`, read by :func:`_uneven_fit`). With ``trim``, an outer line of the
     window's background that lined up with the cells and reads as empty open cells beside covered ones
-    (``vision.edges.without_phantom_line``) is left out, and the grid without it is fitted instead."""
+    (``vision.edges.without_phantom_line``) is left out of the fit: the profile and the other cells' scores
+    stand (the board is then read without the scores the fit took, :func:`read_located` scoring its cells
+    afresh)."""
     resizing = _resizing(found, candidates)
     if resizing:
         return _uneven_fit(image, found, resizing, opened_unknown)
     best = choose(image, found, candidates)
     trimmed = None if best is None or not trim else without_phantom_line(best.grid, best.scores)
-    if trimmed is not None:
-        resizing = _resizing(trimmed, candidates)
+    if best is not None and trimmed is not None:
+        found, cut = trimmed
+        resizing = _resizing(found, candidates)
         if resizing:
-            return _uneven_fit(image, trimmed, resizing, opened_unknown)
-        found, best = trimmed, choose(image, trimmed, candidates)
+            return _uneven_fit(image, found, resizing, opened_unknown)
+        best = replace(best, grid=found, scores=cut)
     error = unreadable(image, found, candidates, best, opened_unknown)
     if error is not None:
         raise error

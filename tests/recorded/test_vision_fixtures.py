@@ -85,3 +85,24 @@ def test_a_rare_number_drawn_half_a_pixel_off_is_read() -> None:
     scores = score(window, profile, 1, 1)
     assert scores.chars[0, 0] == "6"
     assert scores.accepted.all(), (scores.rms, scores.margin)
+
+
+@pytest.mark.parametrize("side", ["top", "bottom"])
+def test_an_outer_line_of_empty_cells_beside_covered_tiles_is_left_out_of_the_board(
+        side: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """gnome-mines's lost 8x8 board with a line of empty cells (a copy of its own sixth row, all empty) put
+    beyond its top or bottom edge, where its outer line holds covered tiles: no game shows an empty cell beside
+    a covered tile, so the line is the window's background lined up with the cells, and the board is read
+    without it, on the grid of its own cells. With that check gone, the line is read as part of the board."""
+    fixture = next(f for f in FIXTURES if f.id == "gnome-mines/digits-46-2")
+    image = fixture.image()
+    own = read_screenshot(image).geometry
+    strip = image[own.ys[5]:own.ys[6]]
+    at = own.ys[0] if side == "top" else own.ys[-1]
+    shown = np.concatenate([image[:at], strip, image[at:]])
+    reading = read_screenshot(shown)
+    assert reading.board.grid == fixture.board.grid
+    moved = len(strip) if side == "top" else 0
+    assert reading.geometry.ys == tuple(y + moved for y in own.ys) and reading.geometry.xs == own.xs
+    monkeypatch.setattr("sweepbot.vision.read.without_phantom_line", lambda *args: None)
+    assert read_screenshot(shown).board.rows == 9
