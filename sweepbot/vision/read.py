@@ -17,11 +17,11 @@ from sweepbot.board import Board, game_over, holds_no_mine
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, windows_area
+from sweepbot.vision.cells import CellScores, cell_windows, score, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.decide import classify
 from sweepbot.vision.edges import goes_on_past, without_phantom_line
-from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, pitch_fits, resizes
+from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, pitch_fits, rank, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.opened import as_opened
@@ -217,8 +217,7 @@ def read_screenshot(
     as another client's look. A profile made at this size that reads every cell nearly exactly is taken at
     once.
 
-    The stages, in order, each run once (but for a client whose cells change size in play, whose fit may try
-    its cells drawn from edges a pixel or two off the located ones):
+    The stages, in order, each run once:
 
     1. the profiles to try (``profile``: those of that name; ``profiles``: these; else every one known);
     2. the grid of cells, located on the image (``vision.locate``) unless given;
@@ -335,24 +334,43 @@ def unreadable(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]
 def _uneven_fit(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
                 opened_unknown: bool) -> tuple[np.ndarray, Fit, Geometry]:
     """The fit of a board whose cells differ in size (or grew), read with each cell drawn at a profile's size
-    (``vision.redraw``) on an even grid from the board's corner, as :func:`fit_board` answers it."""
+    (``vision.redraw``) on an even grid from the board's corner, as :func:`fit_board` answers it: each
+    profile fitted once, to the cells drawn from where they lie (:func:`_drawn_source`)."""
     widths = np.diff(found.xs)
     first: ReadError | None = None
     for p in [p for p in candidates if p.fits_size(found.rows, found.cols)]:
-        # the located edges may lie a pixel or two off those calibration drew its cells from: a cell drawn
-        # from a wider one is not merely moved then, but squeezed otherwise; the first shift that reads wins
-        for sx, sy in limits.LIMITS.source_shifts:
-            fitted = found.shifted(sx, sy)
-            even = even_grid(fitted, p.pitch)
-            drawn = redraw(image, fitted, even, p)
-            best = choose(drawn, even, [p])
-            error = unreadable(drawn, even, [p], best, opened_unknown)
-            if error is not None:
-                first = first or error
-                continue
-            assert best is not None
-            return drawn, best, fitted.shifted(best.grid.xs[0] - even.xs[0], best.grid.ys[0] - even.ys[0])
+        fitted = _drawn_source(image, found, p)
+        even = even_grid(fitted, p.pitch)
+        drawn = redraw(image, fitted, even, p)
+        best = choose(drawn, even, [p])
+        error = unreadable(drawn, even, [p], best, opened_unknown)
+        if error is not None:
+            first = first or error
+            continue
+        assert best is not None
+        return drawn, best, fitted.shifted(best.grid.xs[0] - even.xs[0], best.grid.ys[0] - even.ys[0])
     if first is not None:
         raise first
     raise ReadError(f"found a {found.rows}x{found.cols} board with cells from {widths.min()} to {widths.max()} px "
                     "wide, but no profile fits it; calibrate one for this client or size")
+
+
+def _drawn_source(image: np.ndarray, found: Geometry, profile: Profile) -> Geometry:
+    """Where a board whose cells are drawn at ``profile``'s size lies: the located grid moved by each of the
+    table's ``source_shifts`` in turn (located edges may lie a pixel or two off those calibration drew its
+    cells from, and a cell drawn from a wider one is not merely moved then, but squeezed otherwise), the first
+    whose cells, drawn, the profile's looks all name, else the one they refuse fewest cells of and come
+    nearest (the cells' plain scores: ``vision.cells.score``)."""
+    best: tuple[float, Geometry] | None = None
+    for sx, sy in limits.LIMITS.source_shifts:
+        fitted = found.shifted(sx, sy)
+        even = even_grid(fitted, profile.pitch)
+        windows = cell_windows(redraw(image, fitted, even, profile), even, profile.crop)
+        scores = score(windows, profile, even.rows, even.cols, profile.max_rms)
+        if scores.accepted.all():
+            return fitted
+        ranked = rank(scores, float(scores.rms.mean()))
+        if best is None or ranked < best[0]:
+            best = (ranked, fitted)
+    assert best is not None
+    return best[1]
