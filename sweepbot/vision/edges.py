@@ -70,10 +70,14 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board:
     size. They count within the table's ``edge_rms`` of a look, or, read with looks drawn at another size,
     within the farthest that the board's own such cells (``board``: its scores) came: those looks come only
     so close to any cell, the board's and those of a line of it left out alike. A line whose cells are
-    drawn as the board's own on the screen goes on too (:func:`_drawn_as_the_boards`)."""
-    # a plain look (a covered tile without a bevel, or one drawn so small that its bevel fades) is matched by any
-    # plain window background, and by the board's own frame beside it
-    plain = _plain_looks(profile)
+    drawn as the board's own on the screen goes on too (:func:`_drawn_as_the_boards`). The lines are scored
+    with the looks the board was read with, fitted to the screen's brightness where the board's were (a line
+    is not fitted on its own: one kind of cell pins no fit)."""
+    fitted = None if board is None or board.track is None else board.track.fitted
+    looks = profile if fitted is None else fitted.plain.profile
+    # a plain look (a covered tile without a bevel, or one drawn so small, or washed out so far, that its bevel
+    # fades) is matched by any plain window background, and by the board's own frame beside it
+    plain = _plain_looks(looks)
     limit = limits.LIMITS.edge_rms
     ours = None  # the board's own numbers and flags as the screen shows them
     if board is not None:
@@ -85,7 +89,7 @@ def goes_on_past(image: np.ndarray, geometry: Geometry, profile: Profile, board:
         x, y, w, h = line.bbox
         if x < 0 or y < 0 or x + w > image.shape[1] or y + h > image.shape[0]:
             continue
-        scores = classify(image, line, profile, whole=False)
+        scores = classify(image, line, looks, levels=False, whole=False)
         # revealed zeros (and open cells of a number not learnt yet) are left out: some clients (ace-minesweeper,
         # dangeruxb) draw them in the window's own colour
         clear = scores.accepted & (scores.rms <= limit) & ~np.isin(scores.chars, [".", "="])

@@ -78,15 +78,20 @@ class Fit:
         return self.rank < other.rank
 
 
-def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile]) -> Fit | None:
+def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile], take_exact: bool = False) -> Fit | None:
     """The profile that reads the board best: fewest cells refused, then the least residual (see
-    :meth:`Fit.beats`); with the grid lined up with it, and its scores."""
+    :meth:`Fit.beats`); with the grid lined up with it, and its scores. With ``take_exact``, a profile made
+    at the board's cell size (:func:`made_at`) that reads it nearly exactly (:func:`exact`) is taken at once:
+    those are tried first, in their order, then the others."""
     best: Fit | None = None
-    for p in profiles:
+    ordered = sorted(profiles, key=lambda p: not made_at(p, found.pitch)) if take_exact else list(profiles)
+    for p in ordered:
         geo, scores = attempt(image, found, p)
         fit = Fit(rank(scores, scores.as_shown), geo, p, scores)
         if fit.beats(best):
             best = fit
+        if take_exact and made_at(p, found.pitch) and exact(scores):
+            break
     return best
 
 

@@ -271,12 +271,13 @@ def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
 
 
 def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Fit | None:
-    """The profile that reads the board best: of those made at its cell size; unless one of them reads it
-    nearly exactly, also of the clients likeliest by a sample of its cells, each with every size of its looks
-    drawn at the board's (``vision.fit.likeliest``), until one reads every cell. None when no profile fits
-    the board's cell size."""
+    """The profile that reads the board best: of those whose looks fit its cell size as they are (one made at
+    that size that reads it nearly exactly taken at once, before the others are tried); unless the best of
+    them reads it nearly exactly, also of the clients likeliest by a sample of its cells, each with every
+    size of its looks drawn at the board's (``vision.fit.likeliest``), until one reads every cell. None when
+    no profile fits the board's cell size."""
     direct = [p for p in candidates if pitch_fits(p, found.pitch) and p.fits_size(found.rows, found.cols)]
-    best = best_fit(image, found, direct)
+    best = best_fit(image, found, direct, take_exact=True)
     if best is None or not exact(best.scores):
         alone, together = drawn_at_size(candidates, direct, found)
         for client in likeliest(image, found, alone, together):

@@ -285,3 +285,31 @@ def test_a_fit_to_a_brighter_screen_is_ranked_by_what_the_looks_as_they_are_left
     reading = read_screenshot(shot)
     assert reading.profile.name == "sgt-mines-20px" and reading.scores.leveled
     assert ways and all(ways)  # no profile's board read again without the fit
+
+
+def test_a_fresh_read_of_a_board_its_own_profile_reads_exactly_scores_its_cells_about_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """xdemineur's 12x9 board of 21 px cells, read from scratch: sgt-mines's 20 px looks fit that cell size as
+    they are too, but xdemineur's profile, made at 21 px, reads the board nearly exactly and is taken at once;
+    the lines just beyond its edges are scored with its looks as they are (no fit of their own). The windows
+    scored against looks come to less than one and a half boards' worth (the board, and a line beyond each
+    edge), all against xdemineur's looks (3.9 boards' worth, half of them against sgt-mines's, when every
+    profile that fits the size was tried in full)."""
+    import sys
+
+    from sweepbot.vision import cells
+
+    scored: list[tuple[int, str]] = []
+    real = cells.score
+
+    def counted(windows: np.ndarray, profile: object, *args: object, **kwargs: object) -> object:
+        scored.append((len(windows), str(getattr(profile, "name", ""))))
+        return real(windows, profile, *args, **kwargs)  # type: ignore[arg-type]
+
+    for module in [m for name, m in sys.modules.items() if name.startswith("sweepbot.vision")]:
+        if getattr(module, "score", None) is real:
+            monkeypatch.setattr(module, "score", counted)
+    reading = read_screenshot(load_image(FIXTURES / "xdemineur" / "12x9-first.png"))
+    assert reading.profile.name == "xdemineur-21px"
+    assert scored and {name for _, name in scored} == {"xdemineur-21px"}
+    assert sum(n for n, _ in scored) < 1.5 * reading.board.rows * reading.board.cols

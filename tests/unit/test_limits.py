@@ -149,19 +149,25 @@ def test_a_board_found_a_column_short_is_refused_and_read_short_without_the_edge
 
 def test_a_board_located_a_line_short_on_a_brighter_screen_is_refused_as_its_own_cells_go_on_past_the_edge(
         ) -> None:
-    """What ``edge_cells`` guards: sgt-mines's won 16x30 board of 12 px tiles shown 1.5 times larger on a
-    screen 8 % brighter (+6) is located a row short (its last row's bevels washed out into the window's white)
-    and read by its 12 px looks drawn at 18 px and fitted to the screen. The row beyond the grid is far from
-    every look as they are, but its numbers and flags are drawn pixel for pixel as the board's own: the board
-    is refused. With more cells asked for than a line holds, it is read a row short."""
-    image = load_image(FIXTURES / "sgt-mines/30x16-t12-won.png")
-    image = cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    """What ``edge_cells`` guards: sgt-mines's lost 16x16 board of 32 px tiles on a screen 8 % brighter (+6) is
+    located a column short. The column beyond the grid does not read as the board's cells by their looks, but
+    its numbers and flags are drawn pixel for pixel as the board's own: the board is refused. With more cells
+    asked for than a line holds, it is read a column short. Its won 16x30 board of 12 px tiles shown 1.5 times
+    larger on that screen, located a row short, is refused either way: the row beyond reads as cells by the
+    looks it was read with (its 12 px looks drawn at 18 px)."""
+    image = load_image(FIXTURES / "sgt-mines/16x16-t32-lost.png")
     image = np.clip(image.astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
-    with pytest.raises(SweepbotError, match="go on past its bottom edge"):
+    with pytest.raises(SweepbotError, match="go on past its right edge"):
         read_screenshot(image)
     with limits.using(edge_cells=1000):
         short = read_screenshot(image).board
-    assert (short.rows, short.cols) == (15, 29) and expected("sgt-mines/30x16-t12-won.png").rows == 16
+    assert (short.rows, short.cols) == (16, 15) and expected("sgt-mines/16x16-t32-lost.png").cols == 16
+    image = load_image(FIXTURES / "sgt-mines/30x16-t12-won.png")
+    image = cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+    image = np.clip(image.astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
+    for cells in (limits.LIMITS.edge_cells, 1000):
+        with limits.using(edge_cells=cells), pytest.raises(SweepbotError, match="go on past its bottom edge"):
+            read_screenshot(image)
 
 
 def test_a_board_its_own_looks_match_nearly_exactly_is_read_without_trying_other_clients_drawn_at_its_size(
