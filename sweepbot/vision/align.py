@@ -19,15 +19,19 @@ def align(
     """Move the grid by up to ``radius`` px a round so the cells' windows best fit the templates; with
     ``per_line`` each column and row moves on its own (edges located a pixel or two off here and there), as
     long as the cells stay of one size (the grid's own pitch, to the pixel). None: the table's
-    ``align_radius``. Rounds go on from where the last one left the grid until one leaves it where it is, at
-    most the table's ``align_rounds``: each pixel moved has a price, so a grid further off than a round
-    reaches at that price settles in the next."""
+    ``align_radius``. Rounds go on from where the last one left the grid while it moved a line by the whole
+    radius, at most the table's ``align_rounds``: the best place may lie beyond a round's reach. A place
+    within reach that a round did not take would not win the next (each pixel moved has a price, and the
+    price of the move from where the grid was left to there is at least what the round saved by not going
+    there)."""
     radius = limits.LIMITS.align_radius if radius is None else radius
     for _ in range(limits.LIMITS.align_rounds):
         moved = _round(image, geometry, profile, radius, per_line)
-        if moved == geometry:
-            break
+        step = max(int(np.abs(np.subtract(moved.xs, geometry.xs)).max()),
+                   int(np.abs(np.subtract(moved.ys, geometry.ys)).max()))
         geometry = moved
+        if step < radius:
+            break
     return geometry
 
 
