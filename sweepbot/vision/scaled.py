@@ -148,11 +148,12 @@ def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:
 def _counter_at(counter: dict[str, Any], fx: float, fy: float) -> dict[str, Any]:
     """A seven-segment counter's place and digit size scaled with the board. A text counter's glyphs as they
     are (a client's status text is set in the desktop's font, whatever the size of its cells), looked for in
-    a band around its place: from where the scaled board would put it to where it was, widened by a quarter of
-    its width and its height each way (a window sized to its board moves its text)."""
+    a band around its place: from where the scaled board would put it to where it was (a window sized to its
+    board moves its text), widened by a quarter of its height up and down; across, the box as learnt holds
+    room enough on both sides of the text (``vision.text_counter.learn_text_counter``)."""
     if counter.get("kind") == "text":
         dx, dy, w, h = counter["box"]
-        x0, x1 = min(dx, round(dx * fx)) - w // 4, max(dx, round(dx * fx)) + w + w // 4
+        x0, x1 = min(dx, round(dx * fx)), max(dx, round(dx * fx)) + w
         y0, y1 = min(dy, round(dy * fy)) - h // 4, max(dy, round(dy * fy)) + h + h // 4
         return {**counter, "box": [x0, y0, x1 - x0, y1 - y0]}
     if counter.get("kind") != "seven-segment":
