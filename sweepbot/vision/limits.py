@@ -98,9 +98,9 @@ class Limits:
         "pixel and colour channel of a cell's window): where every move fits as well (plain tiles), the grid "
         "stays where it was located; a window a pixel off its look costs far more than that."))
     align_rounds: int = _number(2, (
-        "Rounds of lining a grid up, each from where the last left it, until one leaves it where it is: a grid "
-        "located further off than one round moves it at align_price (nicegui-minesweeper's looks drawn at 67 % "
-        "zoom on a grid 2 px off) settles in the second."))
+        "Rounds of lining a grid up, each from where the last left it, while the last moved a line by the whole "
+        "align_radius: a grid located further off than one round moves it at align_price (nicegui-minesweeper's "
+        "looks drawn at 67 % zoom on a grid 2 px off) settles in the second."))
     align_passes: int = _number(3, (
         "Passes of lining a grid up line by line: each moves every column to its best given the rows, then "
         "every row given the columns; the grids of the recorded boards settle in one or two."))
