@@ -17,7 +17,7 @@ from sweepbot.board import Board, game_over, holds_no_mine
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, cell_windows, score, windows_area
+from sweepbot.vision.cells import CellScores, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.decide import classify
 from sweepbot.vision.edges import goes_on_past, without_phantom_line
@@ -28,7 +28,7 @@ from sweepbot.vision.opened import as_opened
 from sweepbot.vision.profile import BUILTIN_DIR, Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
 from sweepbot.vision.scaled import LARGEST, SMALLEST
-from sweepbot.vision.track import Track
+from sweepbot.vision.track import Track, score_frame
 
 
 class ReadError(SweepbotError):
@@ -340,9 +340,7 @@ def _uneven_fit(image: np.ndarray, found: Geometry, candidates: Sequence[Profile
     widths = np.diff(found.xs)
     first: ReadError | None = None
     for p in [p for p in candidates if p.fits_size(found.rows, found.cols)]:
-        fitted = _drawn_source(image, found, p)
-        even = even_grid(fitted, p.pitch)
-        drawn = redraw(image, fitted, even, p)
+        fitted, even, drawn = _drawn_source(image, found, p)
         best = choose(drawn, even, [p])
         error = unreadable(drawn, even, [p], best, opened_unknown)
         if error is not None:
@@ -356,22 +354,24 @@ def _uneven_fit(image: np.ndarray, found: Geometry, candidates: Sequence[Profile
                     "wide, but no profile fits it; calibrate one for this client or size")
 
 
-def _drawn_source(image: np.ndarray, found: Geometry, profile: Profile) -> Geometry:
+def _drawn_source(image: np.ndarray, found: Geometry, profile: Profile) -> tuple[Geometry, Geometry, np.ndarray]:
     """Where a board whose cells are drawn at ``profile``'s size lies: the located grid moved by each of the
     table's ``source_shifts`` in turn (located edges may lie a pixel or two off those calibration drew its
     cells from, and a cell drawn from a wider one is not merely moved then, but squeezed otherwise), the first
     whose cells, drawn, the profile's looks all name, else the one they refuse fewest cells of and come
-    nearest (the cells' plain scores: ``vision.cells.score``)."""
-    best: tuple[float, Geometry] | None = None
+    nearest (the cells' plain scores: ``vision.track.score_frame``). That grid, the even grid its cells are
+    drawn on, and the image with them drawn there."""
+    max_rms = limits.LIMITS.max_rms if profile.max_rms is None else profile.max_rms
+    best: tuple[float, Geometry, Geometry, np.ndarray] | None = None
     for sx, sy in limits.LIMITS.source_shifts:
         fitted = found.shifted(sx, sy)
         even = even_grid(fitted, profile.pitch)
-        windows = cell_windows(redraw(image, fitted, even, profile), even, profile.crop)
-        scores = score(windows, profile, even.rows, even.cols, profile.max_rms)
+        drawn = redraw(image, fitted, even, profile)
+        scores = score_frame(drawn, even, profile, max_rms).scores
         if scores.accepted.all():
-            return fitted
+            return fitted, even, drawn
         ranked = rank(scores, float(scores.rms.mean()))
         if best is None or ranked < best[0]:
-            best = (ranked, fitted)
+            best = (ranked, fitted, even, drawn)
     assert best is not None
-    return best[1]
+    return best[1:]
