@@ -74,7 +74,7 @@ class Fit:
         if other is None:
             return True
         if self.profile.client == other.profile.client:
-            return rank(self.scores, float(self.scores.rms.mean())) < rank(other.scores, float(other.scores.rms.mean()))
+            return rank(self.scores) < rank(other.scores)
         return self.rank < other.rank
 
 
@@ -173,6 +173,6 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     return [with_kin_numbers(p, alone) for p in alone] + near, together
 
 
-def rank(scores: CellScores, residual: float) -> float:
-    """Lower is better: refused cells first, then the cells' mean ``residual``."""
-    return float((~scores.accepted).sum()) * 1000.0 + residual
+def rank(scores: CellScores, residual: float | None = None) -> float:
+    """Lower is better: refused cells first, then the cells' mean ``residual`` (None: their own mean rms)."""
+    return float((~scores.accepted).sum()) * 1000.0 + (float(scores.rms.mean()) if residual is None else residual)

@@ -370,7 +370,7 @@ def _drawn_source(image: np.ndarray, found: Geometry, profile: Profile) -> tuple
         scores = score_frame(drawn, even, profile, max_rms).scores
         if scores.accepted.all():
             return fitted, even, drawn
-        ranked = rank(scores, float(scores.rms.mean()))
+        ranked = rank(scores)
         if best is None or ranked < best[0]:
             best = (ranked, fitted, even, drawn)
     assert best is not None
