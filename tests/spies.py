@@ -20,3 +20,24 @@ def rows_given(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> li
 
     monkeypatch.setattr(module, name, counted)
     return given
+
+
+def windows_scored(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
+    """Each call of ``vision.cells.score`` from any module of ``sweepbot.vision`` that imported it: the number
+    of windows it is given and the name of the profile they are scored against, in the order of the calls;
+    the function itself still answers."""
+    import sys
+
+    from sweepbot.vision import cells
+
+    scored: list[tuple[int, str]] = []
+    real = cells.score
+
+    def counted(windows: Any, profile: Any, *args: Any, **kwargs: Any) -> Any:
+        scored.append((len(windows), str(profile.name)))
+        return real(windows, profile, *args, **kwargs)
+
+    for module in [m for name, m in sys.modules.items() if name.startswith("sweepbot.vision")]:
+        if getattr(module, "score", None) is real:
+            monkeypatch.setattr(module, "score", counted)
+    return scored

@@ -18,7 +18,7 @@ from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, load_profile
 from sweepbot.vision.read import Reading, read_located, read_screenshot, reading_area
 from tests.fixture_boards import Fixture, fixtures
-from tests.spies import rows_given
+from tests.spies import rows_given, windows_scored
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 #: one board on screen, captured as started, after the first click, after some flags and when lost (or won)
@@ -295,20 +295,7 @@ def test_a_fresh_read_of_a_board_its_own_profile_reads_exactly_scores_its_cells_
     scored against looks come to less than one and a half boards' worth (the board, and a line beyond each
     edge), all against xdemineur's looks (3.9 boards' worth, half of them against sgt-mines's, when every
     profile that fits the size was tried in full)."""
-    import sys
-
-    from sweepbot.vision import cells
-
-    scored: list[tuple[int, str]] = []
-    real = cells.score
-
-    def counted(windows: np.ndarray, profile: object, *args: object, **kwargs: object) -> object:
-        scored.append((len(windows), str(getattr(profile, "name", ""))))
-        return real(windows, profile, *args, **kwargs)  # type: ignore[arg-type]
-
-    for module in [m for name, m in sys.modules.items() if name.startswith("sweepbot.vision")]:
-        if getattr(module, "score", None) is real:
-            monkeypatch.setattr(module, "score", counted)
+    scored = windows_scored(monkeypatch)
     reading = read_screenshot(load_image(FIXTURES / "xdemineur" / "12x9-first.png"))
     assert reading.profile.name == "xdemineur-21px"
     assert scored and {name for _, name in scored} == {"xdemineur-21px"}
