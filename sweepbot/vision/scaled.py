@@ -37,11 +37,12 @@ MIN_WINDOW = 6
 
 def at_pitch(profile: Profile, pitch: tuple[float, float]) -> Profile:
     """``profile`` drawn at cells of ``pitch`` (x, y): itself when that is its own size. Kept beside the
-    profile, one per size asked for."""
+    profile, one per size asked for, for the last few sizes asked for (``vision.derived``)."""
     key = (round(pitch[0] / SAME_PITCH), round(pitch[1] / SAME_PITCH))
     if key == (round(profile.pitch[0] / SAME_PITCH), round(profile.pitch[1] / SAME_PITCH)):
         return profile
-    return derived(profile, ("at pitch", key), lambda: _drawn_at(profile, (key[0] * SAME_PITCH, key[1] * SAME_PITCH)))
+    return derived(profile, ("at pitch", key), lambda: _drawn_at(profile, (key[0] * SAME_PITCH, key[1] * SAME_PITCH)),
+                   family="at pitch")
 
 
 def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
@@ -122,7 +123,8 @@ def client_at_pitch(profiles: Sequence[Profile], pitch: tuple[float, float]) -> 
                             nearest.counter, user_profiles_dir() / name, nearest.play, limit,
                             "+".join(p.name for p in ordered))
 
-    return derived(ordered[0], ("client at pitch", tuple(p.name for p in ordered), key), made)
+    return derived(ordered[0], ("client at pitch", tuple(p.name for p in ordered), key), made,
+                   family="client at pitch")
 
 
 def _rules_at(rules: PlayRules, fx: float, fy: float) -> PlayRules:

@@ -249,6 +249,34 @@ def test_what_is_worked_out_from_a_profile_is_kept_beside_it_and_goes_with_it() 
     assert key not in derived._KEPT
 
 
+def test_a_profile_keeps_its_looks_drawn_at_the_last_few_sizes_asked_for_only() -> None:
+    """A process reading boards at many sizes keeps the profile drawn at the last ``FAMILY_KEPT`` of them,
+    the one asked for again among them the same object: an older size is let go (with what was worked out
+    from it), and drawn afresh when asked for again."""
+    import gc
+    import weakref
+
+    from sweepbot.vision.derived import FAMILY_KEPT, kept_for
+    from sweepbot.vision.profile import BUILTIN_DIR, load_profile
+    from sweepbot.vision.scaled import at_pitch
+
+    profile = load_profile(BUILTIN_DIR / "xdemineur-21px")
+    first = at_pitch(profile, (30.0, 30.0))
+    gone = weakref.ref(first)
+    for k in range(1, FAMILY_KEPT):
+        at_pitch(profile, (30.0 + k, 30.0 + k))
+        assert at_pitch(profile, (30.0, 30.0)) is first  # asked for again: the last asked for
+    del first
+    for k in range(FAMILY_KEPT - 1):
+        at_pitch(profile, (50.0 + k, 50.0 + k))
+    gc.collect()
+    assert gone() is not None  # one of the last FAMILY_KEPT sizes asked for
+    at_pitch(profile, (60.0, 60.0))
+    gc.collect()
+    assert gone() is None
+    assert kept_for(profile) == FAMILY_KEPT
+    assert at_pitch(profile, (30.0, 30.0)).pitch == (30.0, 30.0)
+
 def touching_tiles(rows: int, cols: int, pitch: float, origin: tuple[int, int],
                    opened: tuple[int, int, float] | None = None) -> tuple[np.ndarray, list[tuple[int, int, int, int]]]:
     """A board of tiles drawn edge to edge with their corners cut (a dark ground shows only where four meet),
