@@ -7,6 +7,8 @@ squared distance (one matrix product), and given
 * ``margin``: ``(d2 - d1) / p`` where ``d1``, ``d2`` are the squared distances to the best template and to
   the best template of another character, and ``p`` the squared distance between those two templates.
   An exact match scores 1; pixel noise leaves it near 1; a cell half-way between two looks scores 0.
+* ``rival``: the root-mean-square pixel difference to the best template of another character (``d2``): a
+  cell near two characters' looks, however its margin reads, could be either (``vision.decide``).
 
 A cell is accepted when ``rms <= max_rms`` and ``margin >= min_margin`` (``vision.limits``); anything else is
 refused. A cell's scores depend on its window alone (see :func:`distances`): ``vision.track`` keeps them
@@ -40,6 +42,7 @@ class CellScores:
     rms: np.ndarray  # rows x cols float
     margin: np.ndarray  # rows x cols float
     best: np.ndarray  # rows x cols template index
+    rival: np.ndarray  # rows x cols float: the rms to the best template of another character (inf: none)
     max_rms: float
     #: the windows, plain scores and second looks these came from (set by ``vision.decide.classify``), for
     #: the next frame's read
@@ -85,8 +88,8 @@ class CellScores:
             return None if a is None else a[rows, cols]
 
         return CellScores(self.chars[rows, cols], self.rms[rows, cols], self.margin[rows, cols],
-                          self.best[rows, cols], self.max_rms, held=part(self.held), leveled=self.leveled,
-                          odd=part(self.odd))
+                          self.best[rows, cols], self.rival[rows, cols], self.max_rms, held=part(self.held),
+                          leveled=self.leveled, odd=part(self.odd))
 
 
 @lru_cache(maxsize=64)
@@ -226,9 +229,11 @@ def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: 
         d2 = other[np.arange(n), second]
         margin = np.where(np.isfinite(d2), (d2 - d1) / pairs[best, second], 1.0)
     else:  # a profile with a single character
-        margin = np.ones(n)
+        d2, margin = np.full(n, np.inf), np.ones(n)
     best, margin = best[inverse], margin[inverse]
     rms = np.sqrt(d1 / windows.shape[1])[inverse]
+    rival = np.sqrt(d2 / windows.shape[1])[inverse]
     chars = np.array(profile.labels)[best]
     return CellScores(chars.reshape(rows, cols), rms.reshape(rows, cols), margin.reshape(rows, cols),
-                      best.reshape(rows, cols), limits.LIMITS.max_rms if max_rms is None else max_rms)
+                      best.reshape(rows, cols), rival.reshape(rows, cols),
+                      limits.LIMITS.max_rms if max_rms is None else max_rms)

@@ -62,15 +62,23 @@ def classify(
 def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, scores: CellScores,
                         kept: Kept) -> CellScores:
     """``scores`` with the numbers neither held close (the table's ``drawn_number_rms`` and
-    ``drawn_number_margin``) nor inked as their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused
-    (``plain``: the cells' windows as cut from the image, and which changed since the frame before): a profile
-    drawn at another size never names a number it only comes near. A number taken by its colour is held apart
-    only from the looks its colour does not rule out (``vision.ink.colour_rules``): a digit drawn anew may come
-    nearer another digit's shape, or the empty cell it is drawn on, than to its own look."""
+    ``drawn_number_margin``, the margin a share of the cell's own distance to its look too) nor inked as
+    their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused (``plain``: the cells' windows as cut
+    from the image, and which changed since the frame before): a profile drawn at another size never names a
+    number it only comes near, nor one that comes nearly as near another character (digits drawn small
+    differ by a few pixels: a cell far from both looks is nearly as near one as the other). A number taken by
+    its colour is held apart only from the looks its colour does not rule out (``vision.ink.colour_rules``): a
+    digit drawn anew may come nearer another digit's shape, or the empty cell it is drawn on, than to its own
+    look."""
     table = limits.LIMITS
     codes = scores.chars.view(np.uint32)  # one code point a cell: a digit's are those of "1" to "8"
+    # the margin is taken as well as a share of the cell's own distance to its look (squared, as the margin's
+    # distances are): a cell far from two looks drawn close together is nearly as near one as the other,
+    # however large a share of their distance it is nearer
+    nearer = scores.rival ** 2 - scores.rms ** 2
     loose = (codes >= ord("1")) & (codes <= ord("8")) & (
-        (scores.rms > table.drawn_number_rms) | (scores.margin < table.drawn_number_margin))
+        (scores.rms > table.drawn_number_rms) | (scores.margin < table.drawn_number_margin)
+        | (nearer < table.drawn_number_margin * scores.rms ** 2))
     if not loose.any():
         return scores
     cells = np.flatnonzero(loose & (scores.rms <= table.drawn_ink_rms))
@@ -256,11 +264,13 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
     found = tuple(look for look in looks if look is not None)
     kept.looks = Looks(cells, arounds, found, shape)
     better = np.array([look.rms for look in found]) < scores.rms[rows, cols]
-    chars, rms, margin, best = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best))
+    chars, rms, margin, best, rival = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best,
+                                                          scores.rival))
     for i in np.flatnonzero(better).tolist():
         r, c, look = rows[i], cols[i], found[i]
-        chars[r, c], rms[r, c], margin[r, c], best[r, c] = look.char, look.rms, look.margin, look.best
-    return CellScores(chars, rms, margin, best, scores.max_rms, held=scores.held)
+        chars[r, c], rms[r, c], margin[r, c], best[r, c], rival[r, c] = \
+            look.char, look.rms, look.margin, look.best, look.rival
+    return CellScores(chars, rms, margin, best, rival, scores.max_rms, held=scores.held)
 
 
 def _minority_kept(scores: CellScores) -> CellScores:

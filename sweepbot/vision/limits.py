@@ -116,7 +116,11 @@ class Limits:
         "anything else. Farther, only its digit's colour names it (drawn_ink_rms)."))
     drawn_number_margin: float = _number(0.75, (
         "... and only this far from any other look: a drawn number half-way between two digits is an open cell "
-        "of unknown number, learnt when a game shows what it is."))
+        "of unknown number, learnt when a game shows what it is. The margin is taken as well as a share of the "
+        "cell's own (squared) distance to its look: digits drawn small lie close together, and a cell far from "
+        "both is nearly as near one as the other, however large a share of their distance it is nearer (at "
+        "14 px a nicegui-minesweeper 3 comes 15 from its 2 drawn small, 15.8 from its 3, which lie 5 apart: "
+        "a margin of 0.95, and 0.11 of its own distance; its right numbers at 26.8 px, at least 0.81)."))
     drawn_ink_rms: float = _number(60.0, (
         "A drawn number farther than drawn_number_rms from its look is still named when it is drawn in its "
         "digit's colour and no other digit's, up to this far: the colour of a digit stays when its shape, "

@@ -92,7 +92,7 @@ def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Prof
         these = np.flatnonzero(cells == i)  # in the order of the moves
         k = these[int(exact.rms[these, 0].argmin())]
         found.append(Look(str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
-                          int(exact.best[k, 0])))
+                          int(exact.best[k, 0]), float(exact.rival[k, 0])))
     return found
 
 

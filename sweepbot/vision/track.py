@@ -70,11 +70,11 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
     kept = last.scores
     parts = []
     for old, new in ((kept.chars, fresh.chars), (kept.rms, fresh.rms), (kept.margin, fresh.margin),
-                     (kept.best, fresh.best)):
+                     (kept.best, fresh.best), (kept.rival, fresh.rival)):
         merged = old.copy().reshape(-1)
         merged[changed] = new.reshape(-1)
         parts.append(merged.reshape(rows, cols))
-    return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], max_rms),
+    return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], parts[4], max_rms),
                   changed)
 
 
@@ -86,6 +86,7 @@ class Look:
     rms: float
     margin: float
     best: int
+    rival: float
 
 
 @dataclass(frozen=True, eq=False)

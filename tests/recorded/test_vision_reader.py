@@ -88,6 +88,22 @@ def test_a_grid_lined_up_roughly_on_a_new_board_is_lined_up_again_when_numbers_r
     assert reader.read(opened).board.grid == got
 
 
+def test_a_number_drawn_too_small_to_tell_from_another_is_left_unknown_never_misnamed() -> None:
+    """nicegui-minesweeper at 35 % zoom (14 px squares, digits 3x5 px), read with its calibrated looks drawn at
+    that size: its 3s come nearer a 2 scaled down than a 3 (15 against 15.8, where the two looks lie 5 apart:
+    a margin of 0.95). A cell nearly as near another character's look as its own is not named by its shape:
+    every cell named is the cell on screen, the numbers left unknown for a game to prove."""
+    drawn = Path(__file__).parents[1] / "fixtures" / "drawn-sizes"
+    reader = VisionReader(str(drawn / "profiles" / "nicegui-minesweeper-40px@14.0px"))
+    got = reader.read(load_image(drawn / "nicegui-zoom0.35-threes.png")).board.grid
+    want = Board.parse((drawn / "nicegui-zoom0.35-threes.txt").read_text()).grid
+    named = [(r, c) for r in range(9) for c in range(9) if got[r][c] != "="]
+    assert [(r, c, got[r][c]) for r, c in named if got[r][c] != want[r][c]] == []
+    # every covered tile and empty cell is named: only numbers are left unknown
+    assert all(want[r][c] in "12345678" for r in range(9) for c in range(9) if (r, c) not in named)
+    assert sum(ch in "#." for row in got for ch in row) == sum(ch in "#." for row in want for ch in row)
+
+
 def test_replay_reads_each_recorded_frame_where_play_read_it(tmp_path: Path) -> None:
     """A step recorded with the grid where play had it (3 px off, the numbers read as unknown) reads again the
     same there: replay reads with what play knew, its profile and its place, not a place it finds afresh."""

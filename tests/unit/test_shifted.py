@@ -28,7 +28,8 @@ def every_move_scored(image: np.ndarray, x0: int, y0: int, profile: Profile, max
             y, x = min(max(y0 + dy, 0), height - h), min(max(x0 + dx, 0), width - w)
             window = windows_at(image, np.array([y]), np.array([x]), (w, h)).astype(np.float32)
             s = score(window, profile, 1, 1, max_rms)
-            look = Look(str(s.chars[0, 0]), float(s.rms[0, 0]), float(s.margin[0, 0]), int(s.best[0, 0]))
+            look = Look(str(s.chars[0, 0]), float(s.rms[0, 0]), float(s.margin[0, 0]), int(s.best[0, 0]),
+                        float(s.rival[0, 0]))
             if best is None or look.rms < best.rms:
                 best = look
     assert best is not None
