@@ -25,7 +25,7 @@ from sweepbot.playing.consistency import (
 from sweepbot.playing.ending import MISREAD_LOSS, Ending, said_over, shown_over
 from sweepbot.playing.record import Recorder
 from sweepbot.playing.settings import GameReport, PlaySettings
-from sweepbot.playing.view import AreaReader, BoardView, Reader, Relocating
+from sweepbot.playing.view import AreaReader, BoardView, Learning, Reader, Relocating
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
@@ -148,6 +148,9 @@ class Player:
                 break
             assert analysis is not None
             clicked = self.act(frame, view, analysis, report)
+            if isinstance(self.reader, Learning):
+                # after the step is recorded: the step's frame is read again (replay) with the looks it was read with
+                self.reader.learn(frame, view, analysis)
             if clicked or ending.expected_win is None:
                 ending.moved(view.board, analysis, clicked)
             # else no click went (the board changed since it was read): the last clicks' answer is coming, and

@@ -9,6 +9,7 @@ import numpy as np
 
 from sweepbot.board import Board, Cell
 from sweepbot.rect import Rect
+from sweepbot.solver import Analysis
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,14 @@ class AreaReader(Reader, Protocol):
         """Read a frame that is current only in :meth:`area` (the rest may be old); raises SweepbotError when
         the board is not there."""
         ...
+
+
+@runtime_checkable
+class Learning(Protocol):
+    """A reader that learns, from a board it read and the solver's analysis of it, the looks it read as open
+    cells of unknown number."""
+
+    def learn(self, frame: np.ndarray, view: BoardView, analysis: Analysis) -> None: ...
 
 
 @runtime_checkable

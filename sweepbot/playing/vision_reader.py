@@ -8,8 +8,9 @@ from sweepbot.board import OPENED, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
+from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
-from sweepbot.vision.learn import learn_opened, with_templates
+from sweepbot.vision.learn import learn_opened, learn_proved, with_templates
 from sweepbot.vision.profile import available_profiles, select_profiles
 from sweepbot.vision.read import ReadError, Seen, learning, reading_area, resizes
 
@@ -67,6 +68,20 @@ class VisionReader:
     def relocate(self) -> None:
         self.geometry = None
         self.seen = None
+
+    def learn(self, frame: np.ndarray, view: BoardView, analysis: Analysis) -> None:
+        """Name the open cells of unknown number that the board read last (``view``, from ``frame``) proves,
+        with the solver's ``analysis`` of it (``vision.learn.learn_proved``): the next frames read them, and
+        every cell drawn as they are, as their numbers."""
+        if self.geometry is None or self.profile is None or not learning(self.profile) \
+                or OPENED not in "".join(view.board.grid) or (self.geometry.rows, self.geometry.cols) != (
+                    view.board.rows, view.board.cols):
+            return
+        new = learn_proved(frame, self.geometry, self.profile, view.board, set(analysis.mines), set(analysis.safe))
+        if new:
+            self.profile = with_templates(self.profile, new)
+            self.learnt += [ch for ch, _ in new]
+            self.seen = None
 
     def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
         reading = self._read(frame, whole)

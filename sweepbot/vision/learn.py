@@ -1,12 +1,13 @@
 """Learning in play: a look a calibrated profile could not name, read as ``=`` (open, number unknown), is
-named when the game ends on a board that shows every mine, by counting the mines around it, and its
-template joins the profile (saved, so the next game reads it)."""
+named by counting the mines around it when the board proves them all: when the game ends on a board that
+shows every mine, or, during a game, when every cell around it is open, flagged, or proved a mine or safe by
+the solver from the numbers read. Its template joins the profile (saved, so the next game reads it)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from sweepbot.board import OPENED, Board
+from sweepbot.board import COVERED, FLAG, OPENED, QUESTION, Board, Cell
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import UNNAMED, Profile, make_profile, save_profile
@@ -49,6 +50,33 @@ def learn_opened(image: np.ndarray, geometry: Geometry, profile: Profile, board:
     out = []
     for r, c in np.argwhere(chars == OPENED):
         value = int(counts[r, c])
+        ch = "." if value == 0 else str(value)
+        out.append((ch, windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8)))
+    return out
+
+
+def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board: Board,
+                 mines: set[Cell], safe: set[Cell]) -> list[tuple[str, np.ndarray]]:
+    """The new (character, template) pairs a board in play proves, one per ``=`` cell every neighbour of which
+    is known: open, flagged (taken for a mine, as the solver takes it), or a covered cell the solver proved a
+    mine (``mines``) or safe (``safe``); its number is the count of flags and mines around it."""
+    chars = np.array([list(row) for row in board.grid])
+    if not (chars == OPENED).any():
+        return []
+    covered = np.isin(chars, [COVERED, QUESTION])
+    mine = chars == FLAG
+    known = ~covered
+    for r, c in mines:
+        mine[r, c] = known[r, c] = True
+    for r, c in safe:
+        known[r, c] = True
+    unknown_around = neighbour_count(~known)
+    mines_around = neighbour_count(mine)
+    windows = cell_windows(image, geometry, profile.crop)
+    _, _, w, h = profile.crop
+    out = []
+    for r, c in np.argwhere((chars == OPENED) & (unknown_around == 0)):
+        value = int(mines_around[r, c])
         ch = "." if value == 0 else str(value)
         out.append((ch, windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8)))
     return out

@@ -686,6 +686,50 @@ def test_a_row_of_looks_never_learnt_is_read_open_with_numbers_unknown() -> None
         read_located(image, geometry, profile, opened_unknown=True)
 
 
+def test_a_number_never_learnt_is_named_in_play_once_the_solver_proves_every_cell_around_it(
+        tmp_path: Path) -> None:
+    """A calibrated profile that never saw a 1 reads its cells as open, number unknown. Once every cell
+    around one is open or proved a mine or safe by the numbers read (the 2s prove the corner tile a mine),
+    the reader learns the look as the count of mines around it, and the next frame reads every cell drawn
+    so as a 1; a cell with a covered neighbour nothing proves teaches nothing."""
+    from dataclasses import replace
+
+    from sweepbot.playing.vision_reader import VisionReader
+    from sweepbot.solver import solve
+
+    covered = np.full((8, 8, 3), 200, np.uint8)
+    empty = np.full((8, 8, 3), 160, np.uint8)
+    two = empty.copy()
+    two[1:7, 2:6] = (0, 150, 0)
+    one = empty.copy()
+    one[1:7, 3:5] = (200, 0, 0)  # drawn as calibration never saw it
+    looks = {"#": covered, ".": empty, "2": two, "1": one}
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8),
+                           [(ch, looks[ch]) for ch in "#.2"], folder=tmp_path / "t-10px")
+    # the 2s are proved by the two covered tiles beside them; the 1s by the mine at the corner or by nothing
+    truth = ["#2.", "#2.", "11."]  # (0, 0) and (1, 0): mines; (2, 0), (2, 1): 1s
+    geometry = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
+    image = np.full((30, 30, 3), 120, np.uint8)
+    for r, row in enumerate(truth):
+        for c, ch in enumerate(row):
+            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = looks[ch]
+    reader = VisionReader()
+    reader.geometry, reader.profile, reader.size = geometry, profile, (3, 3)
+    view = reader.read(image)
+    assert view.board.grid == ("#2.", "#2.", "==.")
+    analysis = solve(view.board)
+    assert set(analysis.mines) == {(0, 0), (1, 0)}
+    reader.learn(image, view, analysis)
+    assert reader.learnt == ["1", "1"] and "1" in reader.profile.labels
+    assert reader.read(image).board.grid == tuple(truth)
+    # the 2s unread too: nothing proves the covered tiles, and no cell teaches anything
+    blind = VisionReader()
+    blind.geometry, blind.profile, blind.size = geometry, profile, (3, 3)
+    unproved = replace(view, board=Board(("#=.", "#=.", "==.")))
+    blind.learn(image, unproved, solve(unproved.board))
+    assert blind.learnt == [] and blind.profile is profile
+
+
 def test_numbers_a_client_shows_at_a_loss_in_another_look_are_never_named_covered() -> None:
     """A client that opens its whole board at a loss, drawing the cells it opens then in looks of their own
     (DangerUXB; "7" and "8" stand for two such looks here, seen nowhere else): they changed at the loss and
