@@ -10,7 +10,7 @@ from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
-from sweepbot.vision.learn import learn_opened, learn_proved, with_templates
+from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.profile import available_profiles, select_profiles
 from sweepbot.vision.read import ReadError, Seen, learning, reading_area, resizes
 
@@ -77,7 +77,8 @@ class VisionReader:
                 or OPENED not in "".join(view.board.grid) or (self.geometry.rows, self.geometry.cols) != (
                     view.board.rows, view.board.cols):
             return
-        new = learn_proved(frame, self.geometry, self.profile, view.board, set(analysis.mines), set(analysis.safe))
+        new = not_kept(self.profile, learn_proved(frame, self.geometry, self.profile, view.board,
+                                                  set(analysis.mines), set(analysis.safe)))
         if new:
             self.profile = with_templates(self.profile, new)
             self.learnt += [ch for ch, _ in new]

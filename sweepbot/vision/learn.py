@@ -82,6 +82,14 @@ def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board:
     return out
 
 
+def not_kept(profile: Profile, new: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
+    """Those of ``new`` that the profile does not hold already (a template of the same name that differs by
+    less than ``SAME_TEMPLATE``)."""
+    looks = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
+    return [(ch, img) for ch, img in new
+            if not any(c == ch and _mean_difference(t, img) < SAME_TEMPLATE for c, t in looks)]
+
+
 def with_templates(profile: Profile, new: list[tuple[str, np.ndarray]]) -> Profile:
     """The profile with ``new`` templates added (an unnamed look they replace is dropped) and saved."""
     templates = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]

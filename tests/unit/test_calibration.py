@@ -722,6 +722,9 @@ def test_a_number_never_learnt_is_named_in_play_once_the_solver_proves_every_cel
     reader.learn(image, view, analysis)
     assert reader.learnt == ["1", "1"] and "1" in reader.profile.labels
     assert reader.read(image).board.grid == tuple(truth)
+    learnt = reader.profile
+    reader.learn(image, view, analysis)  # the same cells again: the profile holds their look already
+    assert reader.profile is learnt and reader.learnt == ["1", "1"]
     # the 2s unread too: nothing proves the covered tiles, and no cell teaches anything
     blind = VisionReader()
     blind.geometry, blind.profile, blind.size = geometry, profile, (3, 3)
