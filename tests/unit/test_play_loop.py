@@ -53,6 +53,29 @@ def test_plays_games_to_the_end_inside_the_board() -> None:
     assert results.count("won") >= 8
 
 
+def test_a_reader_that_learns_is_given_each_board_and_its_analysis_after_the_step_is_recorded(
+        tmp_path: Path) -> None:
+    """Play hands a learning reader every board it acted on, with the solver's analysis of it, once the step
+    (its frame, read and profile) is recorded: a look learnt from a frame never changes how that frame was
+    recorded as read."""
+    game, screen, _, _, mouse = setup(3)
+    recorder = Recorder(tmp_path)
+
+    class Learner(SimReader):
+        def __init__(self) -> None:
+            super().__init__(9, 9, 10)
+            self.taught: list[tuple[tuple[str, ...], int, int]] = []
+
+        def learn(self, frame: np.ndarray, view: BoardView, analysis: Any) -> None:
+            assert analysis.board.grid == view.board.grid == self.read(frame).board.grid
+            self.taught.append((view.board.grid, len(analysis.safe), recorder.count))
+
+    reader = Learner()
+    report = Player(watcher(screen, mouse), reader, OPENING, recorder=recorder).play_game()
+    assert report.result == game.state and report.moves == len(reader.taught) > 0
+    assert [steps for _, _, steps in reader.taught] == list(range(1, report.moves + 1))
+
+
 def test_a_click_outside_the_board_is_refused_and_never_sent() -> None:
     _game, _, _, device, mouse = setup(1)
     mouse.set_board(Rect(MARGIN_X, MARGIN_Y, 9 * CELL, 9 * CELL))
