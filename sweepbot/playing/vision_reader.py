@@ -130,9 +130,9 @@ class VisionReader:
 
     def _lined_up(self, frame: np.ndarray, reading: Reading) -> Reading:
         """``reading``, or the board lined up again with the same profile (within ``area``, the pixels a read
-        looks at) when that reads fewer open cells of unknown number: a new board of plain tiles lines the
-        grid up only roughly, and cells opened since show where they really are (a grid a few pixels off
-        reads their numbers as unknown)."""
+        looks at; drawn at the board's size when that fits better) when that reads fewer open cells of unknown
+        number: a new board of plain tiles lines the grid up only roughly, and cells opened since show where
+        they really are (a grid a few pixels off reads their numbers as unknown)."""
         try:
             again = read_screenshot(frame, profiles=[reading.profile], geometry=reading.geometry,
                                     opened_unknown=True)
@@ -140,7 +140,9 @@ class VisionReader:
             return reading
         if unknown(again) >= unknown(reading):
             return reading
-        self.geometry = again.geometry
+        # the profile that read it too: a profile near the board's size is drawn at it there, and the next
+        # frames (and a recording's replay of this one) are read as this one was
+        self.geometry, self.profile = again.geometry, again.profile
         return again
 
     def _find(self, frame: np.ndarray) -> Reading:

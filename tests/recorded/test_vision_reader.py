@@ -104,6 +104,26 @@ def test_a_number_drawn_too_small_to_tell_from_another_is_left_unknown_never_mis
     assert sum(ch in "#." for row in got for ch in row) == sum(ch in "#." for row in want for ch in row)
 
 
+def test_a_board_read_better_by_its_profile_drawn_at_its_size_is_read_with_that_profile_from_then_on() -> None:
+    """nicegui-minesweeper at 67.5 % zoom (27 px squares), read with a profile kept in the store at 26 px (with
+    looks learnt in play there), near enough to be taken as it is: its first numbers read as unknown, and the
+    board lined up again is read better by that profile drawn at 27 px. The reader keeps the profile that
+    read it, so that the frame read again with what the reader holds (as a replay of the recording reads it)
+    reads the same."""
+    from sweepbot.vision.geometry import Geometry
+    from sweepbot.vision.read import read_located
+
+    drawn = Path(__file__).parents[1] / "fixtures" / "drawn-sizes"
+    reader = VisionReader()
+    reader.profile = load_profile(drawn / "profiles" / "nicegui-minesweeper-40px@26.0px")
+    reader.geometry, reader.size = Geometry(tuple(range(11, 255, 27)), tuple(range(65, 309, 27))), (9, 9)
+    frame = load_image(drawn / "nicegui-zoom0.675-learnt.png")
+    got = reader.read(frame).board.grid
+    assert got[:3] == (".....=###", "111..=###", "##==1=###")  # its 2s left unknown
+    assert reader.profile.pitch == (27.0, 27.0)
+    assert read_located(frame, reader.geometry, reader.profile, opened_unknown=True).board.grid == got
+
+
 def test_replay_reads_each_recorded_frame_where_play_read_it(tmp_path: Path) -> None:
     """A step recorded with the grid where play had it (3 px off, the numbers read as unknown) reads again the
     same there: replay reads with what play knew, its profile and its place, not a place it finds afresh."""
