@@ -44,15 +44,7 @@ def learn_opened(image: np.ndarray, geometry: Geometry, profile: Profile, board:
     mines = mines_shown(board, won)
     if mines is None or not (chars == OPENED).any():
         return []
-    counts = neighbour_count(mines)
-    windows = cell_windows(image, geometry, profile.crop)
-    _, _, w, h = profile.crop
-    out = []
-    for r, c in np.argwhere(chars == OPENED):
-        value = int(counts[r, c])
-        ch = "." if value == 0 else str(value)
-        out.append((ch, windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8)))
-    return out
+    return _counted_looks(image, geometry, profile, chars == OPENED, neighbour_count(mines))
 
 
 def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board: Board,
@@ -70,31 +62,42 @@ def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board:
         mine[r, c] = known[r, c] = True
     for r, c in safe:
         known[r, c] = True
-    unknown_around = neighbour_count(~known)
-    mines_around = neighbour_count(mine)
+    proved = (chars == OPENED) & (neighbour_count(~known) == 0)
+    return _counted_looks(image, geometry, profile, proved, neighbour_count(mine))
+
+
+def _counted_looks(image: np.ndarray, geometry: Geometry, profile: Profile, cells: np.ndarray,
+                   counts: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """For each of ``cells`` (rows x cols, True where learnt), the character its count of mines around it
+    (``counts``) names and its window's pixels, the template it is learnt as."""
+    if not cells.any():
+        return []
     windows = cell_windows(image, geometry, profile.crop)
     _, _, w, h = profile.crop
     out = []
-    for r, c in np.argwhere((chars == OPENED) & (unknown_around == 0)):
-        value = int(mines_around[r, c])
+    for r, c in np.argwhere(cells):
+        value = int(counts[r, c])
         ch = "." if value == 0 else str(value)
         out.append((ch, windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8)))
     return out
 
 
 def not_kept(profile: Profile, new: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
-    """Those of ``new`` that the profile does not hold already (a template of the same name that differs by
-    less than ``SAME_TEMPLATE``)."""
+    """Those of ``new`` that the profile does not hold already (see :func:`_held`)."""
     looks = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
-    return [(ch, img) for ch, img in new
-            if not any(c == ch and _mean_difference(t, img) < SAME_TEMPLATE for c, t in looks)]
+    return [(ch, img) for ch, img in new if not _held(looks, ch, img)]
+
+
+def _held(looks: list[tuple[str, np.ndarray]], ch: str, img: np.ndarray) -> bool:
+    """Whether ``looks`` hold a template of ``ch`` that differs from ``img`` by less than ``SAME_TEMPLATE``."""
+    return any(c == ch and _mean_difference(t, img) < SAME_TEMPLATE for c, t in looks)
 
 
 def with_templates(profile: Profile, new: list[tuple[str, np.ndarray]]) -> Profile:
     """The profile with ``new`` templates added (an unnamed look they replace is dropped) and saved."""
     templates = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
     for ch, img in new:
-        if any(c == ch and _mean_difference(t, img) < SAME_TEMPLATE for c, t in templates):
+        if _held(templates, ch, img):
             continue  # this look is in the profile already (the same number on another cell)
         # the unnamed template nearest this look was it: drop it, so that the look reads as its name
         unnamed = [i for i, (c, _) in enumerate(templates) if c in (UNNAMED, OPENED)]
