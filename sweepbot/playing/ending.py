@@ -52,6 +52,7 @@ class Ending:
     sure: bool = False
     untaken_moves: int = 0  # moves in a row of which the client took no click
     taken: list[Cell] = field(default_factory=list)  # the cells of the last clicks the client took
+    waited_late: bool = False  # the client, once stopped, was waited for, and has taken no click since
 
     def moved(self, board: Board, analysis: Analysis, cells: list[Cell]) -> None:
         """The clicks of a move made on ``board`` with ``analysis``."""
@@ -65,8 +66,13 @@ class Ending:
         """Note which of the last clicks, made on ``before``, ``after`` shows taken; how many were not."""
         untaken = untaken_clicks(before, after, self.cells)
         self.untaken_moves = self.untaken_moves + 1 if len(untaken) == len(self.cells) else 0
+        self.waited_late = self.waited_late and self.untaken_moves > 0
         self.taken = [cell for cell in self.cells if cell not in untaken] or self.taken
         return len(untaken)
+
+    def answering_late(self) -> None:
+        """The client, stopped, answered after all (a web page whose server was busy): its game goes on."""
+        self.untaken_moves, self.waited_late = 0, True
 
     @property
     def stopped(self) -> bool:

@@ -42,6 +42,9 @@ MAX_STALE_READS = 20
 DISMISS_WAIT = 0.5
 #: Seconds a message over the board is looked for when the client stopped taking clicks, and how often
 MESSAGE_WAIT, MESSAGE_POLL = 2.0, 0.25
+#: Seconds a client that stopped taking clicks is given to answer them late before its game is given up (a web
+#: page whose server was busy answered a click after more than 3 s)
+LATE_ANSWER_WAIT = 10.0
 #: Times a game's dismiss keys are pressed at most: again only when the screen changed after the last time (a
 #: window that opened after them: gnome-mines greys its won board, and opens its scores a moment later)
 DISMISS_TIMES = 2
@@ -133,6 +136,11 @@ class Player:
                         report.result, report.final, report.final_view = said or "won", view.board, view
                         report.inferred = True  # said by a message or read from the board: not shown as won
                         break
+                    box = view.bbox
+                    if not ending.waited_late and self.watcher.late_answer(
+                            box, frame[box.y:box.bottom, box.x:box.right], LATE_ANSWER_WAIT):
+                        ending.answering_late()  # the board changed since its read: read again, play on
+                        continue
                     report.error = (f"the client took none of the clicks of the last {ending.untaken_moves} moves: "
                                     "the game is over without showing it"
                                     + (" (give --mines so that a won board is known)" if view.board.mines is None
@@ -307,10 +315,7 @@ class Player:
         except SweepbotError as err:
             return None, f"read: {err}", getattr(err, "crops", None) or {}, getattr(err, "board_but_unread", None)
         if view.board.mines is None:
-            board = view.board
-            mines = self.settings.mines or self.settings.known_mines.get((board.rows, board.cols))
-            if mines is not None:
-                view = replace(view, board=board.with_mines(mines))
+            view = replace(view, board=self.settings.with_mines(view.board))
         return view, "", {}, None
 
     def dismiss(self) -> bool:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from sweepbot.board import game_over
+from sweepbot.board import Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.clients import face_rect
 from sweepbot.playing.view import BoardView, Reader
@@ -28,7 +30,8 @@ NEW_GAME_TIMEOUT = 10.0  # seconds a new game may take to show
 
 
 def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: BoardView,
-                   timeout: float = NEW_GAME_TIMEOUT, waits: Waits = PLAY) -> BoardView:
+                   timeout: float = NEW_GAME_TIMEOUT, waits: Waits = PLAY,
+                   with_mines: Callable[[Board], Board] | None = None) -> BoardView:
     """Press the client's new-game keys or click its face or new-game control, and wait for a board that is not
     over.
 
@@ -38,7 +41,9 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
     take longer than CONFIRM_AFTER; keys pressed again over a fresh board can leave the game (gnome-mines
     goes back to its level chooser on Escape, or on Return with the focus on "Change Difficulty").
 
-    The waits here are counted in the client's repaint time (``waits``) once it is known."""
+    The waits here are counted in the client's repaint time (``waits``) once it is known. ``with_mines`` gives a
+    board read its mine total where play knows it (a client that shows none): the last game's won board, still
+    on screen while the client is slow to start the next, is no new game."""
     repaint = watcher.pace.repaint(waits)
     quiet = SETTLED_UNKNOWN if repaint is None else SETTLED_REPAINTS * repaint
     still_for = STILL_FOR if repaint is None else repaint
@@ -68,7 +73,7 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
         nonlocal asked, again_times, candidate, seen, last_frame
         taken = clock.now()
         frame = last_frame = watcher.grab()
-        view, seen = look_for_new_game(reader, frame, before, last)
+        view, seen = look_for_new_game(reader, frame, before, last, with_mines)
         if view is not None:
             if candidate is not None and candidate.board.grid == view.board.grid:
                 return view  # the same new board twice in a row: the client has finished repainting
@@ -157,16 +162,17 @@ def old_game_shows(seen: str) -> bool:
     return seen.startswith(OLD_GAME)
 
 
-def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray,
-                      last: BoardView) -> tuple[BoardView | None, str]:
-    """A fresh board on ``frame`` (one that is not over and not the last game's), or None and what was seen."""
+def look_for_new_game(reader: Reader, frame: np.ndarray, before: np.ndarray, last: BoardView,
+                      with_mines: Callable[[Board], Board] | None = None) -> tuple[BoardView | None, str]:
+    """A fresh board on ``frame`` (one that is not over, with the mine total ``with_mines`` gives it, and not the
+    last game's), or None and what was seen."""
     if same_frame(frame, before):
         return None, NO_CHANGE
     try:
         view = reader.read(frame)
     except SweepbotError as err:
         return None, f"{UNREAD} ({err})"
-    over = game_over(view.board)
+    over = game_over(with_mines(view.board) if with_mines else view.board)
     if over:
         return None, f"{GAME_OVER} ({over})"
     if view.board.grid == last.board.grid:

@@ -119,7 +119,8 @@ def play_games(watcher: Watcher, reader: Reader, settings: PlaySettings, games: 
         if report.final_view is None:
             raise SweepbotError("the last game did not end on a readable board")
         try:
-            start_new_game(watcher, reader, known, report.final_view, waits=settings.waits)
+            start_new_game(watcher, reader, known, report.final_view, waits=settings.waits,
+                           with_mines=settings.with_mines)
         except NoNewGame as err:
             if recorder and err.frame is not None:
                 kept = recorder.diagnostic(err.frame, [str(err)])

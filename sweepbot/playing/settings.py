@@ -33,6 +33,12 @@ class PlaySettings:
     #: seconds each click holds the button down (a client that takes only held presses)
     press_hold: float = 0.0
 
+    def with_mines(self, board: Board) -> Board:
+        """``board`` with its mine total when the screen showed none and it is given or known."""
+        mines = board.mines if board.mines is not None else (
+            self.mines or self.known_mines.get((board.rows, board.cols)))
+        return board if mines is None or mines == board.mines else board.with_mines(mines)
+
 
 def settings_for(rules: PlayRules, first_click: str | None = None, **given: Any) -> PlaySettings:
     """How to play a client with ``rules`` (its first-click rule, what closes its dialogs, its mine totals);

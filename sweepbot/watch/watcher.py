@@ -38,6 +38,8 @@ HOLD_QUIET = 0.5
 HOLD_TIMEOUT = 2.5
 #: The finest grab interval of a wait, and how many grabs a stillness is watched with at most.
 MIN_POLL = 0.002
+#: Seconds between grabs while a late answer is waited for
+LATE_POLL = 0.05
 POLLS_PER_QUIET = 8
 #: A change over more than this share of the watched pixels is the whole board flashing (see Waits.flash_quiet).
 FLASH_SHARE = 0.5
@@ -243,6 +245,11 @@ class Watcher:
         if flash is not None and quiet < flash and changed_share(first, result.frame) > FLASH_SHARE:
             return self.settle(region, None, quiet=flash, timeout=waits.timeout + flash, poll=poll)
         return result
+
+    def late_answer(self, region: Rect, before: np.ndarray, timeout: float) -> bool:
+        """Whether ``region`` changes from ``before`` (its pixels when the board was read) within ``timeout``
+        seconds: a client that answers clicks late. The client's pace is not learnt from it."""
+        return self.settle(region, before, quiet=0.0, timeout=timeout, poll=LATE_POLL).changed_at is not None
 
     def hold_still(self, region: Rect | None = None, quiet: float = HOLD_QUIET,
                    timeout: float = HOLD_TIMEOUT) -> np.ndarray:

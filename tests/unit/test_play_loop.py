@@ -210,6 +210,64 @@ def test_a_client_that_stops_taking_clicks_ends_the_game_with_an_error_soon() ->
     assert report.moves <= 2 + MAX_UNTAKEN_MOVES and report.seconds < 30
 
 
+class Stalled(SimDevice):
+    """A web page whose server stalls once, for ``stall`` seconds from its third click: the clicks sent meanwhile
+    are answered only when the stall ends, all at once, in order."""
+
+    def __init__(self, game: Game, clock: FakeClock, stall: float) -> None:
+        super().__init__(game)
+        self.clock, self.stall = clock, stall
+        self.stall_end: float | None = None
+        self.queued: list[tuple[int, int, str]] = []
+
+    def click(self, x: int, y: int, button: str) -> None:
+        if len(self.clicks) == 2 and self.stall_end is None:
+            self.stall_end = self.clock.now() + self.stall
+        self.answer()
+        if self.stall_end is not None and self.clock.now() < self.stall_end:
+            self.pointer = (x, y)
+            self.clicks.append((x, y, button))
+            self.queued.append((x, y, button))
+            return
+        super().click(x, y, button)
+
+    def answer(self) -> None:
+        """The clicks queued, once the stall is over."""
+        if self.stall_end is not None and self.clock.now() >= self.stall_end:
+            queued, self.queued, pointer = self.queued, [], self.pointer
+            for x, y, button in queued:
+                super().click(x, y, button)
+                self.clicks.pop()  # sent once, counted once
+            self.pointer = pointer
+
+
+class Answering(SimScreen):
+    """The page of a :class:`Stalled` server: its answers come when the screen is looked at after the stall."""
+
+    def __init__(self, device: Stalled) -> None:
+        super().__init__(device.game, device.clock)
+        self.device = device
+
+    def frame(self) -> np.ndarray:
+        self.device.answer()
+        return super().frame()
+
+
+def test_a_client_that_answers_clicks_seconds_late_is_waited_for_and_its_game_goes_on() -> None:
+    """A web page whose server stalls for four seconds takes no click for more moves than a game over without
+    a sign would: the game goes on once the answers come, to a win or a loss, with no error."""
+    results = []
+    for seed in range(1, 6):
+        game = Game(LEVELS["beginner"], seed, "opening")
+        device = Stalled(game, FakeClock(), 4.0)
+        report = Player(watcher(Answering(device), BoardInput(device, ScreenMapping())), SimReader(9, 9, 10),
+                        QUICK).play_game()
+        assert device.stall_end is not None and not device.queued
+        assert report.error is None and report.result == game.state, (seed, report)
+        results.append(report.result)
+    assert "won" in results
+
+
 def test_a_client_that_stops_taking_clicks_and_says_so_below_the_board_ends_the_game_as_it_says() -> None:
     """A game over that the board does not show, but a toast just below it does (a web page's "You won!"
     sliding in over the board's last row): the game ends as the toast says, with no error."""
@@ -969,6 +1027,46 @@ def test_new_game_by_key_waits_for_the_fresh_board() -> None:
     device.press = press  # type: ignore[method-assign]
     view = start_new_game(watcher(screen, mouse), reader, PlayRules("opening", new_game_keys=(("n",),)), last)
     assert view.board.grid == ("#########",) * 9
+
+
+def test_the_last_games_won_board_still_on_screen_is_no_new_game_where_its_mine_total_is_known() -> None:
+    """A client that shows neither its win nor a mine counter, slow to start the next game (a web page whose
+    server is busy): the screen changes at once (the button drawn pressed) while the won board stays. That
+    board, its covered cells as many as the known total, is no new game: the fresh board is waited for."""
+    from sweepbot.playing.newgame import start_new_game
+    from sweepbot.vision.rules import PlayRules
+
+    game, _, _, device, mouse = setup(9)
+    game.open((4, 4))
+
+    def covered_safe() -> list[tuple[int, int]]:
+        return [(r, c) for r in range(9) for c in range(9)
+                if (r, c) not in game.mines and game.view().grid[r][c] == "#"]
+
+    while len(covered_safe()) > 1:
+        game.open(covered_safe()[0])
+    reader = SimReader(9, 9, 10)
+    reader.mines = None  # type: ignore[assignment]  # no counter on screen
+    clock = FakeClock()
+    last = reader.read(SimScreen(game).frame())  # the board the last click was made on
+    game.open(covered_safe()[0])
+    assert game.state == "won"
+    pressed: list[float] = []
+
+    class Slow(SimScreen):
+        def frame(self) -> np.ndarray:
+            if pressed and clock.now() >= pressed[0] + 1.5:
+                self.game = Game(LEVELS["beginner"], 99, "opening")
+            image = super().frame()
+            image[0, 0, 1] = 0  # no sign of the win
+            image[-1, -1, 2] = 200 if pressed else 0  # the new-game button drawn pressed
+            return image
+
+    device.press = lambda keys: pressed.append(clock.now())  # type: ignore[method-assign]
+    rules = PlayRules("opening", new_game_keys=(("n",),))
+    view = start_new_game(watcher(Slow(game, clock), mouse), reader, rules, last,
+                          with_mines=PlaySettings(known_mines={(9, 9): 10}).with_mines)
+    assert view.board.grid == ("#########",) * 9 and clock.now() >= pressed[0] + 1.5
 
 
 class SlowReader(SimReader):
