@@ -8,7 +8,8 @@ calibrated live from an empty profile store; then ``sweepbot play --games N --js
 process is stopped (SIGSTOP) for ``--stall`` seconds every ``--every`` seconds of play, from 4 s after play
 starts: the page keeps drawing, and the clicks sent meanwhile are answered when the server goes on. One JSON
 line per run (the summary of play, and how many stalls there were), then the totals: games, wins, losses,
-errors. ``--keep DIR`` adds ``--record DIR/runN`` to play.
+errors, and games counted with no click (a board of the game before taken for a new one). ``--keep DIR``
+adds ``--record DIR/runN`` to play.
 """
 
 from __future__ import annotations
@@ -64,8 +65,10 @@ def run(games: int, stall: float, every: float, record: Path | None) -> dict[str
         out, err = play.communicate(timeout=1800)
         staller.join()
     summary: dict[str, object] = json.loads(out) if out.strip() else {"error": err.strip()[-500:]}
+    said = [line for line in err.splitlines() if line.startswith("game ")]
+    # a game counted with no click: the last game's board taken for a new one
     return {"stalls": count[0], **{k: summary.get(k) for k in ("games", "wins", "losses", "errors", "error")},
-            "games_said": [line for line in err.splitlines() if line.startswith("game ")]}
+            "no_click": sum(line.endswith(" 0 clicks") for line in said), "games_said": said}
 
 
 def main() -> int:
@@ -76,7 +79,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--keep", type=Path)
     args = parser.parse_args()
-    totals = dict.fromkeys(("games", "wins", "losses", "errors"), 0)
+    totals = dict.fromkeys(("games", "wins", "losses", "errors", "no_click"), 0)
     for number in range(args.runs):
         result = run(args.games, args.stall, args.every, args.keep / f"run{number}" if args.keep else None)
         print(json.dumps(result), flush=True)
