@@ -51,7 +51,8 @@ def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board:
                  mines: set[Cell], safe: set[Cell]) -> list[tuple[str, np.ndarray]]:
     """The new (character, template) pairs a board in play proves, one per ``=`` cell every neighbour of which
     is known: open, flagged (taken for a mine, as the solver takes it), or a covered cell the solver proved a
-    mine (``mines``) or safe (``safe``); its number is the count of flags and mines around it."""
+    mine (``mines``) or safe (``safe``); its number is the count of flags and mines around it. A count of 0
+    beside a covered tile is no settled board's: not learnt."""
     chars = np.array([list(row) for row in board.grid])
     if not (chars == OPENED).any():
         return []
@@ -62,8 +63,11 @@ def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board:
         mine[r, c] = known[r, c] = True
     for r, c in safe:
         known[r, c] = True
-    proved = (chars == OPENED) & (neighbour_count(~known) == 0)
-    return _counted_looks(image, geometry, profile, proved, neighbour_count(mine))
+    counts = neighbour_count(mine)
+    # an empty cell opens every cell around it: one proved empty beside a covered tile is a board read wrongly
+    # (or caught half drawn), and teaches nothing
+    proved = (chars == OPENED) & (neighbour_count(~known) == 0) & ((counts > 0) | (neighbour_count(covered) == 0))
+    return _counted_looks(image, geometry, profile, proved, counts)
 
 
 def _counted_looks(image: np.ndarray, geometry: Geometry, profile: Profile, cells: np.ndarray,

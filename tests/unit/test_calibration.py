@@ -686,6 +686,21 @@ def test_a_row_of_looks_never_learnt_is_read_open_with_numbers_unknown() -> None
         read_located(image, geometry, profile, opened_unknown=True)
 
 
+def test_a_cell_proved_empty_beside_a_covered_tile_teaches_nothing() -> None:
+    """An empty cell opens every cell around it: an unread cell whose neighbours the solver proves free of
+    mines, one of them still covered, is a board read wrongly or caught half drawn, and is not learnt as an
+    empty cell; the same cell with every neighbour open is."""
+    from sweepbot.vision.learn import learn_proved
+
+    geometry = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
+    image = np.full((30, 30, 3), 120, np.uint8)
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", np.full((8, 8, 3), 200, np.uint8))])
+    board = Board(("=#.", "...", "..="))
+    learnt = learn_proved(image, geometry, profile, board, mines=set(), safe={(0, 1)})
+    assert [ch for ch, _ in learnt] == ["."]  # (2, 2) only
+    assert learn_proved(image, geometry, profile, Board(("=#.", "...", "...")), set(), {(0, 1)}) == []
+
+
 def test_a_number_never_learnt_is_named_in_play_once_the_solver_proves_every_cell_around_it(
         tmp_path: Path) -> None:
     """A calibrated profile that never saw a 1 reads its cells as open, number unknown. Once every cell
