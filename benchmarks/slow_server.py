@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from sweeplab.clients import launch_client, screen_for
@@ -34,17 +35,15 @@ FIRST_STALL = 4.0
 
 def stalls(pid: int, play: subprocess.Popen[str], stall: float, every: float, count: list[int]) -> None:
     """Stop process ``pid`` for ``stall`` s every ``every`` s until ``play`` ends."""
-    stopped = threading.Event()
-    if stopped.wait(FIRST_STALL):
-        return
+    time.sleep(FIRST_STALL)
     while play.poll() is None:
         os.kill(pid, signal.SIGSTOP)
         count[0] += 1
         try:
-            stopped.wait(stall)
+            time.sleep(stall)
         finally:
             os.kill(pid, signal.SIGCONT)
-        stopped.wait(max(0.0, every - stall))
+        time.sleep(max(0.0, every - stall))
 
 
 def run(games: int, stall: float, every: float, record: Path | None) -> dict[str, object]:

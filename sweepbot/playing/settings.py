@@ -35,9 +35,10 @@ class PlaySettings:
 
     def with_mines(self, board: Board) -> Board:
         """``board`` with its mine total when the screen showed none and it is given or known."""
-        mines = board.mines if board.mines is not None else (
-            self.mines or self.known_mines.get((board.rows, board.cols)))
-        return board if mines is None or mines == board.mines else board.with_mines(mines)
+        if board.mines is not None:
+            return board
+        mines = self.mines or self.known_mines.get((board.rows, board.cols))
+        return board if mines is None else board.with_mines(mines)
 
 
 def settings_for(rules: PlayRules, first_click: str | None = None, **given: Any) -> PlaySettings:
