@@ -198,6 +198,12 @@ class Limits:
         "ground shows on at least this share of its pixels (ground_levels), and a covered tile's face on "
         "fewer: a digit covers less than half its cell (a 6 at 21 and 34 px leaves 64-66 %), a tile half "
         "pressed shows neither."))
+    ground_reach: float = _number(2.0, (
+        "A ground never seen under the numbers' ink (a client that tints each number's ground) is an open "
+        "cell's when it lies no farther from the nearest number's ground than this many times as far as the "
+        "numbers' grounds seen lie from each other, at most: gnome-mines's tints step 20-56 levels from one "
+        "number to the next, so that a profile that saw 1-3 (39 apart) takes the 4, 5 and 6 (48-71 from the "
+        "3), while a wrong flag's red ground lies 241 from the 4's."))
 
     # -- a digit's colour ----------------------------------------------------------------------------------
     ink_spread: int = _number(40, (

@@ -10,7 +10,7 @@ import pytest
 
 from sweepbot.board import Board
 from sweepbot.vision.capture import load_image
-from sweepbot.vision.profile import BUILTIN_DIR, load_profile, make_profile
+from sweepbot.vision.profile import BUILTIN_DIR, Profile, load_profile, make_profile
 from sweepbot.vision.read import read_screenshot
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -54,3 +54,47 @@ def test_a_number_never_seen_in_dark_ink_on_a_light_ground_is_read_open_with_its
     assert read_screenshot(image, profiles=[profile], opened_unknown=True).board.grid == expected
     with limits.using(ground_share=0.7), pytest.raises(SweepbotError, match=r"\(1, 10\)"):
         read_screenshot(image, profiles=[profile], opened_unknown=True)
+
+
+def _gnome_mines_without(size: int, unseen: str) -> Profile:
+    """gnome-mines's built-in profile at ``size`` px with the looks of ``unseen`` left out, in a folder of its
+    own, as a calibration whose games never showed them saves one."""
+    builtin = load_profile(BUILTIN_DIR / f"gnome-mines-{size}px")
+    _, _, w, h = builtin.crop
+    kept = [(ch, row.reshape(h, w, 3).astype(np.uint8)) for ch, row in zip(builtin.labels, builtin.stack, strict=True)
+            if ch not in unseen]
+    return make_profile(f"gnome-mines-{size}px", "gnome-mines", builtin.pitch, builtin.crop, kept,
+                        folder=Path(f"/calibrated/gnome-mines-{size}px"))
+
+
+@pytest.mark.parametrize(("size", "shot"), [(30, "digits-30-2"), (30, "digits-30-4"), (34, "digits-34-2"),
+                                            (34, "digits-34-3"), (46, "digits-46-3")])
+def test_a_number_never_seen_on_a_ground_of_its_own_in_the_numbers_ink_is_read_open(size: int, shot: str) -> None:
+    """gnome-mines draws every number in one dark ink on a ground tinted for each number (a 5 on pink): a
+    calibration whose games showed 1 to 4 meets a 5 nearer a covered tile's look than the empty cell's, and
+    on no ground it knows. Its ground lies nearer the numbers' grounds than a covered tile's, among them, and
+    its ink and drawing are a number's: read as ``=``, every other cell as written. Without the rule (the
+    grounds' reach cut to nothing), refused."""
+    from sweepbot.errors import SweepbotError
+    from sweepbot.vision import limits
+
+    profile = _gnome_mines_without(size, "5678")
+    expected = Board.parse((FIXTURES / "gnome-mines" / f"{shot}.board").read_text()).grid
+    unseen = tuple("".join("=" if ch in "5678" else ch for ch in row) for row in expected)
+    assert unseen != expected
+    image = load_image(FIXTURES / "gnome-mines" / f"{shot}.png")
+    assert read_screenshot(image, profiles=[profile], opened_unknown=True).board.grid == unseen
+    with limits.using(ground_reach=0.0), pytest.raises(SweepbotError, match="match no template"):
+        read_screenshot(image, profiles=[profile], opened_unknown=True)
+
+
+def test_a_wrong_flag_never_seen_on_its_red_ground_is_refused_not_read_open() -> None:
+    """gnome-mines's wrong flag is the flag drawn on a red ground: with every number known (their grounds
+    spread from green to red), its ground lies among theirs and its ink is theirs, but what is drawn is a
+    flag's drawing: a profile that never saw one refuses the lost board rather than read it open."""
+    from sweepbot.errors import SweepbotError
+
+    image = load_image(FIXTURES / "gnome-mines" / "big-lost.png")
+    assert "X" in (FIXTURES / "gnome-mines" / "big-lost.board").read_text()
+    with pytest.raises(SweepbotError, match=r"\(11, 21\).*\(12, 21\)"):
+        read_screenshot(image, profiles=[_gnome_mines_without(30, "X")], opened_unknown=True)
