@@ -122,18 +122,22 @@ class NoNewGame(SweepbotError):
 
 def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
                   last: BoardView, quiet: float) -> np.ndarray:
-    """Click the client's own new-game control, found on ``before`` by its looks; when it is not in sight,
-    looked for again DIALOG_ESCAPES times at most once the screen settles, Escape pressed first where a window
-    lies over the board, and before the second look where it may close a window that hides the control
-    (:meth:`Watcher.escape_is_safe`); the frame it was found on."""
+    """Click the client's own new-game control, found on ``before`` by its looks; when it is not in sight, or a
+    window lies over the board (a modal dialog would take the click, though the control shows beside it: a
+    scores dialog calibration never met), looked for again DIALOG_ESCAPES times at most once the screen
+    settles, Escape pressed first where a window lies over the board, and before the second look where it may
+    close a window that hides the control (:meth:`Watcher.escape_is_safe`); the control found is clicked even
+    if a window stays over the board. The frame it was found on."""
     looks = [decode_look(t) for t in control.looks]
     near = around_board(last.bbox, (before.shape[1], before.shape[0]))
     box = find_known_control(before, last.bbox, control.offset, looks, near)
     for attempt in range(DIALOG_ESCAPES):
-        if box is not None:
+        over = watcher.window_over(last.bbox)
+        if box is not None and not over:
             break
-        if watcher.window_over(last.bbox) or (attempt and watcher.escape_is_safe(last.bbox)):
-            # a dialog over the window hides the control (a scores dialog after a win): Escape closes it
+        if over or (attempt and watcher.escape_is_safe(last.bbox)):
+            # a dialog over the window hides the control or takes its click (a scores dialog after a win):
+            # Escape closes it
             watcher.press([["escape"]])
         # (else, first, the control may be drawn a moment late, or in a panel the page opens a moment after the
         # game ended; and where the board's own window has the keyboard, nothing over it, Escape would go to the

@@ -232,6 +232,34 @@ def test_a_new_game_button_beside_the_board_is_found_and_play_clicks_it_again() 
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
 
 
+def test_a_scores_dialog_calibration_never_met_is_closed_with_escape_before_the_button_is_clicked() -> None:
+    """A calibration whose games were all lost never met the scores dialog a win opens (gnome-mines's, modal,
+    over the middle of the board, the new-game button beside the board still in sight): play, with no key known
+    to close it, sees a window over the board, presses Escape, and only then clicks the button (a click while
+    the dialog is open is the dialog's, and no new game would come)."""
+    from sweepbot.playing.newgame import start_new_game
+    from tests.tile_client import NEW_GAME_BUTTON
+
+    client = TileClient(seed=7, button=True)
+    session = calibrate(client, games=3)
+    assert not session.play.dismiss_keys and session.play.new_game_control is not None
+    _, Reader = profile_and_reader(session)
+    board = locate(client.grab())
+    covered = Reader().read(client.grab())
+    client.win_dialog = True
+    for cell in ((r, c) for r in range(9) for c in range(9) if (r, c) not in client.game.mines):
+        if client.game.view()[cell] == "#":
+            client.click(*board.center(*cell), "left")
+    client.grab()  # the dialog opens as the game's end is drawn
+    assert client.game.state == "won" and client.dialog_open
+    games, clicks = len(client.games), len(client.clicked)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    last = replace(covered, board=client.game.view())
+    fresh = start_new_game(watcher(client, mouse), Reader(), session.play, last, timeout=4.0)
+    assert len(client.games) == games + 1 and fresh.board.count("#") == 81
+    assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
+
+
 @pytest.mark.slow
 def test_a_new_game_button_in_a_panel_that_opens_over_the_board_after_each_game_is_clicked_never_closed() -> None:
     """A client whose only way to a new game is a button in a panel it draws over the board a moment after each
