@@ -142,7 +142,7 @@ class TileClient:
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
                  quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
-                 panel: float = 0.0, clock: Clock | None = None) -> None:
+                 panel: float = 0.0, win_dialog_after: float = 0.0, clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -185,6 +185,10 @@ class TileClient:
         self.dialog = dialog
         #: the same at a win (gnome-mines's scores)
         self.win_dialog = win_dialog
+        #: with ``win_dialog``, the win's dialog opens this many seconds after the game's end is drawn, the
+        #: board left as it was till then (gnome-mines keeping its scores)
+        self.win_dialog_after = win_dialog_after
+        self.win_dialog_opened = False
         #: at a win a scores dialog opens only as the next click arrives, and takes it (gnome-mines, its dialog
         #: opening a moment late, over a click on its button): modal, over most of the board and past its top
         #: and right edges, its caret blinking twice a second, closed by Escape
@@ -274,6 +278,7 @@ class TileClient:
         self.key_missed = False
         self.dialog_open = False
         self.scores_shown = False
+        self.win_dialog_opened = False
         self.late = None
 
     def truth(self, r: int, c: int) -> str:
@@ -287,7 +292,11 @@ class TileClient:
     def toast_shown(self) -> bool:
         if self.ended_at is None and self.game.state != "playing":
             self.ended_at = self.clock.now()
-            self.dialog_open = self.dialog if self.game.state == "lost" else self.win_dialog
+            won = self.win_dialog and not self.win_dialog_after
+            self.dialog_open = self.dialog if self.game.state == "lost" else won
+        if (self.win_dialog and self.win_dialog_after and self.game.state == "won" and not self.win_dialog_opened
+                and self.ended_at is not None and self.clock.now() - self.ended_at >= self.win_dialog_after):
+            self.dialog_open = self.win_dialog_opened = True
         return self.ended_at is not None and self.clock.now() - self.ended_at < self.toast
 
     def shown(self) -> list[str]:

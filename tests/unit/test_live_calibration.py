@@ -260,6 +260,22 @@ def test_a_scores_dialog_calibration_never_met_is_closed_with_escape_before_the_
     assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
 
 
+def test_a_scores_dialog_that_opens_after_a_win_is_closed_with_escape_before_the_button_found_before_is_clicked(
+        ) -> None:
+    """gnome-mines in a window larger than its scores dialog: calibration found the new-game button beside the
+    board in games lost, then wins one; the modal dialog opens a second after the win is drawn, over the board,
+    the button still in sight. Calibration sees a window over the board, presses Escape, learns it, and only
+    then clicks the button (a click while the dialog is open is the dialog's, and no new game would come)."""
+    from tests.tile_client import NEW_GAME_BUTTON
+
+    client = TileClient(seed=1, button=True, win_dialog=True, flags_at_win=True, win_dialog_after=1.0)
+    session = calibrate(client, games=4)
+    assert session.games == 4 and len(client.games) == 5
+    assert [game.state for game in client.games[:3]] == ["lost", "lost", "won"]
+    assert session.play.dismiss_keys == (("escape",),)
+    assert sum(NEW_GAME_BUTTON.contains(*p) for p in client.clicked) == 4  # one click a new game
+
+
 @pytest.mark.slow
 def test_a_new_game_button_in_a_panel_that_opens_over_the_board_after_each_game_is_clicked_never_closed() -> None:
     """A client whose only way to a new game is a button in a panel it draws over the board a moment after each

@@ -233,15 +233,18 @@ class NewGame:
 
     def click_known(self, ended: EndedGame) -> np.ndarray:
         """Click the new-game control found before, found again by its looks (or, looking another way now, at
-        its place); the new game's screen."""
+        its place); the new game's screen. A window over the board is closed with Escape first, though the
+        control shows beside it: a modal dialog would take the click (gnome-mines's scores dialog after a win,
+        in a window larger than the dialog)."""
         screen = ended.screen
         for attempt in range(DIALOG_ESCAPES + 1):
             box = self.known_box(screen)
-            if box is not None or attempt == DIALOG_ESCAPES:
+            over = self.board.window_over()
+            if (box is not None and not over) or attempt == DIALOG_ESCAPES:
                 break
-            if self.board.window_over():
-                # a dialog over the window hides the control (a scores dialog after a win): Escape closes it,
-                # and play presses it too when a window hides the board
+            if over:
+                # a dialog over the window hides the control or takes its click (a scores dialog after a win):
+                # Escape closes it, and play presses it too when a window lies over the board
                 self.board.press("escape")
                 self.session.learn(dismiss_keys=(("escape",),))
                 screen = self.board.watcher.hold_still()
