@@ -185,8 +185,8 @@ class TileClient:
         self.dialog = dialog
         #: the same at a win (gnome-mines's scores)
         self.win_dialog = win_dialog
-        #: with ``win_dialog``, the win's dialog opens this many seconds after the game's end is drawn, the
-        #: board left as it was till then (gnome-mines keeping its scores)
+        #: with ``win_dialog``, the win's dialog is the scores dialog (see ``late_scores``), opening this many
+        #: seconds after the game's end is drawn, the board left as it was till then (gnome-mines)
         self.win_dialog_after = win_dialog_after
         self.win_dialog_opened = False
         #: at a win a scores dialog opens only as the next click arrives, and takes it (gnome-mines, its dialog
@@ -296,7 +296,7 @@ class TileClient:
             self.dialog_open = self.dialog if self.game.state == "lost" else won
         if (self.win_dialog and self.win_dialog_after and self.game.state == "won" and not self.win_dialog_opened
                 and self.ended_at is not None and self.clock.now() - self.ended_at >= self.win_dialog_after):
-            self.dialog_open = self.win_dialog_opened = True
+            self.dialog_open = self.scores_shown = self.win_dialog_opened = True
         return self.ended_at is not None and self.clock.now() - self.ended_at < self.toast
 
     def shown(self) -> list[str]:

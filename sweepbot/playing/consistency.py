@@ -9,6 +9,8 @@ from dataclasses import replace
 
 from sweepbot.board import COVERED, OPENED, REVEALED_CHARS, Board, Cell, neighbours
 from sweepbot.errors import SweepbotError
+from sweepbot.playing.view import BoardView
+from sweepbot.vision.read import PartRead
 
 
 def changes_that_cannot_happen(before: Board, after: Board) -> list[tuple[Cell, str, str]]:
@@ -204,3 +206,14 @@ def misread_mines_opened(board: Board, before: Board | None) -> Board:
     mines = [(r, c) for r, (old, new) in enumerate(zip(before.grid, board.grid, strict=True))
              for c, (was, now) in enumerate(zip(old, new, strict=True)) if was in "#?" and now in "!*"]
     return board.replace(dict.fromkeys(mines, OPENED))
+
+
+#: Pixels a cell edge of a read may lie from the last one's and still be the same board where it was
+SAME_PLACE_PX = 2
+
+
+def same_place(part: PartRead, view: BoardView) -> bool:
+    """Whether a board read but for some cells lies where ``view``'s did, cell for cell."""
+    edges, last = part.xs + part.ys, view.x_edges + view.y_edges
+    return len(part.xs) == len(view.x_edges) and len(edges) == len(last) and all(
+        abs(a - b) <= SAME_PLACE_PX for a, b in zip(edges, last, strict=True))

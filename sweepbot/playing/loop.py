@@ -19,6 +19,7 @@ from sweepbot.playing.consistency import (
     half_taken,
     late_numbers,
     lost_beneath_unread,
+    same_place,
     won_beneath_unread,
     won_unshown,
 )
@@ -95,7 +96,9 @@ class Player:
                 frame, view, analysis = self.look(previous, report, win_expected=ending.expected_win is not None,
                                                   won_if_laid_over=ending.sure, clicked=ending.cells)
             except ScreenStoppedMakingSense as err:
-                if ending.expected_win is None and self.dismiss():
+                # a window over the board after clicks that may have won is closed to see how the game ended
+                closing = ending.expected_win is None or (not ending.sure and self.window_over(previous))
+                if closing and self.dismiss():
                     continue
                 # a message over the board is read unless the last clicks were certain to win (reading one takes
                 # seconds on a large board)
@@ -208,6 +211,8 @@ class Player:
             if attempt and won_if_laid_over and not part and overlays.laid_over(frame):
                 break
             if attempt >= self.settings.tries:
+                if (win_expected or self.may_dismiss()) and self.window_over(previous):
+                    break  # a window (a dialog), not a toast: it does not go by itself; closed, or the win taken
                 # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
                 if not overlays.laid_over(frame):
                     if overlaid_at is not None:
@@ -318,10 +323,18 @@ class Player:
             view = replace(view, board=self.settings.with_mines(view.board))
         return view, "", {}, None
 
+    def window_over(self, seen: BoardView | None) -> bool:
+        """Whether a window lies over the board last ``seen`` (see :meth:`Watcher.window_over`)."""
+        return seen is not None and self.watcher.window_over(seen.bbox)
+
+    def may_dismiss(self) -> bool:
+        """Whether :meth:`dismiss` may press its keys this game."""
+        return bool(self.settings.dismiss_keys) and self.mouse is not None and len(self._dismissed) < DISMISS_TIMES
+
     def dismiss(self) -> bool:
         """Press the dismiss keys (True if pressed): a window over the board may close. Once a game, and again
         (DISMISS_TIMES at most) only when the screen changed since: a window opened after the keys went."""
-        if not self.settings.dismiss_keys or self.mouse is None or len(self._dismissed) >= DISMISS_TIMES:
+        if not self.may_dismiss():
             return False
         if self._dismissed and same_frame(self.watcher.grab(), self._dismissed[-1]):
             return False
@@ -380,14 +393,3 @@ def _cell_rect(view: BoardView, cell: tuple[int, int]) -> Rect:
     left, top = round(view.x_edges[c]), round(view.y_edges[r])
     right, bottom = round(view.x_edges[c + 1]), round(view.y_edges[r + 1])
     return Rect(left, top, max(1, right - left), max(1, bottom - top))
-
-
-#: Pixels a cell edge of a read may lie from the last one's and still be the same board where it was
-SAME_PLACE_PX = 2
-
-
-def same_place(part: PartRead, view: BoardView) -> bool:
-    """Whether a board read but for some cells lies where ``view``'s did, cell for cell."""
-    edges, last = part.xs + part.ys, view.x_edges + view.y_edges
-    return len(part.xs) == len(view.x_edges) and len(edges) == len(last) and all(
-        abs(a - b) <= SAME_PLACE_PX for a, b in zip(edges, last, strict=True))

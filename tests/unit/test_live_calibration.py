@@ -276,6 +276,33 @@ def test_a_scores_dialog_that_opens_after_a_win_is_closed_with_escape_before_the
     assert sum(NEW_GAME_BUTTON.contains(*p) for p in client.clicked) == 4  # one click a new game
 
 
+def test_a_scores_dialog_over_the_board_at_a_win_is_closed_at_once_not_waited_out_as_a_toast() -> None:
+    """gnome-mines opens its scores dialog over the board as a win is drawn, reaching past the board's edges,
+    its caret blinking. Play, reading no board under it after the winning click (a guess, or an opening that
+    spread to the last safe cell), closes it with the client's Escape once its reads are spent and reads the
+    won board: it does not wait for it to go by itself, as for a toast (OVERLAY_WAIT)."""
+    from sweepbot.playing.loop import Player
+    from sweepbot.playing.settings import PlaySettings
+    from sweepbot.watch.overlays import OVERLAY_WAIT
+
+    client = TileClient(seed=5, win_dialog=True, flags_at_win=True, win_dialog_after=0.001)
+    _, Reader = profile_and_reader(calibrate(client, games=4))
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    player = Player(watcher(client, mouse), Reader(), PlaySettings(first_click="none", mines=10,
+                                                         dismiss_keys=(("escape",),)))
+    closed = 0
+    for _ in range(6):
+        client.press(["escape"])
+        client.press(["f2"])
+        report = player.play_game()
+        assert report.error is None and report.result == client.game.state
+        if report.result == "won":
+            assert report.seconds < OVERLAY_WAIT
+            assert report.final is not None and report.final.count("#F") == 10  # the won board, read
+            closed += client.win_dialog_opened and not client.dialog_open  # the dialog opened before it was read
+    assert closed >= 1
+
+
 @pytest.mark.slow
 def test_a_new_game_button_in_a_panel_that_opens_over_the_board_after_each_game_is_clicked_never_closed() -> None:
     """A client whose only way to a new game is a button in a panel it draws over the board a moment after each
