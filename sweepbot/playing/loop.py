@@ -197,8 +197,10 @@ class Player:
              ) -> tuple[np.ndarray, BoardView, Analysis | None]:
         """Capture, locate, read and check; a read that contradicts the last one or itself is captured again.
         With ``won_if_laid_over`` (the last clicks were certain to win), something laid over the board is the
-        client's congratulation: the bot stops looking at once rather than wait for it to go. A cell of the
-        last ``clicked`` drawn pressed (a press taken without its release) is still covered: clicked again."""
+        client's congratulation: the bot stops looking at once rather than wait for it to go; so too at a
+        window over the board (a dialog) after clicks that may have won, or where the dismiss keys may close
+        it. A cell of the last ``clicked`` drawn pressed (a press taken without its release) is still covered:
+        clicked again."""
         problems: list[str] = []
         crops: dict[tuple[int, int], np.ndarray] = {}
         held: BoardView | None = None  # a read that contradicts the last move's, seen once
@@ -210,9 +212,9 @@ class Player:
         for attempt in itertools.count():
             if attempt and won_if_laid_over and not part and overlays.laid_over(frame):
                 break
+            if attempt and (win_expected or self.may_dismiss()) and self.window_over(previous):
+                break  # a window (a dialog), not a toast: read again it hides the same; closed, or the win taken
             if attempt >= self.settings.tries:
-                if (win_expected or self.may_dismiss()) and self.window_over(previous):
-                    break  # a window (a dialog), not a toast: it does not go by itself; closed, or the win taken
                 # a toast or pop-up over part of the board ("You lost!") is waited out, up to OVERLAY_WAIT
                 if not overlays.laid_over(frame):
                     if overlaid_at is not None:
