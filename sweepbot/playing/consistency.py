@@ -4,6 +4,7 @@ its loss as a loss shows. (When a game is over: :func:`sweepbot.board.game_over`
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -208,12 +209,24 @@ def misread_mines_opened(board: Board, before: Board | None) -> Board:
     return board.replace(dict.fromkeys(mines, OPENED))
 
 
-#: Pixels a cell edge of a read may lie from the last one's and still be the same board where it was
+#: How far a cell edge of a read may lie from the last one's and still be the same board, cell for cell: a
+#: share of the cell's pitch, at least SAME_PLACE_PX. A board located afresh while a toast hides part of it
+#: may be lined up a few pixels off the grid play kept (nicegui-minesweeper: 4 px of 40), far less than the
+#: pitch a board moved by a cell differs by.
+SAME_PLACE_SHARE = 0.25
 SAME_PLACE_PX = 2
 
 
 def same_place(part: PartRead, view: BoardView) -> bool:
     """Whether a board read but for some cells lies where ``view``'s did, cell for cell."""
     edges, last = part.xs + part.ys, view.x_edges + view.y_edges
-    return len(part.xs) == len(view.x_edges) and len(edges) == len(last) and all(
-        abs(a - b) <= SAME_PLACE_PX for a, b in zip(edges, last, strict=True))
+    if len(part.xs) != len(view.x_edges) or len(edges) != len(last):
+        return False
+    pitch = min(_pitch(view.x_edges), _pitch(view.y_edges))
+    reach = max(SAME_PLACE_PX, SAME_PLACE_SHARE * pitch)
+    return all(abs(a - b) <= reach for a, b in zip(edges, last, strict=True))
+
+
+def _pitch(edges: Sequence[float]) -> float:
+    """The least spacing of a line of cell edges."""
+    return min((b - a for a, b in itertools.pairwise(edges)), default=0.0)

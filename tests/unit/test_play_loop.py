@@ -512,6 +512,28 @@ def test_a_loss_beneath_cells_left_unread_is_taken_only_when_it_shows_as_a_loss_
     assert lost_beneath_unread(fresh, ["~~~#", "####"], [(0, 0)], "~") is not None
 
 
+def test_a_board_located_afresh_a_few_pixels_off_the_grid_play_kept_is_the_same_board_cell_for_cell() -> None:
+    """nicegui-minesweeper's "You lost!" toast over its bottom row: the board, located afresh with 4 cells unread,
+    lies 4 px below the grid play kept for it (lined up on a fresh board of plain tiles), its 40 px cells the
+    same cells; the loss beneath the unread cells is then taken at once, not after the toast went (5 s). A
+    board more than a quarter of a cell away, or with another number of lines, is not the same board."""
+    from sweepbot.playing.consistency import same_place
+
+    xs = tuple(16.0 + 40 * c for c in range(10))
+    ys = tuple(83.0 + 40 * r for r in range(10))
+    view = BoardView(Board.parse("\n".join(["#" * 9] * 9) + "\n"), xs, ys)
+    grid = ("1#######!",) + ("#" * 9,) * 7 + ("###~~~~##",)
+    assert same_place(PartRead(grid, xs, tuple(y + 4 for y in ys)), view)
+    assert same_place(PartRead(grid, tuple(x - 9 for x in xs), ys), view)
+    assert not same_place(PartRead(grid, xs, tuple(y + 14 for y in ys)), view)
+    assert not same_place(PartRead(grid, xs, tuple(y + 40 for y in ys)), view)
+    assert not same_place(PartRead(grid[:-1], xs, ys[:-1]), view)
+    # small cells: at least SAME_PLACE_PX
+    small = BoardView(view.board, tuple(x / 5 for x in xs), tuple(y / 5 for y in ys))
+    assert same_place(PartRead(grid, tuple(x / 5 + 2 for x in xs), tuple(y / 5 for y in ys)), small)
+    assert not same_place(PartRead(grid, tuple(x / 5 + 3 for x in xs), tuple(y / 5 for y in ys)), small)
+
+
 def test_a_loss_whose_mines_are_shown_in_a_look_never_seen_is_a_loss_not_an_error() -> None:
     """A client that shows every mine at a loss in a look play never saw (a profile calibrated from games that
     showed none): the board reads but for the mines, the cell clicked among them, nothing else changed. The
