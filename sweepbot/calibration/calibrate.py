@@ -22,6 +22,7 @@ from sweepbot.calibration.facts import WON_COVERED, CalibrationError, CoveredLoo
 from sweepbot.calibration.looks import SAME_LOOK_RMS, SPLIT_LOOK_RMS, STRICT_LOOK_RMS, Looks, collect_looks
 from sweepbot.calibration.naming import name_looks
 from sweepbot.vision import limits
+from sweepbot.vision.cells import number_spacing
 from sweepbot.vision.counter import learn_counter
 from sweepbot.vision.decide import classify
 from sweepbot.vision.geometry import Geometry
@@ -276,11 +277,3 @@ def tolerance(profile: Profile, frames: Sequence[LabelledFrame], geometries: Seq
     limit = min(limit, max(seen, number_spacing(profile) / 2))
     return limit if limit < limits.LIMITS.max_rms else None
 
-
-def number_spacing(profile: Profile) -> float:
-    """The RMS distance between the two closest templates of different numbers (an empty cell counts as 0);
-    infinite with fewer than two numbers."""
-    numbers = [i for i, label in enumerate(profile.labels) if label in "." + NUMBERS]
-    pixels = profile.stack.shape[1]
-    return min((float(np.sqrt(profile.pairs[a, b] / pixels)) for a in numbers for b in numbers
-                if profile.labels[a] != profile.labels[b]), default=float("inf"))

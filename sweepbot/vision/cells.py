@@ -11,8 +11,12 @@ squared distance (one matrix product), and given
   cell near two characters' looks, however its margin reads, could be either (``vision.decide``).
 
 A cell is accepted when ``rms <= max_rms`` and ``margin >= min_margin`` (``vision.limits``); anything else is
-refused. A cell's scores depend on its window alone (see :func:`distances`): ``vision.track`` keeps them
-from frame to frame, ``vision.decide`` holds them to the board's limits.
+refused. A profile made at the board's size that lacks some numbers holds the cells it names as a number or the
+empty cell nearer: within the table's ``unseen_number_share`` of the distance between its two closest numbers
+(:func:`numbers_limit`), since a digit it never saw lies about as far from the others as they lie from each
+other, and is refused rather than read as the nearest. A cell's scores depend on its window alone (see
+:func:`distances`): ``vision.track`` keeps them from frame to frame, ``vision.decide`` holds them to the board's
+limits.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sweepbot.board import NUMBERS, ZERO
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
 from sweepbot.vision.derived import derived
@@ -57,6 +62,9 @@ class CellScores:
     shown_rms: float | None = field(default=None, compare=False, repr=False)
     #: cells refused for what is around them, however well they match (``vision.decide``); None: none are
     odd: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: the most a cell named as a number or the empty cell may differ from its look (:func:`numbers_limit`);
+    #: None: ``max_rms``
+    numbers_rms: float | None = field(default=None, compare=False, repr=False)
 
     @property
     def as_shown(self) -> float:
@@ -72,6 +80,10 @@ class CellScores:
         table = limits.LIMITS
         limit = self.max_rms if self.held is None else np.where(
             self.held, min(self.max_rms, table.unanchored_rms), self.max_rms)
+        if self.numbers_rms is not None and self.numbers_rms < self.max_rms:
+            codes = self.chars.view(np.uint32)  # one code point a cell
+            opened = ((codes >= ord("1")) & (codes <= ord("8"))) | (codes == ord(ZERO))
+            limit = np.where(opened, np.minimum(limit, self.numbers_rms), limit)
         named = (self.rms <= limit) & (self.margin >= table.min_margin) & (self.chars != "~")
         return named if self.odd is None else named & ~self.odd
 
@@ -89,7 +101,7 @@ class CellScores:
 
         return CellScores(self.chars[rows, cols], self.rms[rows, cols], self.margin[rows, cols],
                           self.best[rows, cols], self.rival[rows, cols], self.max_rms, held=part(self.held),
-                          leveled=self.leveled, odd=part(self.odd))
+                          leveled=self.leveled, odd=part(self.odd), numbers_rms=self.numbers_rms)
 
 
 @lru_cache(maxsize=64)
@@ -236,4 +248,27 @@ def score(windows: np.ndarray, profile: Profile, rows: int, cols: int, max_rms: 
     chars = np.array(profile.labels)[best]
     return CellScores(chars.reshape(rows, cols), rms.reshape(rows, cols), margin.reshape(rows, cols),
                       best.reshape(rows, cols), rival.reshape(rows, cols),
-                      limits.LIMITS.max_rms if max_rms is None else max_rms)
+                      limits.LIMITS.max_rms if max_rms is None else max_rms, numbers_rms=numbers_limit(profile))
+
+
+def number_spacing(profile: Profile) -> float:
+    """The RMS distance between the two closest looks of different numbers (the empty cell counting as 0);
+    infinite with fewer than two numbers."""
+    def made() -> float:
+        numbers = [i for i, label in enumerate(profile.labels) if label in ZERO + NUMBERS]
+        pixels = profile.stack.shape[1]
+        return min((float(np.sqrt(profile.pairs[a, b] / pixels)) for a in numbers for b in numbers
+                    if profile.labels[a] != profile.labels[b]), default=float("inf"))
+
+    return derived(profile, "number spacing", made)
+
+
+def numbers_limit(profile: Profile) -> float | None:
+    """How far a cell named as a number or the empty cell may lie from its look, for a profile made at the
+    board's size that lacks some numbers: the table's ``unseen_number_share`` of :func:`number_spacing`, or the
+    profile's own ``max_rms`` where that is larger (calibration set it so from the cells it saw). None (the
+    cell's limit as for any other) for a profile with every number, or drawn at another size (whose numbers
+    ``vision.decide`` holds otherwise)."""
+    if profile.drawn_from or set(NUMBERS) <= set(profile.labels):
+        return None
+    return max(limits.LIMITS.unseen_number_share * number_spacing(profile), profile.max_rms or 0.0)

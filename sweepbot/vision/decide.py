@@ -270,7 +270,7 @@ def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
         r, c, look = rows[i], cols[i], found[i]
         chars[r, c], rms[r, c], margin[r, c], best[r, c], rival[r, c] = \
             look.char, look.rms, look.margin, look.best, look.rival
-    return CellScores(chars, rms, margin, best, rival, scores.max_rms, held=scores.held)
+    return CellScores(chars, rms, margin, best, rival, scores.max_rms, held=scores.held, numbers_rms=scores.numbers_rms)
 
 
 def _minority_kept(scores: CellScores) -> CellScores:

@@ -30,6 +30,13 @@ class Limits:
     min_margin: float = _number(0.5, (
         "The least margin a named cell has: a cell nearer half-way between two looks than to either is not "
         "named (a tile pressed half down, a digit half drawn)."))
+    unseen_number_share: float = _number(0.75, (
+        "A profile made at the board's size that lacks some numbers names a cell a number or the empty cell only "
+        "within this share of the distance between its two closest numbers (or its own max_rms, where larger): "
+        "a digit it never saw lies about as far from the others as they do from each other (gnome-mines's 3 at "
+        "34 px, without its look, is 25.7 from its 2, the looks' closest two numbers 24.3 apart: 1.06 of it), "
+        "while a number it holds, drawn half a pixel off, stays within 0.54 of it (gnome-mines's 6 at 30 px, 13.9 "
+        "of 25.6). Calibration holds the profiles it makes to half (its tolerance), having seen their cells."))
     unanchored_rms: float = _number(6.0, (
         "On a board whose cells all look alike (a fresh board), the most a cell may differ from its look: "
         "a brighter screen and a board of revealed cells look the same, so only a near-exact match tells "

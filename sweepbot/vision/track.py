@@ -74,8 +74,8 @@ def score_frame(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms
         merged = old.copy().reshape(-1)
         merged[changed] = new.reshape(-1)
         parts.append(merged.reshape(rows, cols))
-    return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], parts[4], max_rms),
-                  changed)
+    return Scored(geometry, profile, windows, CellScores(parts[0], parts[1], parts[2], parts[3], parts[4], max_rms,
+                                                         numbers_rms=kept.numbers_rms), changed)
 
 
 @dataclass(frozen=True)

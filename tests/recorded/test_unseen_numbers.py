@@ -98,3 +98,34 @@ def test_a_wrong_flag_never_seen_on_its_red_ground_is_refused_not_read_open() ->
     assert "X" in (FIXTURES / "gnome-mines" / "big-lost.board").read_text()
     with pytest.raises(SweepbotError, match=r"\(11, 21\).*\(12, 21\)"):
         read_screenshot(image, profiles=[_gnome_mines_without(30, "X")], opened_unknown=True)
+
+
+@pytest.mark.parametrize(("left_out", "shot", "taken_for"), [("3", "digits-34-1", "2"), ("1", "digits-34-2", "2"),
+                                                             ("5", "digits-34-3", "6"), ("3", "medium-first", "2")])
+def test_a_number_a_profile_made_at_the_boards_size_lacks_is_refused_not_read_as_its_nearest(
+        left_out: str, shot: str, taken_for: str) -> None:
+    """gnome-mines's built-in 34 px profile with one number's looks left out, as a profile with no such number
+    is shipped (no calibrated limit of its own): that number's cells lie 25-29 RMS from the nearest number it
+    holds (a 3 from its 2, on grounds tinted alike), under the reader's ``max_rms`` and with a margin over
+    ``min_margin``, while the numbers it holds read within a pixel's noise. Held to three quarters of the
+    distance between its two closest numbers (the table's ``unseen_number_share``), they are refused, by name; with
+    the share raised to 2 (such cells held to ``max_rms`` alone), the board reads with them as ``taken_for``:
+    wrong."""
+    from sweepbot.errors import SweepbotError
+    from sweepbot.vision import limits
+
+    builtin = load_profile(BUILTIN_DIR / "gnome-mines-34px")
+    _, _, w, h = builtin.crop
+    kept = [(ch, row.reshape(h, w, 3).astype(np.uint8)) for ch, row in zip(builtin.labels, builtin.stack, strict=True)
+            if ch != left_out]
+    profile = make_profile("gnome-mines-34px", "gnome-mines", builtin.pitch, builtin.crop, kept)
+    expected = Board.parse((FIXTURES / "gnome-mines" / f"{shot}.board").read_text()).grid
+    cells = [(r, c) for r, row in enumerate(expected) for c, ch in enumerate(row) if ch == left_out]
+    assert cells
+    image = load_image(FIXTURES / "gnome-mines" / f"{shot}.png")
+    with pytest.raises(SweepbotError, match="match no template") as refused:
+        read_screenshot(image, profiles=[profile])
+    assert f"({cells[0][0]}, {cells[0][1]}) ~{taken_for}" in str(refused.value)
+    with limits.using(unseen_number_share=2.0):
+        misread = read_screenshot(image, profiles=[profile]).board.grid
+    assert {misread[r][c] for r, c in cells} == {taken_for}

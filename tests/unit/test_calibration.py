@@ -821,7 +821,8 @@ def test_a_digit_never_seen_nearest_the_mine_is_read_open_while_no_mine_is_shown
 def test_digits_drawn_alike_keep_the_tolerance_under_half_their_spacing() -> None:
     """Digits drawn small and in one colour differ by little: a digit never seen would match a known one
     within the usual tolerance, so the tolerance stays under half the distance between the closest two."""
-    from sweepbot.calibration.calibrate import MIN_TOLERANCE, number_spacing, tolerance
+    from sweepbot.calibration.calibrate import MIN_TOLERANCE, tolerance
+    from sweepbot.vision.cells import number_spacing
     from sweepbot.vision.profile import make_profile
 
     green = np.full((20, 20, 3), (80, 170, 70), np.uint8)
