@@ -12,7 +12,7 @@ from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.profile import available_profiles, select_profiles
-from sweepbot.vision.read import ReadError, Seen, learning, reading_area, resizes
+from sweepbot.vision.read import ReadError, Seen, learning, reading_area, reads_unknown, resizes
 
 
 class VisionReader:
@@ -87,7 +87,7 @@ class VisionReader:
     def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
         reading = self._read(frame, whole)
         over = game_over(reading.board)
-        if over and OPENED in "".join(reading.board.grid):
+        if over and learning(reading.profile) and OPENED in "".join(reading.board.grid):
             new = learn_opened(frame, reading.geometry, reading.profile, reading.board, won=over == "won")
             if new:
                 self.profile = with_templates(reading.profile, new)
@@ -104,7 +104,7 @@ class VisionReader:
             raise ReadError("no board found yet to read in part of the screen")
         if self.geometry is not None and self.profile is not None and not resizes(self.profile):
             try:
-                reading = read_located(frame, self.geometry, self.profile, opened_unknown=learning(self.profile),
+                reading = read_located(frame, self.geometry, self.profile, opened_unknown=reads_unknown(self.profile),
                                        last=self.seen)
                 if unknown(reading) > self.unknown:
                     reading = self._lined_up(frame, reading)

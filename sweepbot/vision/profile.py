@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 from platformdirs import user_data_dir
 
-from sweepbot.board import CELL_CHARS
+from sweepbot.board import CELL_CHARS, NUMBERS
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.derived import derived
 from sweepbot.vision.rules import PlayRules, RulesError
@@ -98,6 +98,11 @@ class Profile:
     @property
     def chars(self) -> frozenset[str]:
         return frozenset(self.labels)
+
+    @property
+    def lacks_numbers(self) -> bool:
+        """Whether some number from 1 to 8 has no look here (the games it was made from never showed it)."""
+        return not set(NUMBERS) <= self.chars
 
     def template(self, index: int) -> np.ndarray:
         _, _, w, h = self.crop

@@ -201,6 +201,15 @@ def learning(profile: Profile) -> bool:
     return profile.folder is not None and profile.folder.parent != BUILTIN_DIR
 
 
+def reads_unknown(profile: Profile) -> bool:
+    """Whether a few cells no look fits may read as open cells of unknown number (``=``, with
+    ``opened_unknown``): with a profile still learning, or a built-in one made at the board's size whose games
+    never showed every number (gnome-mines's 46 px profile has no 6, 7 or 8). Such a profile holds the numbers
+    it has within ``unseen_number_share`` (``vision.cells``), so that a number it lacks is not named as one it
+    has; play reads such a cell open and goes on, where refusing it would stop the game."""
+    return learning(profile) or (not profile.drawn_from and profile.lacks_numbers)
+
+
 def read_screenshot(
     image: np.ndarray,
     profile: str | None = None,
@@ -235,7 +244,7 @@ def read_screenshot(
     found = geometry or locate(image)
     seen, fit, placed = fit_board(image, found, candidates, opened_unknown, trim=geometry is None)
     kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)
-    reading = read_located(seen, fit.grid, fit.profile, opened_unknown=opened_unknown and learning(fit.profile),
+    reading = read_located(seen, fit.grid, fit.profile, opened_unknown=opened_unknown and reads_unknown(fit.profile),
                            last=kept)
     return reading if placed is None else replace(reading, geometry=placed)
 
@@ -308,9 +317,10 @@ def _resizing(found: Geometry, candidates: Sequence[Profile]) -> list[Profile]:
 def unreadable(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], best: Fit | None,
                opened_unknown: bool) -> ReadError | None:
     """Why the fit chosen does not read the board (None: it does): no profile fits its cell size, cells
-    refused (unless, with ``opened_unknown`` and a profile still learning, they read as open cells of unknown
-    number), every cell an open one (no game shows a board without mines: a plain area matched by another
-    screen's opened cells), or the grid seeming to go on past an edge (a board of the wrong size)."""
+    refused (unless, with ``opened_unknown`` and a profile that reads them so, :func:`reads_unknown`, they
+    read as open cells of unknown number), every cell an open one (no game shows a board without mines: a
+    plain area matched by another screen's opened cells), or the grid seeming to go on past an edge (a board
+    of the wrong size)."""
     if best is None:
         sizes = ", ".join(sorted({f"{p.pitch[0]:g}" for p in candidates}))
         return ReadError(
@@ -319,7 +329,7 @@ def unreadable(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]
             "calibrate one for this client"
         )
     grid, chosen, scores = best.grid, best.profile, best.scores
-    if not (scores.accepted.all() or (opened_unknown and learning(chosen)
+    if not (scores.accepted.all() or (opened_unknown and reads_unknown(chosen)
                                       and as_opened(scores, grid, chosen).accepted.all())):
         return refuse(image, grid, scores, chosen)
     if holds_no_mine(scores.grid()):

@@ -129,3 +129,30 @@ def test_a_number_a_profile_made_at_the_boards_size_lacks_is_refused_not_read_as
     with limits.using(unseen_number_share=2.0):
         misread = read_screenshot(image, profiles=[profile]).board.grid
     assert {misread[r][c] for r, c in cells} == {taken_for}
+
+
+@pytest.mark.parametrize(("left_out", "shot"), [("3", "digits-34-1"), ("2", "medium-lost")])
+def test_play_reads_a_number_a_built_in_profile_lacks_open_and_writes_nothing(
+        left_out: str, shot: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in profile (in the package's folder) whose games never showed a number: play's reader reads
+    that number's cells as ``=`` (open, number unknown: the solver goes on without it) on a board's first
+    frame and on the next, tracked, where refusing them would stop the game; a lost board too, its cells
+    proved by the mines it shows, is learnt from by no one (nothing is written beside the package)."""
+    from sweepbot.playing.vision_reader import VisionReader
+    from sweepbot.vision import read as read_module
+
+    builtin = load_profile(BUILTIN_DIR / "gnome-mines-34px")
+    _, _, w, h = builtin.crop
+    kept = [(ch, row.reshape(h, w, 3).astype(np.uint8)) for ch, row in zip(builtin.labels, builtin.stack, strict=True)
+            if ch != left_out]
+    folder = BUILTIN_DIR / "gnome-mines-34px-lacking"
+    profile = make_profile("gnome-mines-34px", "gnome-mines", builtin.pitch, builtin.crop, kept, folder=folder)
+    monkeypatch.setattr(read_module, "available_profiles", lambda: [profile])
+    expected = Board.parse((FIXTURES / "gnome-mines" / f"{shot}.board").read_text()).grid
+    unseen = tuple("".join("=" if ch == left_out else ch for ch in row) for row in expected)
+    assert unseen != expected
+    image = load_image(FIXTURES / "gnome-mines" / f"{shot}.png")
+    reader = VisionReader()
+    assert reader.read(image).board.grid == unseen
+    assert reader.read(image).board.grid == unseen
+    assert reader.learnt == [] and not folder.exists()
