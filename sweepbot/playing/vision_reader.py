@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from sweepbot.board import OPENED, game_over
@@ -11,7 +13,7 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
-from sweepbot.vision.profile import available_profiles, select_profiles
+from sweepbot.vision.profile import available_profiles, select_profiles, user_profiles_dir
 from sweepbot.vision.read import ReadError, Seen, learning, reading_area, reads_unknown, resizes
 
 
@@ -29,7 +31,7 @@ class VisionReader:
         self.relocations = 0
         self.size: tuple[int, int] | None = None  # the size of the board last found
         self.new_size: tuple[int, int] | None = None  # another size found once, not yet confirmed
-        self.learnt: list[str] = []  # characters a calibrated profile learnt in play
+        self.learnt: list[str] = []  # characters learnt in play (a calibrated profile, or a built-in one lacking them)
         #: what the last read at ``geometry`` with ``profile`` saw: a new frame is classified only where it
         #: changed (a board that moved or a profile that learnt a look is read in full)
         self.seen: Seen | None = None
@@ -73,24 +75,24 @@ class VisionReader:
         """Name the open cells of unknown number that the board read last (``view``, from ``frame``) proves,
         with the solver's ``analysis`` of it (``vision.learn.learn_proved``): the next frames read them, and
         every cell drawn as they are, as their numbers."""
-        if self.geometry is None or self.profile is None or not learning(self.profile) \
+        if self.geometry is None or self.profile is None or not reads_unknown(self.profile) \
                 or OPENED not in "".join(view.board.grid) or (self.geometry.rows, self.geometry.cols) != (
                     view.board.rows, view.board.cols):
             return
         new = not_kept(self.profile, learn_proved(frame, self.geometry, self.profile, view.board,
                                                   set(analysis.mines), set(analysis.safe)))
         if new:
-            self.profile = with_templates(self.profile, new)
+            self.profile = with_templates(in_the_store(self.profile), new)
             self.learnt += [ch for ch, _ in new]
             self.seen = None
 
     def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
         reading = self._read(frame, whole)
         over = game_over(reading.board)
-        if over and learning(reading.profile) and OPENED in "".join(reading.board.grid):
+        if over and reads_unknown(reading.profile) and OPENED in "".join(reading.board.grid):
             new = learn_opened(frame, reading.geometry, reading.profile, reading.board, won=over == "won")
             if new:
-                self.profile = with_templates(reading.profile, new)
+                self.profile = with_templates(in_the_store(reading.profile), new)
                 self.learnt += [ch for ch, _ in new]
                 reading = read_located(frame, reading.geometry, self.profile, opened_unknown=True)
         if over:
@@ -171,6 +173,15 @@ class VisionReader:
 def unknown(reading: Reading) -> int:
     """Open cells of unknown number on the board read."""
     return sum(row.count(OPENED) for row in reading.board.grid)
+
+
+def in_the_store(profile: Profile) -> Profile:
+    """The profile that learns in play: ``profile`` itself when it is the user's, else (a built-in one lacking
+    numbers) a copy of it in the user's profile store under the same name, which wins over the built-in from
+    then on; the package's own folder is never written."""
+    if learning(profile):
+        return profile
+    return replace(profile, folder=user_profiles_dir() / profile.name)
 
 
 def to_view(reading: Reading) -> BoardView:

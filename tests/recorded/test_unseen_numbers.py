@@ -131,14 +131,9 @@ def test_a_number_a_profile_made_at_the_boards_size_lacks_is_refused_not_read_as
     assert {misread[r][c] for r, c in cells} == {taken_for}
 
 
-@pytest.mark.parametrize(("left_out", "shot"), [("3", "digits-34-1"), ("2", "medium-lost")])
-def test_play_reads_a_number_a_built_in_profile_lacks_open_and_writes_nothing(
-        left_out: str, shot: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A built-in profile (in the package's folder) whose games never showed a number: play's reader reads
-    that number's cells as ``=`` (open, number unknown: the solver goes on without it) on a board's first
-    frame and on the next, tracked, where refusing them would stop the game; a lost board too, its cells
-    proved by the mines it shows, is learnt from by no one (nothing is written beside the package)."""
-    from sweepbot.playing.vision_reader import VisionReader
+def _built_in_without(left_out: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Profile, Path]:
+    """gnome-mines's built-in 34 px profile with ``left_out``'s looks left out, in a folder beside the package's
+    own, and the only profile a read from scratch knows; with that folder."""
     from sweepbot.vision import read as read_module
 
     builtin = load_profile(BUILTIN_DIR / "gnome-mines-34px")
@@ -148,11 +143,43 @@ def test_play_reads_a_number_a_built_in_profile_lacks_open_and_writes_nothing(
     folder = BUILTIN_DIR / "gnome-mines-34px-lacking"
     profile = make_profile("gnome-mines-34px", "gnome-mines", builtin.pitch, builtin.crop, kept, folder=folder)
     monkeypatch.setattr(read_module, "available_profiles", lambda: [profile])
-    expected = Board.parse((FIXTURES / "gnome-mines" / f"{shot}.board").read_text()).grid
-    unseen = tuple("".join("=" if ch == left_out else ch for ch in row) for row in expected)
+    return profile, folder
+
+
+def test_play_reads_a_number_a_built_in_profile_lacks_open_while_the_game_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A built-in profile (in the package's folder) whose games never showed a 3: play's reader reads the 3 of
+    a board in play as ``=`` (open, number unknown: the solver goes on without it) on the board's first frame
+    and on the next, tracked, where refusing it would stop the game. Nothing proves it yet: nothing is learnt,
+    and nothing is written."""
+    from sweepbot.playing.vision_reader import VisionReader
+    from sweepbot.vision.profile import user_profiles_dir
+
+    _, folder = _built_in_without("3", monkeypatch)
+    expected = Board.parse((FIXTURES / "gnome-mines" / "medium-first.board").read_text()).grid
+    unseen = tuple(row.replace("3", "=") for row in expected)
     assert unseen != expected
-    image = load_image(FIXTURES / "gnome-mines" / f"{shot}.png")
+    image = load_image(FIXTURES / "gnome-mines" / "medium-first.png")
     reader = VisionReader()
     assert reader.read(image).board.grid == unseen
     assert reader.read(image).board.grid == unseen
-    assert reader.learnt == [] and not folder.exists()
+    assert reader.learnt == [] and not folder.exists() and not (user_profiles_dir() / "gnome-mines-34px").exists()
+
+
+def test_a_number_a_built_in_profile_lacks_is_learnt_from_a_lost_board_into_the_users_store(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same profile without its 2 meets a lost board, whose mines shown prove every number: the 2s are
+    learnt, the profile is kept with them in the user's profile store under its own name (where it wins over
+    the built-in from then on) and the board read names them; the package's folder is never written."""
+    from sweepbot.playing.vision_reader import VisionReader
+    from sweepbot.vision.profile import user_profiles_dir
+
+    _, folder = _built_in_without("2", monkeypatch)
+    expected = Board.parse((FIXTURES / "gnome-mines" / "medium-lost.board").read_text()).grid
+    image = load_image(FIXTURES / "gnome-mines" / "medium-lost.png")
+    reader = VisionReader()
+    assert reader.read(image).board.grid == expected
+    assert set(reader.learnt) == {"2"} and not folder.exists()
+    kept = load_profile(user_profiles_dir() / "gnome-mines-34px")
+    assert "2" in kept.labels and kept.folder == user_profiles_dir() / "gnome-mines-34px"
+    assert read_screenshot(image, profiles=[kept]).board.grid == expected
