@@ -158,6 +158,9 @@ def read_located(
         scores = as_opened(scores, at, profile) if opened_unknown else scores
         if not scores.accepted.all():
             raise refuse(drawn, at, scores, profile)
+        if holds_no_mine(scores.grid()):
+            # the cells no look fits, taken for open ones, leave no cell a mine could be under
+            raise all_open(at)
     grid = scores.grid()
     pixels = counter_pixels(drawn, at, profile)
     if last is not None and last.counter_holds(at, profile, pixels):
@@ -172,6 +175,12 @@ def read_located(
     seen = None if scores.track is None else Seen(scores.track, None if pixels is None else pixels.copy(),
                                                   mines_left)
     return Reading(board, geometry, profile, scores, mines_left, seen=seen)
+
+
+def all_open(grid: Geometry) -> ReadError:
+    """The error for a board every cell of which reads as opened (cells of unknown number among them)."""
+    return ReadError(f"every cell of the board found ({grid.rows}x{grid.cols} cells) reads as an opened cell: no "
+                     "game shows a board without mines; not read")
 
 
 def as_read(image: np.ndarray, geometry: Geometry, profile: Profile) -> tuple[np.ndarray, Geometry]:
@@ -329,12 +338,13 @@ def unreadable(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]
             "calibrate one for this client"
         )
     grid, chosen, scores = best.grid, best.profile, best.scores
-    if not (scores.accepted.all() or (opened_unknown and reads_unknown(chosen)
-                                      and as_opened(scores, grid, chosen).accepted.all())):
+    read = scores
+    if not scores.accepted.all() and opened_unknown and reads_unknown(chosen):
+        read = as_opened(scores, grid, chosen)
+    if not read.accepted.all():
         return refuse(image, grid, scores, chosen)
-    if holds_no_mine(scores.grid()):
-        return ReadError(f"every cell of the board found ({grid.rows}x{grid.cols} cells) reads as an opened cell: "
-                         "no game shows a board without mines; not read")
+    if holds_no_mine(read.grid()):
+        return all_open(grid)
     side = goes_on_past(image, grid, chosen, scores)
     if side is not None:
         return ReadError(f"the board found ({grid.rows}x{grid.cols} cells) seems to go on past its {side} edge: "

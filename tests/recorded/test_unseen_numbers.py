@@ -183,3 +183,22 @@ def test_a_number_a_built_in_profile_lacks_is_learnt_from_a_lost_board_into_the_
     kept = load_profile(user_profiles_dir() / "gnome-mines-34px")
     assert "2" in kept.labels and kept.folder == user_profiles_dir() / "gnome-mines-34px"
     assert read_screenshot(image, profiles=[kept]).board.grid == expected
+
+
+def test_a_board_whose_cells_no_look_fits_are_all_taken_open_is_refused() -> None:
+    """sgt-mines's first 9x9 board (covered tiles, numbers, empty cells) read with gnome-mines's 46 px looks
+    drawn at its 20 px cells: the empty cells match, and every other cell, nearer an open look than a covered
+    one, would be read as an open cell of unknown number: a board with no cell a mine could be under, which no
+    game shows. Refused, by a read from scratch and by a read of a board found before."""
+    from sweepbot.errors import SweepbotError
+    from sweepbot.vision.locate import locate
+    from sweepbot.vision.read import choose, read_located
+
+    image = load_image(FIXTURES / "sgt-mines" / "9x9-first.png")
+    gnome = load_profile(BUILTIN_DIR / "gnome-mines-46px")
+    with pytest.raises(SweepbotError, match="reads as an opened cell"):
+        read_screenshot(image, profiles=[gnome], opened_unknown=True)
+    fit = choose(image, locate(image), [gnome])
+    assert fit is not None and fit.profile.drawn_from == "gnome-mines-46px"
+    with pytest.raises(SweepbotError, match="reads as an opened cell"):
+        read_located(image, fit.grid, fit.profile, opened_unknown=True)
