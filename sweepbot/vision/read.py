@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from sweepbot.board import Board, game_over, holds_no_mine
+from sweepbot.board import NUMBERS, Board, game_over, holds_no_mine
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
@@ -132,6 +132,10 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
         for r, c in bad[:8]
     )
     more = f" and {len(bad) - 8} more" if len(bad) > 8 else ""
+    if profile.lacks_numbers and not profile.drawn_from:
+        missing = ", ".join(ch for ch in NUMBERS if ch not in profile.chars)
+        more += (f" ({profile.name} has no look for {missing}: such a cell is refused here; play reads it as an "
+                 "open cell of unknown number and learns it)")
     grid = np.where(scores.accepted, scores.chars, REFUSED)
     part_read = PartRead(tuple("".join(row) for row in grid), tuple(geometry.xs), tuple(geometry.ys))
     return ReadError(f"{len(bad)} cell(s) match no template of profile {profile.name} well: {names}{more}", bad, crops,

@@ -126,6 +126,7 @@ def test_a_number_a_profile_made_at_the_boards_size_lacks_is_refused_not_read_as
     with pytest.raises(SweepbotError, match="match no template") as refused:
         read_screenshot(image, profiles=[profile])
     assert f"({cells[0][0]}, {cells[0][1]}) ~{taken_for}" in str(refused.value)
+    assert f"has no look for {left_out}, 8: such a cell is refused here" in str(refused.value)
     with limits.using(unseen_number_share=2.0):
         misread = read_screenshot(image, profiles=[profile]).board.grid
     assert {misread[r][c] for r, c in cells} == {taken_for}
