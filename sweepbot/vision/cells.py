@@ -269,6 +269,6 @@ def numbers_limit(profile: Profile) -> float | None:
     profile's own ``max_rms`` where that is larger (calibration set it so from the cells it saw). None (the
     cell's limit as for any other) for a profile with every number, or drawn at another size (whose numbers
     ``vision.decide`` holds otherwise)."""
-    if profile.drawn_from or not profile.lacks_numbers:
+    if not profile.lacks_numbers:
         return None
     return max(limits.LIMITS.unseen_number_share * number_spacing(profile), profile.max_rms or 0.0)

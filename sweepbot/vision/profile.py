@@ -101,8 +101,10 @@ class Profile:
 
     @property
     def lacks_numbers(self) -> bool:
-        """Whether some number from 1 to 8 has no look here (the games it was made from never showed it)."""
-        return not set(NUMBERS) <= self.chars
+        """Whether the profile was made at its own size from games that never showed some number from 1 to 8
+        (it has no look for it). A profile drawn at another size is not said to: ``vision.decide`` holds the
+        numbers it names otherwise."""
+        return not self.drawn_from and not set(NUMBERS) <= self.chars
 
     def template(self, index: int) -> np.ndarray:
         _, _, w, h = self.crop

@@ -132,7 +132,7 @@ def refuse(image: np.ndarray, geometry: Geometry, scores: CellScores, profile: P
         for r, c in bad[:8]
     )
     more = f" and {len(bad) - 8} more" if len(bad) > 8 else ""
-    if profile.lacks_numbers and not profile.drawn_from:
+    if profile.lacks_numbers:
         missing = ", ".join(ch for ch in NUMBERS if ch not in profile.chars)
         more += (f" ({profile.name} has no look for {missing}: such a cell is refused here; play reads it as an "
                  "open cell of unknown number and learns it)")
@@ -220,7 +220,7 @@ def reads_unknown(profile: Profile) -> bool:
     never showed every number (gnome-mines's 46 px profile has no 6, 7 or 8). Such a profile holds the numbers
     it has within ``unseen_number_share`` (``vision.cells``), so that a number it lacks is not named as one it
     has; play reads such a cell open and goes on, where refusing it would stop the game."""
-    return learning(profile) or (not profile.drawn_from and profile.lacks_numbers)
+    return learning(profile) or profile.lacks_numbers
 
 
 def read_screenshot(

@@ -56,15 +56,15 @@ def test_a_number_never_seen_in_dark_ink_on_a_light_ground_is_read_open_with_its
         read_screenshot(image, profiles=[profile], opened_unknown=True)
 
 
-def _gnome_mines_without(size: int, unseen: str) -> Profile:
+def _gnome_mines_without(size: int, unseen: str, folder: Path | None = None) -> Profile:
     """gnome-mines's built-in profile at ``size`` px with the looks of ``unseen`` left out, in a folder of its
-    own, as a calibration whose games never showed them saves one."""
+    own (``folder``; by default as a calibration whose games never showed them saves one)."""
     builtin = load_profile(BUILTIN_DIR / f"gnome-mines-{size}px")
     _, _, w, h = builtin.crop
     kept = [(ch, row.reshape(h, w, 3).astype(np.uint8)) for ch, row in zip(builtin.labels, builtin.stack, strict=True)
             if ch not in unseen]
     return make_profile(f"gnome-mines-{size}px", "gnome-mines", builtin.pitch, builtin.crop, kept,
-                        folder=Path(f"/calibrated/gnome-mines-{size}px"))
+                        folder=folder or Path(f"/calibrated/gnome-mines-{size}px"))
 
 
 @pytest.mark.parametrize(("size", "shot"), [(30, "digits-30-2"), (30, "digits-30-4"), (34, "digits-34-2"),
@@ -114,11 +114,7 @@ def test_a_number_a_profile_made_at_the_boards_size_lacks_is_refused_not_read_as
     from sweepbot.errors import SweepbotError
     from sweepbot.vision import limits
 
-    builtin = load_profile(BUILTIN_DIR / "gnome-mines-34px")
-    _, _, w, h = builtin.crop
-    kept = [(ch, row.reshape(h, w, 3).astype(np.uint8)) for ch, row in zip(builtin.labels, builtin.stack, strict=True)
-            if ch != left_out]
-    profile = make_profile("gnome-mines-34px", "gnome-mines", builtin.pitch, builtin.crop, kept)
+    profile = _gnome_mines_without(34, left_out, BUILTIN_DIR / "gnome-mines-34px-lacking")
     expected = Board.parse((FIXTURES / "gnome-mines" / f"{shot}.board").read_text()).grid
     cells = [(r, c) for r, row in enumerate(expected) for c, ch in enumerate(row) if ch == left_out]
     assert cells
@@ -137,12 +133,8 @@ def _built_in_without(left_out: str, monkeypatch: pytest.MonkeyPatch) -> tuple[P
     own, and the only profile a read from scratch knows; with that folder."""
     from sweepbot.vision import read as read_module
 
-    builtin = load_profile(BUILTIN_DIR / "gnome-mines-34px")
-    _, _, w, h = builtin.crop
-    kept = [(ch, row.reshape(h, w, 3).astype(np.uint8)) for ch, row in zip(builtin.labels, builtin.stack, strict=True)
-            if ch != left_out]
     folder = BUILTIN_DIR / "gnome-mines-34px-lacking"
-    profile = make_profile("gnome-mines-34px", "gnome-mines", builtin.pitch, builtin.crop, kept, folder=folder)
+    profile = _gnome_mines_without(34, left_out, folder)
     monkeypatch.setattr(read_module, "available_profiles", lambda: [profile])
     return profile, folder
 
