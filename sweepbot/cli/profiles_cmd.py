@@ -10,7 +10,8 @@ from typing import Any
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
         "profiles", help="list the profiles", description="List the built-in and calibrated profiles: name, "
-        "client, cell size, the cell characters each can read, and where it lives.")
+        "client, cell size, the cell characters each can read, and where it lives (learnt: a built-in profile "
+        "with the looks play learnt, kept in your folder).")
     return parser
 
 
@@ -22,7 +23,8 @@ def run(args: argparse.Namespace) -> int:
         builtin = p.folder is not None and p.folder.parent == BUILTIN_DIR
         rows.append({"name": p.name, "client": p.client, "cell": [round(v, 2) for v in p.pitch],
                      "chars": "".join(sorted(p.chars - {"~"})), "unnamed": p.labels.count("~"),
-                     "counter": bool(p.counter), "source": "built-in" if builtin else "calibrated",
+                     "counter": bool(p.counter),
+                     "source": "built-in" if builtin else "learnt" if p.built_in else "calibrated",
                      "folder": str(p.folder)})
     if args.json:
         print(json.dumps({"user_folder": str(user_profiles_dir()), "profiles": rows}))

@@ -13,7 +13,7 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
-from sweepbot.vision.profile import available_profiles, select_profiles, user_profiles_dir
+from sweepbot.vision.profile import available_profiles, looks_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import ReadError, Seen, learning, reading_area, reads_unknown, resizes
 
 
@@ -178,10 +178,11 @@ def unknown(reading: Reading) -> int:
 def in_the_store(profile: Profile) -> Profile:
     """The profile that learns in play: ``profile`` itself when it is the user's, else (a built-in one lacking
     numbers) a copy of it in the user's profile store under the same name, which wins over the built-in from
-    then on; the package's own folder is never written."""
+    then on (while the built-in stays as it was copied: ``vision.profile.renewed``); the package's own folder is
+    never written."""
     if learning(profile):
         return profile
-    return replace(profile, folder=user_profiles_dir() / profile.name)
+    return replace(profile, folder=user_profiles_dir() / profile.name, built_in=looks_digest(profile))
 
 
 def to_view(reading: Reading) -> BoardView:

@@ -111,7 +111,8 @@ def with_templates(profile: Profile, new: list[tuple[str, np.ndarray]]) -> Profi
                 templates.pop(unnamed[int(np.argmin(d))])
         templates.append((ch, img))
     updated = make_profile(profile.name, profile.client, profile.pitch, profile.crop, templates, profile.sizes,
-                           profile.counter, profile.folder, profile.play, profile.max_rms, profile.drawn_from)
+                           profile.counter, profile.folder, profile.play, profile.max_rms, profile.drawn_from,
+                           profile.built_in)
     if profile.folder is not None:
         save_profile(updated, profile.folder)
     return updated

@@ -14,6 +14,8 @@
       "max_rms": 14.2,                   optional: how far a cell may be from its template and still be read
       "drawn_from": "gnome-mines-46px",  optional: drawn from that profile at this size (several joined by
                                          "+": a client's sizes drawn together), then learnt in play
+      "built_in": "3f2a...",             optional: made from built-in profiles (this name's, or drawn_from's),
+                                         whose looks had this digest (built_in_digest), then learnt in play
       "play": {...}                      optional: the client's rules for play (see sweepbot.vision.rules)
     }
 
@@ -27,6 +29,7 @@ check that a calibration works on its own).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Sequence
@@ -82,6 +85,10 @@ class Profile:
     max_rms: float | None = None
     #: the profile this one was drawn from at another cell size (see sweepbot.vision.scaled); None: made here
     drawn_from: str | None = None
+    #: made from built-in profiles (a copy of the one of the same name, or those ``drawn_from`` names): their
+    #: :func:`built_in_digest` then, for a copy kept in the user's store with what play learnt to be told from
+    #: one made before sweepbot changed them (None: not made from built-in profiles)
+    built_in: str | None = None
     #: derived from ``stack``: squared norms, character codes, squared distances between templates
     norms: np.ndarray = field(init=False, repr=False, compare=False)
     codes: np.ndarray = field(init=False, repr=False, compare=False)
@@ -118,7 +125,7 @@ class Profile:
             return self
         return derived(self, "primary", lambda: Profile(
             self.name, self.client, self.pitch, self.crop, tuple(self.labels[i] for i in first), self.stack[first],
-            self.sizes, self.counter, self.folder, self.play, self.max_rms, self.drawn_from))
+            self.sizes, self.counter, self.folder, self.play, self.max_rms, self.drawn_from, self.built_in))
 
     def fits_size(self, rows: int, cols: int) -> bool:
         return not self.sizes or (rows, cols) in self.sizes
@@ -136,6 +143,7 @@ def make_profile(
     play: PlayRules | None = None,
     max_rms: float | None = None,
     drawn_from: str | None = None,
+    built_in: str | None = None,
 ) -> Profile:
     """A profile from (character, BGR template) pairs, every template ``crop``'s size."""
     _, _, w, h = crop
@@ -152,7 +160,25 @@ def make_profile(
         raise ProfileError(f"{name}: no templates")
     return Profile(name, client, (float(pitch[0]), float(pitch[1])), tuple(crop),  # type: ignore[arg-type]
                    tuple(labels), np.stack(rows), tuple(tuple(s) for s in sizes),  # type: ignore[misc]
-                   dict(counter or {}), folder, play or PlayRules(), max_rms, drawn_from)
+                   dict(counter or {}), folder, play or PlayRules(), max_rms, drawn_from, built_in)
+
+
+def looks_digest(profile: Profile) -> str:
+    """A digest of what a profile reads with (cell size, window, and each look with its character): two
+    profiles with the same digest read every board alike."""
+    digest = hashlib.sha256(json.dumps([profile.pitch, profile.crop, profile.labels]).encode())
+    digest.update(np.ascontiguousarray(profile.stack.round().astype(np.uint8)).tobytes())
+    return digest.hexdigest()[:16]
+
+
+def built_in_digest(sources: Sequence[Profile]) -> str | None:
+    """The :func:`looks_digest` of the profiles a profile is made from (several: of them all), when they are
+    all built-in; else None."""
+    if not sources or not all(p.folder is not None and p.folder.parent == BUILTIN_DIR for p in sources):
+        return None
+    if len(sources) == 1:
+        return looks_digest(sources[0])
+    return hashlib.sha256("+".join(looks_digest(p) for p in sources).encode()).hexdigest()[:16]
 
 
 def load_profile(folder: str | Path) -> Profile:
@@ -178,6 +204,7 @@ def load_profile(folder: str | Path) -> Profile:
             templates, [tuple(s) for s in spec.get("sizes", [])], spec.get("counter"), folder,
             PlayRules.from_json(spec.get("play"), version),
             None if spec.get("max_rms") is None else float(spec["max_rms"]), spec.get("drawn_from"),
+            spec.get("built_in"),
         )
     except RulesError as err:
         raise ProfileError(f"{folder}: {err}") from None
@@ -211,6 +238,8 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
         spec["max_rms"] = round(profile.max_rms, 1)
     if profile.drawn_from:
         spec["drawn_from"] = profile.drawn_from
+    if profile.built_in:
+        spec["built_in"] = profile.built_in
     if profile.counter:
         spec["counter"] = profile.counter
     play = profile.play.to_json()
@@ -261,11 +290,40 @@ def _load_dir(root: Path) -> list[Profile]:
 def available_profiles(extra_dirs: Sequence[str | Path] = ()) -> list[Profile]:
     """Built-in profiles, the user's calibrated ones, and every profile folder under ``extra_dirs`` (later ones
     win on a name clash)."""
-    by_name = {} if builtin_hidden() else {p.name: p for p in _builtin()}
+    builtin = {} if builtin_hidden() else {p.name: p for p in _builtin()}
+    by_name = dict(builtin)
     for root in [user_profiles_dir(), *extra_dirs]:
         for p in _load_dir(Path(root)):
-            by_name[p.name] = p
+            if p.drawn_from and _drawn_before(p, builtin):
+                continue  # its sizes drawn afresh from the built-ins as they are now
+            by_name[p.name] = renewed(p, builtin[p.name]) if p.name in builtin else p
     return list(by_name.values())
+
+
+def _drawn_before(drawn: Profile, builtin: dict[str, Profile]) -> bool:
+    """Whether a profile drawn from built-in ones at another size, kept in the user's store with what play
+    learnt there, was drawn from them as they were before sweepbot changed them: its drawn looks are out of
+    date, and which of its looks play learnt is not known apart (it is left out, and learns again)."""
+    names = (drawn.drawn_from or "").split("+")
+    if drawn.built_in is None or not all(name in builtin for name in names):
+        return False
+    return built_in_digest([builtin[name] for name in names]) != drawn.built_in
+
+
+def renewed(copy: Profile, builtin: Profile) -> Profile:
+    """A user's profile over the built-in one of the same name: as it is, unless it is a copy of the built-in
+    (``built_in``) made before the built-in changed (sweepbot upgraded since). Such a copy gives way to the
+    built-in as it is now, with the copy's looks of the characters the built-in still lacks (those play
+    learnt; none where the cell size or window changed): a look mended in the built-in is never shadowed by an
+    old copy of it. Nothing is written: the copy's folder is rewritten when play next learns into it."""
+    digest = looks_digest(builtin)
+    if copy.built_in is None or copy.built_in == digest or copy.drawn_from:
+        return copy
+    templates = [(ch, builtin.template(i)) for i, ch in enumerate(builtin.labels)]
+    if (copy.pitch, copy.crop) == (builtin.pitch, builtin.crop):
+        templates += [(ch, copy.template(i)) for i, ch in enumerate(copy.labels) if ch not in builtin.chars]
+    return make_profile(builtin.name, builtin.client, builtin.pitch, builtin.crop, templates, builtin.sizes,
+                        builtin.counter, copy.folder, builtin.play, builtin.max_rms, builtin.drawn_from, digest)
 
 
 def select_profiles(name: str | None, profiles: Sequence[Profile]) -> list[Profile]:

@@ -24,7 +24,7 @@ from sweepbot.board import NUMBERS
 from sweepbot.vision import limits
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.derived import derived
-from sweepbot.vision.profile import Profile, make_profile, user_profiles_dir
+from sweepbot.vision.profile import Profile, built_in_digest, make_profile, user_profiles_dir
 from sweepbot.vision.rules import NewGameControl, PlayRules
 
 #: Cell sizes (px) a profile is drawn at: the range a board is read in.
@@ -58,7 +58,8 @@ def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
     name = f"{profile.drawn_from or profile.name}@{pitch[0]:.1f}px"
     return make_profile(name, profile.client, pitch, crop, templates, profile.sizes,
                         _counter_at(profile.counter, fx, fy), user_profiles_dir() / name,
-                        _rules_at(profile.play, fx, fy), limit, profile.drawn_from or profile.name)
+                        _rules_at(profile.play, fx, fy), limit, profile.drawn_from or profile.name,
+                        profile.built_in if profile.drawn_from else built_in_digest([profile]))
 
 
 def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
@@ -86,7 +87,8 @@ def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
                  for other in givers for i, ch in enumerate(other.labels) if ch in NUMBERS]
         own = [(ch, profile.template(i)) for i, ch in enumerate(profile.labels)]
         return make_profile(profile.name, profile.client, profile.pitch, profile.crop, own + extra, profile.sizes,
-                            profile.counter, profile.folder, profile.play, profile.max_rms, profile.drawn_from)
+                            profile.counter, profile.folder, profile.play, profile.max_rms, profile.drawn_from,
+                            profile.built_in)
 
     return derived(profile, ("with kin", tuple(other.name for other in givers)), made)
 
@@ -121,7 +123,7 @@ def client_at_pitch(profiles: Sequence[Profile], pitch: tuple[float, float]) -> 
         name = f"{ordered[0].client}@{nearest.pitch[0]:.1f}px"
         return make_profile(name, nearest.client, nearest.pitch, (x0, y0, x1 - x0, y1 - y0), looks, sizes,
                             nearest.counter, user_profiles_dir() / name, nearest.play, limit,
-                            "+".join(p.name for p in ordered))
+                            "+".join(p.name for p in ordered), built_in_digest(ordered))
 
     return derived(ordered[0], ("client at pitch", tuple(p.name for p in ordered), key), made,
                    family="client at pitch")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -195,3 +196,88 @@ def test_a_board_whose_cells_no_look_fits_are_all_taken_open_is_refused() -> Non
     assert fit is not None and fit.profile.drawn_from == "gnome-mines-46px"
     with pytest.raises(SweepbotError, match="reads as an opened cell"):
         read_located(image, fit.grid, fit.profile, opened_unknown=True)
+
+
+def test_a_users_copy_of_a_built_in_gives_way_to_the_built_in_once_sweepbot_changed_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The copy play keeps of a built-in profile lacking a 2, with the 2 it learnt, wins over the built-in while
+    the built-in stays as it was copied. Once the built-in changes (an upgrade mends one of its looks), the
+    built-in as it is now reads with the copy's 2 added, and the old look no longer reads; a copy of a
+    built-in that has the 2 by then keeps none of its own. A profile the user calibrated under a built-in's
+    name always wins as it is."""
+    from sweepbot.cli import main
+    from sweepbot.playing.vision_reader import VisionReader
+    from sweepbot.vision import profile as profile_module
+    from sweepbot.vision.profile import available_profiles, looks_digest, user_profiles_dir
+
+    lacking, _ = _built_in_without("2", monkeypatch)
+    image = load_image(FIXTURES / "gnome-mines" / "medium-lost.png")
+    VisionReader().read(image)
+    kept = load_profile(user_profiles_dir() / "gnome-mines-34px")
+    assert kept.built_in == looks_digest(lacking) and "2" in kept.labels
+
+    def shown(built_in: Profile) -> Profile:
+        monkeypatch.setattr(profile_module, "_builtin", lambda: (built_in,))
+        (found,) = [p for p in available_profiles() if p.name == "gnome-mines-34px"]
+        return found
+
+    assert looks_digest(shown(lacking)) == looks_digest(kept)  # unchanged: the copy, as it is
+    assert main(["profiles", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["profiles"][0]["source"] == "learnt"
+    # an upgrade mends the built-in's covered tile (here: drawn a level darker)
+    templates = [(ch, lacking.template(i)) for i, ch in enumerate(lacking.labels)]
+    covered = next(i for i, (ch, _) in enumerate(templates) if ch == "#")
+    old = templates[covered][1]
+    templates[covered] = ("#", (old.astype(np.int16) - 1).clip(0, 255).astype(np.uint8))
+    mended = make_profile(lacking.name, lacking.client, lacking.pitch, lacking.crop, templates,
+                          lacking.sizes, lacking.counter, lacking.folder, lacking.play, lacking.max_rms)
+    renewed = shown(mended)
+    assert renewed.folder == kept.folder and renewed.built_in == looks_digest(mended)
+    assert sorted(renewed.labels) == sorted(mended.labels + tuple(ch for ch in kept.labels if ch == "2"))
+    def covered_looks(profile: Profile) -> set[bytes]:
+        return {profile.template(i).tobytes() for i, ch in enumerate(profile.labels) if ch == "#"}
+
+    assert covered_looks(renewed) == covered_looks(mended) and old.tobytes() not in covered_looks(renewed)
+    expected = Board.parse((FIXTURES / "gnome-mines" / "medium-lost.board").read_text()).grid
+    assert read_screenshot(image, profiles=[renewed]).board.grid == expected
+    # a built-in with a 2 of its own by then: nothing of the copy's kept
+    whole = load_profile(BUILTIN_DIR / "gnome-mines-34px")
+    assert looks_digest(shown(whole)) == looks_digest(whole)
+    # a profile the user calibrated under the same name (no copy of a built-in): its own looks, always
+    calibrated = make_profile(kept.name, kept.client, kept.pitch, kept.crop,
+                              [(ch, kept.template(i)) for i, ch in enumerate(kept.labels)], folder=kept.folder)
+    profile_module.save_profile(calibrated, kept.folder)
+    assert looks_digest(shown(mended)) == looks_digest(calibrated)
+
+
+def test_a_profile_drawn_from_built_ins_and_kept_in_the_users_store_is_left_out_once_they_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """sgt-mines's 20 px looks drawn at 28 px and kept in the user's store (as play keeps them once it learns a
+    look there) are read with while the built-in stays as it was drawn from; once an upgrade changes the
+    built-in, they are left out (the size is drawn afresh from the built-in as it is), while a drawn profile
+    the user's own profile was drawn from, or one kept before its sources were recorded, stays."""
+    from sweepbot.vision import profile as profile_module
+    from sweepbot.vision.profile import available_profiles, save_profile
+    from sweepbot.vision.scaled import at_pitch
+
+    source = load_profile(BUILTIN_DIR / "sgt-mines-20px")
+    drawn = at_pitch(source, (28.0, 28.0))
+    assert drawn.folder is not None and drawn.built_in is not None and drawn.drawn_from == "sgt-mines-20px"
+    save_profile(drawn, drawn.folder)
+    monkeypatch.setattr(profile_module, "_builtin", lambda: (source,))
+    assert drawn.name in {p.name for p in available_profiles()}
+    templates = [(ch, source.template(i)) for i, ch in enumerate(source.labels)]
+    templates[0] = (templates[0][0], (templates[0][1].astype(np.int16) - 1).clip(0, 255).astype(np.uint8))
+    mended = make_profile(source.name, source.client, source.pitch, source.crop, templates, source.sizes,
+                          source.counter, source.folder, source.play, source.max_rms)
+    monkeypatch.setattr(profile_module, "_builtin", lambda: (mended,))
+    assert drawn.name not in {p.name for p in available_profiles()}
+    # kept before the sources were recorded: no way to tell, kept as it is
+    save_profile(make_profile(drawn.name, drawn.client, drawn.pitch, drawn.crop,
+                              [(ch, drawn.template(i)) for i, ch in enumerate(drawn.labels)], folder=drawn.folder,
+                              max_rms=drawn.max_rms, drawn_from=drawn.drawn_from), drawn.folder)
+    assert drawn.name in {p.name for p in available_profiles()}
+    # drawn from a profile the user calibrated: nothing recorded, kept
+    own = make_profile("mine-clone-20px", "mine-clone", source.pitch, source.crop, templates,
+                       folder=profile_module.user_profiles_dir() / "mine-clone-20px")
+    assert at_pitch(own, (28.0, 28.0)).built_in is None
