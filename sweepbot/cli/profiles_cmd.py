@@ -16,15 +16,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, user_profiles_dir
+    from sweepbot.vision.profile import available_profiles, user_profiles_dir
 
     rows: list[dict[str, Any]] = []
     for p in sorted(available_profiles(), key=lambda p: p.name):
-        builtin = p.folder is not None and p.folder.parent == BUILTIN_DIR
         rows.append({"name": p.name, "client": p.client, "cell": [round(v, 2) for v in p.pitch],
                      "chars": "".join(sorted(p.chars - {"~"})), "unnamed": p.labels.count("~"),
                      "counter": bool(p.counter),
-                     "source": "built-in" if builtin else "learnt" if p.built_in else "calibrated",
+                     "source": "built-in" if p.in_package else "learnt" if p.built_in else "calibrated",
                      "folder": str(p.folder)})
     if args.json:
         print(json.dumps({"user_folder": str(user_profiles_dir()), "profiles": rows}))

@@ -13,7 +13,7 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
-from sweepbot.vision.profile import available_profiles, looks_digest, select_profiles, user_profiles_dir
+from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import ReadError, Seen, learning, reading_area, reads_unknown, resizes
 
 
@@ -182,7 +182,7 @@ def in_the_store(profile: Profile) -> Profile:
     never written."""
     if learning(profile):
         return profile
-    return replace(profile, folder=user_profiles_dir() / profile.name, built_in=looks_digest(profile))
+    return replace(profile, folder=user_profiles_dir() / profile.name, built_in=built_in_digest([profile]))
 
 
 def to_view(reading: Reading) -> BoardView:

@@ -107,6 +107,11 @@ class Profile:
         return frozenset(self.labels)
 
     @property
+    def in_package(self) -> bool:
+        """Whether this is one of the profiles sweepbot ships (its folder is in the package's)."""
+        return self.folder is not None and self.folder.parent == BUILTIN_DIR
+
+    @property
     def lacks_numbers(self) -> bool:
         """Whether the profile was made at its own size from games that never showed some number from 1 to 8
         (it has no look for it). A profile drawn at another size is not said to: ``vision.decide`` holds the
@@ -174,7 +179,7 @@ def looks_digest(profile: Profile) -> str:
 def built_in_digest(sources: Sequence[Profile]) -> str | None:
     """The :func:`looks_digest` of the profiles a profile is made from (several: of them all), when they are
     all built-in; else None."""
-    if not sources or not all(p.folder is not None and p.folder.parent == BUILTIN_DIR for p in sources):
+    if not sources or not all(p.in_package for p in sources):
         return None
     if len(sources) == 1:
         return looks_digest(sources[0])
@@ -316,8 +321,10 @@ def renewed(copy: Profile, builtin: Profile) -> Profile:
     built-in as it is now, with the copy's looks of the characters the built-in still lacks (those play
     learnt; none where the cell size or window changed): a look mended in the built-in is never shadowed by an
     old copy of it. Nothing is written: the copy's folder is rewritten when play next learns into it."""
+    if copy.built_in is None:
+        return copy
     digest = looks_digest(builtin)
-    if copy.built_in is None or copy.built_in == digest or copy.drawn_from:
+    if copy.built_in == digest:
         return copy
     templates = [(ch, builtin.template(i)) for i, ch in enumerate(builtin.labels)]
     if (copy.pitch, copy.crop) == (builtin.pitch, builtin.crop):

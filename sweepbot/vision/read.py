@@ -25,7 +25,7 @@ from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, 
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.opened import as_opened
-from sweepbot.vision.profile import BUILTIN_DIR, Profile, available_profiles, select_profiles
+from sweepbot.vision.profile import Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
 from sweepbot.vision.scaled import LARGEST, SMALLEST
 from sweepbot.vision.track import Track, score_frame
@@ -211,7 +211,7 @@ def reading_area(geometry: Geometry, profile: Profile) -> Rect:
 
 def learning(profile: Profile) -> bool:
     """A calibrated profile (not a built-in one) learns the looks it meets in play."""
-    return profile.folder is not None and profile.folder.parent != BUILTIN_DIR
+    return profile.folder is not None and not profile.in_package
 
 
 def reads_unknown(profile: Profile) -> bool:

@@ -234,6 +234,7 @@ def test_a_users_copy_of_a_built_in_gives_way_to_the_built_in_once_sweepbot_chan
     renewed = shown(mended)
     assert renewed.folder == kept.folder and renewed.built_in == looks_digest(mended)
     assert sorted(renewed.labels) == sorted(mended.labels + tuple(ch for ch in kept.labels if ch == "2"))
+
     def covered_looks(profile: Profile) -> set[bytes]:
         return {profile.template(i).tobytes() for i, ch in enumerate(profile.labels) if ch == "#"}
 
