@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -12,9 +12,42 @@ from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
+from sweepbot.vision.frames import same_frame
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import ReadError, Seen, learning, reading_area, reads_unknown, resizes
+
+
+@dataclass(frozen=True, eq=False)
+class Held:
+    """What a read of a frame depends on besides its pixels: the board's place, the profile and what the last
+    read saw (compared by identity: they are replaced, never changed), the sizes of board found, the open
+    cells of unknown number last read, the profile asked for, and whether the frame is whole."""
+
+    whole: bool
+    geometry: Geometry | None
+    profile: Profile | None
+    seen: Seen | None
+    size: tuple[int, int] | None
+    new_size: tuple[int, int] | None
+    unknown: int
+    profile_name: str | None
+
+    def same(self, other: Held) -> bool:
+        return (self.profile is other.profile and self.seen is other.seen and (
+            self.whole, self.geometry, self.size, self.new_size, self.unknown, self.profile_name) == (
+            other.whole, other.geometry, other.size, other.new_size, other.unknown, other.profile_name))
+
+
+@dataclass(frozen=True, eq=False)
+class Failed:
+    """A frame the reader could not read, what it held when it tried, and why: a read depends on the two
+    alone, so the same frame read with the same held fails the same way."""
+
+    frame: np.ndarray
+    held: Held
+    error: SweepbotError
+    relocations: int  # how many times the board was located afresh on the way
 
 
 class VisionReader:
@@ -36,6 +69,8 @@ class VisionReader:
         #: changed (a board that moved or a profile that learnt a look is read in full)
         self.seen: Seen | None = None
         self.unknown = 0  # open cells of unknown number in the last reading
+        #: the last frame that did not read (a toast or a dialog waited out is captured again and again)
+        self.failed: Failed | None = None
 
     def read(self, frame: np.ndarray) -> BoardView:
         return to_view(self.read_vision(frame))
@@ -87,6 +122,24 @@ class VisionReader:
             self.seen = None
 
     def read_vision(self, frame: np.ndarray, whole: bool = True) -> Reading:
+        held = Held(whole, self.geometry, self.profile, self.seen, self.size, self.new_size, self.unknown,
+                    self.profile_name)
+        failed = self.failed
+        if failed is not None and failed.held.same(held) and same_frame(failed.frame, frame):
+            # the frame that did not read, nothing changed since: it fails again the same way (not read afresh
+            # with every profile each time a toast or a dialog over the board is waited out)
+            self.relocations += failed.relocations
+            raise failed.error
+        relocations = self.relocations
+        try:
+            reading = self._read_vision(frame, whole)
+        except SweepbotError as error:
+            self.failed = Failed(frame.copy(), held, error, self.relocations - relocations)
+            raise
+        self.failed = None
+        return reading
+
+    def _read_vision(self, frame: np.ndarray, whole: bool) -> Reading:
         reading = self._read(frame, whole)
         over = game_over(reading.board)
         if over and reads_unknown(reading.profile) and OPENED in "".join(reading.board.grid):

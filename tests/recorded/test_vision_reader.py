@@ -197,3 +197,44 @@ def test_replay_reads_a_step_at_the_place_of_the_step_before_only_where_its_pixe
     # the first step's board found afresh (no read at a place yet); the second, read at its place, scores its
     # changed cell alone
     assert scored == [1]
+
+
+def test_a_frame_that_did_not_read_is_not_read_afresh_while_it_and_what_the_reader_holds_stay_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pop-up over the board is waited out by capturing the screen again and again: a frame the reader could
+    not read fails the same way while its pixels and the reader's board, profile and last reading stay, without
+    locating the board afresh with every profile each time; a frame that changed is read."""
+    import sweepbot.playing.vision_reader as vision_reader
+
+    reader = VisionReader()
+    first = load_image(SGT / "30x16-first.png")
+    assert size(reader.read(first)) == (16, 30)
+    assert reader.geometry is not None
+    covered = first.copy()
+    x, y, w, h = reader.geometry.bbox
+    covered[y + h // 3 : y + 2 * h // 3, x + w // 4 : x + 3 * w // 4] = (40, 200, 90)  # a toast over the board
+    finds = []
+    real = vision_reader.read_screenshot
+    monkeypatch.setattr(vision_reader, "read_screenshot",
+                        lambda *args, **kwargs: finds.append(1) or real(*args, **kwargs))
+    with pytest.raises(ReadError) as caught:
+        reader.read(covered)
+    tried = len(finds)
+    assert tried >= 1 and reader.relocations == 1
+    with pytest.raises(ReadError) as again:
+        reader.read(covered.copy())
+    assert again.value is caught.value
+    assert len(finds) == tried and reader.relocations == 2
+    # the pop-up moved: another frame, read
+    moved = first.copy()
+    moved[y : y + h // 3, x + w // 4 : x + 3 * w // 4] = (40, 200, 90)
+    with pytest.raises(ReadError):
+        reader.read(moved)
+    assert len(finds) > tried
+    # the pop-up gone: the board reads, and the frame that did not read is read afresh once the reader holds
+    # another reading
+    assert size(reader.read(first)) == (16, 30)
+    tried = len(finds)
+    with pytest.raises(ReadError):
+        reader.read(covered)
+    assert len(finds) > tried
