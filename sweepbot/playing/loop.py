@@ -255,8 +255,10 @@ class Player:
             pressed = half_taken(view.board, clicked or [])
             if pressed:
                 view = replace(view, board=view.board.replace(dict.fromkeys(pressed, "#")))
-            if not part and not game_over(view.board) and overlays.laid_over(frame, view.bbox):
-                # a toast or pop-up over part of the board: the cells under it may read as something else
+            beside = not part and not game_over(view.board) and overlays.laid_over(frame, view.bbox)
+            if beside and not view.exact:
+                # a toast or pop-up over part of the board: the cells under it may read as something else (every
+                # cell read pixel for pixel: it lies beside them, over none of the pixels read, and the game goes on)
                 problems.append("something lies over part of the board")
                 continue
             bad = changes_that_cannot_happen(previous.board, view.board) if previous is not None else []
@@ -269,7 +271,7 @@ class Player:
                 overlays.went()
             if game_over(view.board):
                 return frame, view, None
-            if not part:
+            if not part and not beside:  # (the band is kept as it is with nothing laid over it)
                 overlays.keep_unless_nearby(frame, view.bbox)
             try:
                 with report.time.measure("solve", self.clock):

@@ -16,12 +16,15 @@ from sweepbot.solver import Analysis
 class BoardView:
     """A board read from one frame: what the loop needs of vision. ``x_edges``/``y_edges`` are the cell
     boundaries in frame pixels (cols + 1 and rows + 1 values), so a cell's centre is exact even with a
-    fractional pitch. ``client`` names the client whose look was recognised, when known."""
+    fractional pitch. ``client`` names the client whose look was recognised, when known. ``exact``: every
+    cell matched its look pixel for pixel, so that nothing lay over the pixels read (something beside the
+    board, a toast, may lie there: it hides none of them)."""
 
     board: Board
     x_edges: tuple[float, ...]
     y_edges: tuple[float, ...]
     client: str | None = None
+    exact: bool = False
 
     @property
     def bbox(self) -> Rect:

@@ -241,4 +241,4 @@ def in_the_store(profile: Profile) -> Profile:
 def to_view(reading: Reading) -> BoardView:
     geometry = reading.geometry
     return BoardView(reading.board, tuple(float(x) for x in geometry.xs), tuple(float(y) for y in geometry.ys),
-                     reading.profile.client)
+                     reading.profile.client, reading.exact)

@@ -154,7 +154,10 @@ class Limits:
         "(12.6 px cells of a 12 px profile) is read with its looks as they are."))
     exact_rms: float = _number(4.0, (
         "A read this close to its looks on every cell (mean RMS) is its client's, pixel for pixel: no other "
-        "client's looks are drawn at the board's size to be tried (they cost time and cannot do better)."))
+        "client's looks are drawn at the board's size to be tried (they cost time and cannot do better). A "
+        "read with every cell this close (each cell's RMS) has nothing over the pixels it reads: play does "
+        "not wait for a toast beside the board to go (nicegui-minesweeper's \"You won!\" over the edge of the "
+        "next board's bottom row, whose shadow leaves those cells 2.2 from their look)."))
     likeliest: int = _number(2, (
         "Clients whose looks, drawn at a board's size, are lined up with the board and read in full, every "
         "size of each, in the order of their fit to a sample of its cells, until one reads every cell: the "

@@ -89,6 +89,12 @@ class Reading:
     mines_left: int | None = None
     seen: Seen | None = field(default=None, compare=False, repr=False)
 
+    @property
+    def exact(self) -> bool:
+        """Whether every cell matches its look pixel for pixel (each within the table's ``exact_rms``): nothing
+        lies over the pixels read, whatever lies beside them."""
+        return bool(self.scores.accepted.all()) and float(self.scores.rms.max()) <= limits.LIMITS.exact_rms
+
     def to_json(self) -> dict[str, object]:
         pw, ph = self.geometry.pitch
         out: dict[str, object] = {

@@ -16,7 +16,7 @@ from sweepbot.playing.view import BoardView
 from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import load_profile
-from sweepbot.vision.read import ReadError
+from sweepbot.vision.read import ReadError, read_screenshot
 
 SGT = Path(__file__).parents[1] / "fixtures" / "sgt-mines"
 
@@ -238,3 +238,24 @@ def test_a_frame_that_did_not_read_is_not_read_afresh_while_it_and_what_the_read
     with pytest.raises(ReadError):
         reader.read(covered)
     assert len(finds) > tried
+
+
+def test_a_board_read_pixel_for_pixel_beside_a_toast_says_so_and_one_under_it_is_not_read() -> None:
+    """nicegui-minesweeper's "You won!" toast, still up over the edge of the next game's fresh board: it hides
+    the bottom few pixels of row 8's tiles, outside the windows read, whose shadow leaves those cells 2.2 from
+    the covered look. Every cell read pixel for pixel: the reading says so (play goes on rather than wait for the
+    toast to go). The toast as it came up over the last won board hides the middle of four cells: not read."""
+    page = Path(__file__).parents[1] / "fixtures" / "web-page"
+    profile = load_profile(page / "profiles" / "nicegui-minesweeper-40px")
+    reading = read_screenshot(load_image(page / "nicegui-toast-beside.png"), profiles=[profile])
+    assert reading.board.grid == ("#" * 9,) * 9
+    assert reading.exact
+    reader = VisionReader()
+    reader.profile = profile
+    view = reader.read(load_image(page / "nicegui-toast-beside.png"))
+    assert view.exact and view.board.grid == reading.board.grid
+    with pytest.raises(ReadError) as caught:
+        read_screenshot(load_image(page / "nicegui-toast-over.png"), profiles=[profile])
+    assert sorted(caught.value.cells) == [(8, 3), (8, 4), (8, 5), (8, 6)]
+    part = caught.value.board_but_unread
+    assert part is not None and part.grid[8] == ".11~~~~1."  # its empty cells drawn "0" by the client

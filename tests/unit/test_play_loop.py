@@ -885,6 +885,38 @@ def test_a_toast_left_from_the_last_game_that_moves_the_board_found_is_waited_ou
     assert device.outside == 0 and mouse.refused == 0
 
 
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_toast_beside_a_board_read_pixel_for_pixel_is_not_waited_for(exact: bool) -> None:
+    """The last game's toast still lies below the new board, over the band around it but over none of the
+    pixels read: a reader that matched every cell pixel for pixel (nicegui-minesweeper's calibrated looks, its
+    "You won!" beside the next board's bottom row) says so, and the game goes on while the toast shows. Read
+    only loosely, the cells under a toast may read as something else: the toast is waited out."""
+    game, _, _, device, mouse = setup(4)
+    screen = ToastScreen(game)
+
+    class ExactReader(SimReader):
+        def read(self, frame: np.ndarray) -> BoardView:
+            return replace(super().read(frame), exact=exact)
+
+        def read_in_area(self, frame: np.ndarray) -> BoardView:
+            return self.read(frame)
+
+    player = Player(watcher(screen, mouse), ExactReader(game.rows, game.cols, LEVELS["beginner"].mines), OPENING)
+    assert player.play_game().result == game.state != "playing"
+    start = screen.clock.now()
+    screen.until = start + 2.5
+    screen.game = device.game = Game(LEVELS["beginner"], 5, "opening")
+    clicked = len(device.clicks)
+    report = player.play_game()
+    assert report.error is None and report.result == screen.game.state != "playing"
+    assert device.outside == 0 and mouse.refused == 0 and len(device.clicks) > clicked
+    # the new game's first click, against the toast's going
+    assert (report.seconds < 2.5) == exact
+    # the band kept is the one without the toast: once it went, nothing lies over the board
+    screen.clock.sleep(max(0.0, screen.until - screen.clock.now()))
+    assert not player.watcher.overlays.covered(screen.frame())
+
+
 def test_a_band_kept_with_a_toast_over_it_is_kept_anew_once_the_toast_went_for_good() -> None:
     """The bot starts while a toast of a game before still lies below the board: the band around the board is
     kept with it there. Once it went, a whole frame (read after a read in the reader's area failed) shows a
