@@ -219,10 +219,15 @@ SAME_PLACE_PX = 2
 
 def same_place(part: PartRead, view: BoardView) -> bool:
     """Whether a board read but for some cells lies where ``view``'s did, cell for cell."""
-    edges, last = part.xs + part.ys, view.x_edges + view.y_edges
-    if len(part.xs) != len(view.x_edges) or len(edges) != len(last):
+    return lies_at(part, view.x_edges, view.y_edges)
+
+
+def lies_at(part: PartRead, x_edges: Sequence[float], y_edges: Sequence[float]) -> bool:
+    """Whether a board read but for some cells lies at these cell edges, cell for cell (see SAME_PLACE_SHARE)."""
+    edges, last = tuple(part.xs) + tuple(part.ys), tuple(x_edges) + tuple(y_edges)
+    if len(part.xs) != len(x_edges) or len(edges) != len(last):
         return False
-    pitch = min(_pitch(view.x_edges), _pitch(view.y_edges))
+    pitch = min(_pitch(x_edges), _pitch(y_edges))
     reach = max(SAME_PLACE_PX, SAME_PLACE_SHARE * pitch)
     return all(abs(a - b) <= reach for a, b in zip(edges, last, strict=True))
 

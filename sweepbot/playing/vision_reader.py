@@ -8,6 +8,7 @@ import numpy as np
 
 from sweepbot.board import OPENED, game_over
 from sweepbot.errors import SweepbotError
+from sweepbot.playing.consistency import lies_at
 from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
@@ -15,7 +16,13 @@ from sweepbot.vision import Geometry, Profile, Reading, read_located, read_scree
 from sweepbot.vision.frames import same_frame
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
-from sweepbot.vision.read import ReadError, Seen, learning, reading_area, reads_unknown, resizes
+from sweepbot.vision.read import REFUSED, ReadError, Seen, learning, reading_area, reads_unknown, resizes
+
+#: The most of a board's cells (a share) the profile in use may leave unread, where the board was, for the board
+#: to be its client's with something over those cells (see :meth:`VisionReader.mostly_read_here`): half, where a
+#: client's toast hides a few cells (nicegui-minesweeper's, 4 of 81) and a board of another client read with its
+#: looks leaves nearly all unread (xdemineur's looks on sgt-mines's new board: 469 of 480).
+MOSTLY_UNREAD = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -200,6 +207,19 @@ class VisionReader:
         self.geometry, self.profile = again.geometry, again.profile
         return again
 
+    def mostly_read_here(self, error: SweepbotError) -> bool:
+        """Whether ``error`` is the profile in use reading the board where the reader had it, all but a few of
+        its cells (at most ``MOSTLY_UNREAD`` of them): a board of its client, where it was, with something laid
+        over those cells (a toast, a dialog). No other profile is tried then: they are other clients', or its
+        client at other sizes, and a read with every one takes seconds (2.5 s on nicegui-minesweeper's "You
+        won!" over four cells)."""
+        part = error.board_but_unread if isinstance(error, ReadError) else None
+        if part is None or self.geometry is None:
+            return False
+        unread = sum(row.count(REFUSED) for row in part.grid)
+        return lies_at(part, self.geometry.xs, self.geometry.ys) and unread <= MOSTLY_UNREAD * len(part.grid) * len(
+            part.grid[0])
+
     def _find(self, frame: np.ndarray) -> Reading:
         """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
         and moves), else with any that fits. When both fail for different reasons, the error says both."""
@@ -209,6 +229,8 @@ class VisionReader:
             try:
                 return read_screenshot(frame, profiles=[in_use], opened_unknown=True)
             except SweepbotError as error:
+                if self.mostly_read_here(error):
+                    raise  # something lies over a few of its cells: no other client's looks read them
                 first = error
         try:
             return read_screenshot(frame, profile=self.profile_name, opened_unknown=True)

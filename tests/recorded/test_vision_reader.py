@@ -259,3 +259,37 @@ def test_a_board_read_pixel_for_pixel_beside_a_toast_says_so_and_one_under_it_is
     assert sorted(caught.value.cells) == [(8, 3), (8, 4), (8, 5), (8, 6)]
     part = caught.value.board_but_unread
     assert part is not None and part.grid[8] == ".11~~~~1."  # its empty cells drawn "0" by the client
+
+
+def test_a_board_read_where_it_was_but_for_cells_under_a_pop_up_is_not_read_with_every_other_profile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pop-up over a fifth of the board: the profile in use, locating it afresh, reads it where it was but for
+    the cells under the pop-up. That board is its client's: no other profile is tried (a read with every one
+    takes seconds), and the error is the profile in use's. Over most of the board, the board may be another
+    client's (a window swapped): every profile is tried, as at a board found elsewhere."""
+    import sweepbot.playing.vision_reader as vision_reader
+
+    first = load_image(SGT / "30x16-first.png")
+    reader = VisionReader()
+    reader.read(first)
+    assert reader.geometry is not None and reader.profile is not None
+    x, y, w, h = reader.geometry.bbox
+    tried: list[int] = []
+    real = vision_reader.read_screenshot
+    monkeypatch.setattr(vision_reader, "read_screenshot",
+                        lambda *args, **kwargs: tried.append(len(kwargs.get("profiles") or [])) or real(*args, **kwargs))
+    toast = first.copy()
+    toast[y + h // 3 : y + 2 * h // 3, x + w // 4 : x + 3 * w // 4] = (40, 200, 90)
+    with pytest.raises(ReadError) as caught:
+        reader.read(toast)
+    assert tried == [1]  # the profile in use alone
+    assert f"profile {reader.profile.name} well" in str(caught.value) and "with the profile in use" not in str(
+        caught.value)
+    assert caught.value.board_but_unread is not None
+    assert sum(row.count("~") for row in caught.value.board_but_unread.grid) == 96
+    tried.clear()
+    dialog = first.copy()
+    dialog[y + h // 8 : y + h - h // 8, x + w // 8 : x + w - w // 8] = (40, 200, 90)
+    with pytest.raises(ReadError):
+        reader.read(dialog)
+    assert tried[0] == 1 and len(tried) == 2  # then every profile
