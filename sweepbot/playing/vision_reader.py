@@ -208,11 +208,10 @@ class VisionReader:
         return again
 
     def mostly_read_here(self, error: SweepbotError) -> bool:
-        """Whether ``error`` is the profile in use reading the board where the reader had it, all but a few of
-        its cells (at most ``MOSTLY_UNREAD`` of them): a board of its client, where it was, with something laid
-        over those cells (a toast, a dialog). No other profile is tried then: they are other clients', or its
-        client at other sizes, and a read with every one takes seconds (2.5 s on nicegui-minesweeper's "You
-        won!" over four cells)."""
+        """Whether ``error`` is the profile in use reading the board where the reader had it, but for some of its
+        cells (at most a ``MOSTLY_UNREAD`` share): a board of its client, where it was, with something laid over
+        those cells (a toast, a dialog). No other profile is tried then: they are other clients', or its client
+        at other sizes, and a read with every one takes several times as long (``benchmarks/unread_frame.py``)."""
         part = error.board_but_unread if isinstance(error, ReadError) else None
         if part is None or self.geometry is None:
             return False
