@@ -276,8 +276,8 @@ def test_a_board_read_where_it_was_but_for_cells_under_a_pop_up_is_not_read_with
     x, y, w, h = reader.geometry.bbox
     tried: list[int] = []
     real = vision_reader.read_screenshot
-    monkeypatch.setattr(vision_reader, "read_screenshot",
-                        lambda *args, **kwargs: tried.append(len(kwargs.get("profiles") or [])) or real(*args, **kwargs))
+    monkeypatch.setattr(vision_reader, "read_screenshot", lambda *args, **kwargs: tried.append(
+        len(kwargs.get("profiles") or [])) or real(*args, **kwargs))
     toast = first.copy()
     toast[y + h // 3 : y + 2 * h // 3, x + w // 4 : x + 3 * w // 4] = (40, 200, 90)
     with pytest.raises(ReadError) as caught:
