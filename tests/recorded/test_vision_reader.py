@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,13 +17,36 @@ from sweepbot.playing.view import BoardView
 from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import load_profile
-from sweepbot.vision.read import ReadError, read_screenshot
+from sweepbot.vision.read import ReadError, Reading, read_screenshot
 
 SGT = Path(__file__).parents[1] / "fixtures" / "sgt-mines"
 
 
 def size(view: BoardView) -> tuple[int, int]:
     return view.board.rows, view.board.cols
+
+
+def with_pop_up(image: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
+    """``image`` with a plain green pop-up over these rows and columns of pixels."""
+    shown = image.copy()
+    shown[rows, cols] = (40, 200, 90)
+    return shown
+
+
+def finds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each board located afresh by the loop's reader from now on: how many profiles it was given (0: every
+    one)."""
+    import sweepbot.playing.vision_reader as vision_reader
+
+    tried: list[int] = []
+    real = vision_reader.read_screenshot
+
+    def counted(*args: Any, **kwargs: Any) -> Reading:
+        tried.append(len(kwargs.get("profiles") or []))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vision_reader, "read_screenshot", counted)
+    return tried
 
 
 def test_a_board_of_another_size_is_read_only_when_two_frames_agree() -> None:
@@ -204,47 +228,40 @@ def test_a_frame_that_did_not_read_is_not_read_afresh_while_it_and_what_the_read
     """A pop-up over the board is waited out by capturing the screen again and again: a frame the reader could
     not read fails the same way while its pixels and the reader's board, profile and last reading stay, without
     locating the board afresh with every profile each time; a frame that changed is read."""
-    import sweepbot.playing.vision_reader as vision_reader
-
     reader = VisionReader()
     first = load_image(SGT / "30x16-first.png")
     assert size(reader.read(first)) == (16, 30)
     assert reader.geometry is not None
-    covered = first.copy()
     x, y, w, h = reader.geometry.bbox
-    covered[y + h // 3 : y + 2 * h // 3, x + w // 4 : x + 3 * w // 4] = (40, 200, 90)  # a toast over the board
-    finds = []
-    real = vision_reader.read_screenshot
-    monkeypatch.setattr(vision_reader, "read_screenshot",
-                        lambda *args, **kwargs: finds.append(1) or real(*args, **kwargs))
+    covered = with_pop_up(first, slice(y + h // 3, y + 2 * h // 3), slice(x + w // 4, x + 3 * w // 4))
+    found = finds(monkeypatch)
     with pytest.raises(ReadError) as caught:
         reader.read(covered)
-    tried = len(finds)
+    tried = len(found)
     assert tried >= 1 and reader.relocations == 1
     with pytest.raises(ReadError) as again:
         reader.read(covered.copy())
     assert again.value is caught.value
-    assert len(finds) == tried and reader.relocations == 2
+    assert len(found) == tried and reader.relocations == 2
     # the pop-up moved: another frame, read
-    moved = first.copy()
-    moved[y : y + h // 3, x + w // 4 : x + 3 * w // 4] = (40, 200, 90)
     with pytest.raises(ReadError):
-        reader.read(moved)
-    assert len(finds) > tried
+        reader.read(with_pop_up(first, slice(y, y + h // 3), slice(x + w // 4, x + 3 * w // 4)))
+    assert len(found) > tried
     # the pop-up gone: the board reads, and the frame that did not read is read afresh once the reader holds
     # another reading
     assert size(reader.read(first)) == (16, 30)
-    tried = len(finds)
+    tried = len(found)
     with pytest.raises(ReadError):
         reader.read(covered)
-    assert len(finds) > tried
+    assert len(found) > tried
 
 
 def test_a_board_read_pixel_for_pixel_beside_a_toast_says_so_and_one_under_it_is_not_read() -> None:
     """nicegui-minesweeper's "You won!" toast, still up over the edge of the next game's fresh board: it hides
     the bottom few pixels of row 8's tiles, outside the windows read, whose shadow leaves those cells 2.2 from
     the covered look. Every cell read pixel for pixel: the reading says so (play goes on rather than wait for the
-    toast to go). The toast as it came up over the last won board hides the middle of four cells: not read."""
+    toast to go). The toast as it came up over the last won board hides the lower half of four cells: not
+    read."""
     page = Path(__file__).parents[1] / "fixtures" / "web-page"
     profile = load_profile(page / "profiles" / "nicegui-minesweeper-40px")
     reading = read_screenshot(load_image(page / "nicegui-toast-beside.png"), profiles=[profile])
@@ -265,31 +282,22 @@ def test_a_board_read_where_it_was_but_for_cells_under_a_pop_up_is_not_read_with
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A pop-up over a fifth of the board: the profile in use, locating it afresh, reads it where it was but for
     the cells under the pop-up. That board is its client's: no other profile is tried (a read with every one
-    takes seconds), and the error is the profile in use's. Over most of the board, the board may be another
-    client's (a window swapped): every profile is tried, as at a board found elsewhere."""
-    import sweepbot.playing.vision_reader as vision_reader
-
+    takes several times as long), and the error is the profile in use's. Over most of the board, the board may
+    be another client's (a window swapped): every profile is tried, as at a board found elsewhere."""
     first = load_image(SGT / "30x16-first.png")
     reader = VisionReader()
     reader.read(first)
     assert reader.geometry is not None and reader.profile is not None
     x, y, w, h = reader.geometry.bbox
-    tried: list[int] = []
-    real = vision_reader.read_screenshot
-    monkeypatch.setattr(vision_reader, "read_screenshot", lambda *args, **kwargs: tried.append(
-        len(kwargs.get("profiles") or [])) or real(*args, **kwargs))
-    toast = first.copy()
-    toast[y + h // 3 : y + 2 * h // 3, x + w // 4 : x + 3 * w // 4] = (40, 200, 90)
+    tried = finds(monkeypatch)
     with pytest.raises(ReadError) as caught:
-        reader.read(toast)
+        reader.read(with_pop_up(first, slice(y + h // 3, y + 2 * h // 3), slice(x + w // 4, x + 3 * w // 4)))
     assert tried == [1]  # the profile in use alone
     assert f"profile {reader.profile.name} well" in str(caught.value) and "with the profile in use" not in str(
         caught.value)
     assert caught.value.board_but_unread is not None
     assert sum(row.count("~") for row in caught.value.board_but_unread.grid) == 96
     tried.clear()
-    dialog = first.copy()
-    dialog[y + h // 8 : y + h - h // 8, x + w // 8 : x + w - w // 8] = (40, 200, 90)
     with pytest.raises(ReadError):
-        reader.read(dialog)
+        reader.read(with_pop_up(first, slice(y + h // 8, y + h - h // 8), slice(x + w // 8, x + w - w // 8)))
     assert tried[0] == 1 and len(tried) == 2  # then every profile

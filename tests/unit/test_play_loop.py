@@ -898,13 +898,9 @@ def test_a_toast_beside_a_board_read_pixel_for_pixel_is_not_waited_for(exact: bo
         def read(self, frame: np.ndarray) -> BoardView:
             return replace(super().read(frame), exact=exact)
 
-        def read_in_area(self, frame: np.ndarray) -> BoardView:
-            return self.read(frame)
-
     player = Player(watcher(screen, mouse), ExactReader(game.rows, game.cols, LEVELS["beginner"].mines), OPENING)
     assert player.play_game().result == game.state != "playing"
-    start = screen.clock.now()
-    screen.until = start + 2.5
+    screen.until = screen.clock.now() + 2.5
     screen.game = device.game = Game(LEVELS["beginner"], 5, "opening")
     clicked = len(device.clicks)
     report = player.play_game()
