@@ -11,7 +11,7 @@ from dataclasses import replace
 from sweepbot.board import COVERED, OPENED, REVEALED_CHARS, Board, Cell, neighbours
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.view import BoardView
-from sweepbot.vision.read import PartRead
+from sweepbot.vision.refusal import PartRead
 
 
 def changes_that_cannot_happen(before: Board, after: Board) -> list[tuple[Cell, str, str]]:

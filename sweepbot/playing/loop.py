@@ -31,7 +31,7 @@ from sweepbot.rect import Rect
 from sweepbot.solver import Analysis, solve
 from sweepbot.solver.problem import ContradictionError
 from sweepbot.vision.frames import same_frame
-from sweepbot.vision.read import REFUSED, PartRead
+from sweepbot.vision.refusal import REFUSED, PartRead
 from sweepbot.watch import OVERLAY_WAIT, Watcher
 
 #: The longest pause (s) between two reads of a screen that made no sense (a board that flashes at the end of a

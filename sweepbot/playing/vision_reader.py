@@ -13,10 +13,13 @@ from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
+from sweepbot.vision.fit import resizes
 from sweepbot.vision.frames import same_frame
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
+from sweepbot.vision.opened import learning, reads_unknown
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
-from sweepbot.vision.read import REFUSED, ReadError, Seen, learning, reading_area, reads_unknown, resizes
+from sweepbot.vision.read import Seen, reading_area
+from sweepbot.vision.refusal import REFUSED, ReadError
 
 #: The most of a board's cells (a share) the profile in use may leave unread, where the board was, for the board
 #: to be its client's with something over those cells (see :meth:`VisionReader.mostly_read_here`): half, where a
@@ -61,7 +64,7 @@ class VisionReader:
     """Reads frames with the geometry and profile found on the first one, classifying again only the cells
     whose pixels changed since the last read. When a whole frame no longer reads at the old place (the window
     moved), the board is located afresh; a frame current only in :meth:`area` is never used for that. A
-    client whose cells change size in play (``vision.read.resizes``) has its board located on every frame.
+    client whose cells change size in play (``vision.fit.resizes``) has its board located on every frame.
     Only a board read in full is returned."""
 
     def __init__(self, profile: str | None = None) -> None:

@@ -157,3 +157,17 @@ def _ground(windows: np.ndarray, profile: Profile, looks: np.ndarray) -> np.ndar
     shares = [(np.abs(pixels - profile.stack[i].reshape(-1, 3)).max(axis=2) <= limits.LIMITS.ground_levels
                ).mean(axis=1) for i in np.flatnonzero(looks)]
     return np.max(shares, axis=0)
+
+
+def learning(profile: Profile) -> bool:
+    """A calibrated profile (not a built-in one) learns the looks it meets in play."""
+    return profile.folder is not None and not profile.in_package
+
+
+def reads_unknown(profile: Profile) -> bool:
+    """Whether a few cells no look fits may read as open cells of unknown number (``=``, with
+    ``opened_unknown``): with a profile still learning, or a built-in one made at the board's size whose games
+    never showed every number (gnome-mines's 46 px profile has no 6, 7 or 8). Such a profile holds the numbers
+    it has within ``unseen_number_share`` (``vision.cells``), so that a number it lacks is not named as one it
+    has; play reads such a cell open and goes on, where refusing it would stop the game."""
+    return learning(profile) or profile.lacks_numbers

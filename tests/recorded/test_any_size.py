@@ -18,7 +18,8 @@ from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.fit import drawn_at_size, likeliest, sample_fit
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, load_profile, make_profile, user_profiles_dir
-from sweepbot.vision.read import REFUSED, ReadError, read_screenshot
+from sweepbot.vision.read import read_screenshot
+from sweepbot.vision.refusal import REFUSED, ReadError
 from sweepbot.vision.rules import NewGameControl, PlayRules
 from sweepbot.vision.scaled import at_pitch
 

@@ -185,8 +185,9 @@ def test_a_board_whose_cells_no_look_fits_are_all_taken_open_is_refused() -> Non
     one, would be read as an open cell of unknown number: a board with no cell a mine could be under, which no
     game shows. Refused, by a read from scratch and by a read of a board found before."""
     from sweepbot.errors import SweepbotError
+    from sweepbot.vision.board_fit import choose
     from sweepbot.vision.locate import locate
-    from sweepbot.vision.read import choose, read_located
+    from sweepbot.vision.read import read_located
 
     image = load_image(FIXTURES / "sgt-mines" / "9x9-first.png")
     gnome = load_profile(BUILTIN_DIR / "gnome-mines-46px")

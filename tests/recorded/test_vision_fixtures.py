@@ -104,5 +104,5 @@ def test_an_outer_line_of_empty_cells_beside_covered_tiles_is_left_out_of_the_bo
     assert reading.board.grid == fixture.board.grid
     moved = len(strip) if side == "top" else 0
     assert reading.geometry.ys == tuple(y + moved for y in own.ys) and reading.geometry.xs == own.xs
-    monkeypatch.setattr("sweepbot.vision.read.without_phantom_line", lambda *args: None)
+    monkeypatch.setattr("sweepbot.vision.board_fit.without_phantom_line", lambda *args: None)
     assert read_screenshot(shown).board.rows == 9

@@ -175,16 +175,16 @@ def test_a_board_its_own_looks_match_nearly_exactly_is_read_without_trying_other
     """What ``exact_rms`` guards: the time of a read. xdemineur's board matches its own looks pixel for pixel,
     and no other client's looks are drawn at its size; with ``exact_rms`` below 0 (no read exact) they are,
     and the board reads the same."""
-    from sweepbot.vision import read as read_module
+    from sweepbot.vision import board_fit
 
     drawn: list[int] = []
-    real = read_module.drawn_at_size
+    real = board_fit.drawn_at_size
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         drawn.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(read_module, "drawn_at_size", counted)
+    monkeypatch.setattr(board_fit, "drawn_at_size", counted)
     name = "xdemineur/30x16-first.png"
     assert read(name) == expected(name) and not drawn
     with limits.using(exact_rms=-1.0):

@@ -26,7 +26,7 @@ from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import solve
 from sweepbot.vision.profile import load_profile
-from sweepbot.vision.read import REFUSED, PartRead, ReadError
+from sweepbot.vision.refusal import REFUSED, PartRead, ReadError
 from sweepbot.watch import PLAY
 from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen, watcher
 
