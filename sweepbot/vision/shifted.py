@@ -87,13 +87,15 @@ def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Prof
     cells, shifted = cells[near], shifted[near]
     # (moves of a plain tile are often the same pixels: ``score`` takes each distinct window once)
     exact = score(shifted, profile, len(shifted), 1, max_rms)
-    found = []
-    for i in range(n):
-        these = np.flatnonzero(cells == i)  # in the order of the moves
-        k = these[int(exact.rms[these, 0].argmin())]
-        found.append(Look(str(exact.chars[k, 0]), float(exact.rms[k, 0]), float(exact.margin[k, 0]),
-                          int(exact.best[k, 0]), float(exact.rival[k, 0])))
-    return found
+    # each window's moves lie together, in the order of the moves (every window keeps one: the nearest); the
+    # first of each window's nearest
+    rms = exact.rms[:, 0]
+    starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+    nearest_rms = np.minimum.reduceat(rms, starts)
+    at = np.flatnonzero(rms == nearest_rms[np.searchsorted(cells[starts], cells)])
+    _, first = np.unique(cells[at], return_index=True)
+    return [Look(str(exact.chars[k, 0]), float(rms[k]), float(exact.margin[k, 0]), int(exact.best[k, 0]),
+                 float(exact.rival[k, 0])) for k in at[first].tolist()]
 
 
 def _moves(shape: tuple[int, int], x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
