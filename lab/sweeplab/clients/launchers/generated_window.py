@@ -182,13 +182,14 @@ class Window:
         if down is None or field is None or cell != down[0] or down[1] != button:
             self.refresh()
             return
+        was_over = field.over()
         if time.monotonic() - down[2] >= self.manners.hold:
             if button == 1:
                 field.open(cell)
             elif self.manners.right_click != "none":
                 field.mark(cell, self.manners.right_click == "cycle")
         self.refresh()
-        if field.over():
+        if field.over() and not was_over:  # a click on a board already over ends no game
             self.game_over()
 
     def motion(self, event: tk.Event | None) -> None:
