@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from checkout import env as checkout_env
+from checkout import sweepbot
 
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.profile import available_profiles
@@ -59,9 +60,9 @@ def parse(case: str) -> tuple[str, str, dict[str, float]]:
 def calibrate(client: str, level: str, store: Path) -> dict[str, object]:
     """Calibrate ``client`` at its usual size into ``store``; its answer."""
     with VirtualDisplay(*screen_for(client, level)) as display, launch_client(display, client, level):
-        done = subprocess.run([sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", client, "--yes",
-                               "--json"], env={**display.env, "SWEEPBOT_PROFILES": str(store)}, capture_output=True,
-                              text=True, timeout=900, check=False)
+        done = subprocess.run([*sweepbot(), "calibrate", "--live", "--client", client, "--yes",
+                               "--json"], env=checkout_env(display.env, SWEEPBOT_PROFILES=str(store)),
+                              capture_output=True, text=True, timeout=900, check=False)
     return _answer(done)
 
 
@@ -82,13 +83,13 @@ def run_case(case: str, games: int, keep: Path | None, store: Path) -> dict[str,
             result["window_x"] = launched.window_geometry().x
         grid = launched.grid()
         result["cell_px"] = round(float(grid.pitch_x), 1)
-        played = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json",
-                                 "--record", str(record)], env={**display.env, "SWEEPBOT_PROFILES": str(store)},
+        played = subprocess.run([*sweepbot(), "play", "--games", str(games), "--json",
+                                 "--record", str(record)], env=checkout_env(display.env, SWEEPBOT_PROFILES=str(store)),
                                 capture_output=True, text=True, timeout=60 * games + 120, check=False)
     result["play"] = _answer(played)
     if record.is_dir():
-        replayed = subprocess.run([sys.executable, "-m", "sweepbot", "replay", str(record), "--json"],
-                                  env={**os.environ, "SWEEPBOT_PROFILES": str(store)}, capture_output=True,
+        replayed = subprocess.run([*sweepbot(), "replay", str(record), "--json"],
+                                  env=checkout_env(SWEEPBOT_PROFILES=str(store)), capture_output=True,
                                   text=True, timeout=1200, check=False)
         result["replay"] = _answer(replayed)
     return result

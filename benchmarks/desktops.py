@@ -22,6 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from checkout import env as checkout_env
+from checkout import sweepbot
+
 from sweeplab.clients import launch_client, screen_for
 from sweeplab.display import VirtualDisplay
 from sweeplab.wayland import WaylandSession, start_client
@@ -36,14 +39,14 @@ BOARD_WAIT = 4.0
 
 def play(env: dict[str, str], games: int, record: Path, route: str) -> dict[str, object]:
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json", "--record",
-                           str(record), "--route", route], env=env, capture_output=True, text=True, check=False)
+    done = subprocess.run([*sweepbot(), "play", "--games", str(games), "--json", "--record", str(record), "--route",
+                           route], env=checkout_env(env), capture_output=True, text=True, check=False)
     try:
         summary: dict[str, object] = json.loads(done.stdout)
     except ValueError:
         summary = {"error": done.stderr.strip()[-500:] or f"exit {done.returncode}"}
     summary["wall_seconds"] = round(time.monotonic() - started, 1)
-    replayed = subprocess.run([sys.executable, "-m", "sweepbot", "replay", str(record), "--json"], env=env,
+    replayed = subprocess.run([*sweepbot(), "replay", str(record), "--json"], env=checkout_env(env),
                               capture_output=True, text=True, check=False)
     try:
         summary["replay_differences"] = len(json.loads(replayed.stdout)["read_differences"])

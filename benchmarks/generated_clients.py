@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+from checkout import env as checkout_env
+from checkout import sweepbot
 
 from sweepbot.calibration.truth import misnamed_in_store
 from sweeplab.clients import launch_client
@@ -65,9 +67,9 @@ def run_seed(seed: int, games: int, keep: Path) -> dict[str, Any]:
     with VirtualDisplay() as display, launch_client(display, name, seed=str(seed)):
         env = dict(display.env, SWEEPBOT_PROFILES=str(store), SWEEPBOT_NO_BUILTIN="1")
         started = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", name, "--yes",
-                               "--json", "--record", str(folder / "calibration")], env=env, capture_output=True,
-                              text=True, timeout=CALIBRATION_TIMEOUT, check=False)
+        done = subprocess.run([*sweepbot(), "calibrate", "--live", "--client", name, "--yes", "--json", "--record",
+                               str(folder / "calibration")], env=checkout_env(env), capture_output=True, text=True,
+                              timeout=CALIBRATION_TIMEOUT, check=False)
         row["calibration_seconds"] = round(time.monotonic() - started, 1)
         calibrated = answer(done)
         row["calibrated"] = done.returncode == 0
@@ -77,8 +79,8 @@ def run_seed(seed: int, games: int, keep: Path) -> dict[str, Any]:
             image, xs, ys, truth = truth_sheet(make)
             wrong, named = misnamed_in_store(cv2.cvtColor(image, cv2.COLOR_RGB2BGR), xs, ys, truth, store)
             row["misread"], row["looks_named"] = wrong, named
-            done = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json",
-                                   "--record", str(folder / "play")], env=env, capture_output=True, text=True,
+            done = subprocess.run([*sweepbot(), "play", "--games", str(games), "--json", "--record",
+                                   str(folder / "play")], env=checkout_env(env), capture_output=True, text=True,
                                   timeout=PLAY_TIMEOUT, check=False)
             summary = answer(done)
             row.update({key: summary.get(key) for key in ("games", "wins", "losses", "errors")})

@@ -22,6 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from checkout import env as checkout_env
+from checkout import sweepbot
+
 from sweeplab import procs
 from sweeplab.clients import CLIENTS, LaunchedClient, launch_client, screen_for
 from sweeplab.display import VirtualDisplay
@@ -50,9 +53,9 @@ def calibrate_and_play(spec: dict[str, object], games: int, keep: Path | None, p
     screen = screen_for(str(spec["client"]), spec["level"])  # type: ignore[arg-type]
     with VirtualDisplay(*screen) as display, launch_client(display, str(spec["client"]), spec["level"],  # type: ignore[arg-type]
                                                    tile_size=spec["tile"], theme=spec["theme"]) as client:  # type: ignore[arg-type]
-        env = dict(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
+        env = checkout_env(display.env, SWEEPBOT_PROFILES=str(profiles), SWEEPBOT_NO_BUILTIN="1")
         name = f"live-{spec['client']}"
-        command = [sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", name, "--yes"]
+        command = [*sweepbot(), "calibrate", "--live", "--client", name, "--yes"]
         if keep:
             label = "-".join(str(spec[k]) for k in ("client", "level", "tile", "theme") if spec[k] is not None)
             command += ["--record", str(keep / label)]
@@ -70,7 +73,7 @@ def calibrate_and_play(spec: dict[str, object], games: int, keep: Path | None, p
         if games < 1:
             return result
         time.sleep(0.5)  # calibration leaves a new game on screen
-        play = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json"], env=env,
+        play = subprocess.run([*sweepbot(), "play", "--games", str(games), "--json"], env=env,
                               capture_output=True, text=True, check=False, timeout=1800)
         result["play_exit"] = play.returncode
         try:

@@ -20,6 +20,9 @@ import subprocess
 import sys
 from collections.abc import Iterator
 
+from checkout import env as checkout_env
+from checkout import sweepbot
+
 from sweeplab.clients import launch_client, screen_for
 from sweeplab.display import VirtualDisplay
 
@@ -47,8 +50,8 @@ def run_case(case: str, games: int, load: int = 0) -> dict[str, object]:
     client, level, *rest = case.split(":")
     extra = ["--mines", rest[0]] if rest else []
     with VirtualDisplay(*screen_for(client, level)) as display, launch_client(display, client, level), busy_loops(load):
-        result = subprocess.run([sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json", *extra],
-                                env=dict(display.env), capture_output=True, text=True, check=False)
+        result = subprocess.run([*sweepbot(), "play", "--games", str(games), "--json", *extra],
+                                env=checkout_env(display.env), capture_output=True, text=True, check=False)
     stops = result.stderr.count("the mouse moved")
     try:
         summary: dict[str, object] = json.loads(result.stdout)

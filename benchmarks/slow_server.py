@@ -25,6 +25,9 @@ import threading
 import time
 from pathlib import Path
 
+from checkout import env as checkout_env
+from checkout import sweepbot
+
 from sweeplab.clients import launch_client, screen_for
 from sweeplab.display import VirtualDisplay
 
@@ -49,12 +52,12 @@ def stalls(pid: int, play: subprocess.Popen[str], stall: float, every: float, co
 def run(games: int, stall: float, every: float, record: Path | None) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="sweepbot-slow-server-") as store, \
             VirtualDisplay(*screen_for(CLIENT)) as display, launch_client(display, CLIENT) as client:
-        env = dict(display.env, SWEEPBOT_PROFILES=store, SWEEPBOT_NO_BUILTIN="1")
-        cal = subprocess.run([sys.executable, "-m", "sweepbot", "calibrate", "--live", "--client", CLIENT, "--yes"],
+        env = checkout_env(display.env, SWEEPBOT_PROFILES=store, SWEEPBOT_NO_BUILTIN="1")
+        cal = subprocess.run([*sweepbot(), "calibrate", "--live", "--client", CLIENT, "--yes"],
                              env=env, capture_output=True, text=True, check=False, timeout=900)
         if cal.returncode != 0:
             return {"calibration_error": cal.stderr.strip()[-500:]}
-        command = [sys.executable, "-m", "sweepbot", "play", "--games", str(games), "--json"]
+        command = [*sweepbot(), "play", "--games", str(games), "--json"]
         if record:
             command += ["--record", str(record)]
         play = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -17,6 +17,9 @@ import sys
 import time
 from pathlib import Path
 
+from checkout import env as checkout_env
+from checkout import sweepbot
+
 MODERN = ["--first-click", "opening", "--first-move", "3,3"]
 CLASSIC = ["--first-click", "safe", "--first-move", "0,0"]
 RUNS: dict[str, list[str]] = {
@@ -43,12 +46,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown runs {unknown}: choose from {', '.join(RUNS)}")
     args.out.mkdir(parents=True, exist_ok=True)
     for name in args.runs or list(RUNS):
-        command = [sys.executable, "-m", "sweepbot", "bench", "--json", "--games", str(args.games),
+        command = [*sweepbot(), "bench", "--json", "--games", str(args.games),
                    "--seed", str(args.seed), "--strategy", args.strategy, *RUNS[name]]
         if args.workers:
             command += ["--workers", str(args.workers)]
         start = time.monotonic()
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, env=checkout_env(), capture_output=True, text=True, check=False)
         if done.returncode != 0:
             print(f"{name}: failed: {done.stderr.strip()[-500:]}", file=sys.stderr)
             return 1
