@@ -1,7 +1,8 @@
 """Which look each cell of a located board is, or refused: the plain scores (``vision.cells``) held to the
-board's limits, with a second look at refused cells, a fit to the screen's brightness when the screen
-differs from the looks all over, and, for looks drawn at another size, numbers taken only when held close
-or drawn in their digit's colour. Every number that decides is the table's (``vision.limits``).
+board's limits, with a second look at refused cells (``vision.shifted``), a fit to the screen's brightness
+when the screen differs from the looks all over (``vision.levels``), and, for looks drawn at another size,
+numbers taken only when held close or drawn in their digit's colour (``vision.ink``). Every number that
+decides is the table's (``vision.limits``).
 
 With the track of the frame before (``vision.track``), only what changed is looked at again, and the looks
 fitted to the screen's brightness on a frame before are tried before a fit afresh.
@@ -16,14 +17,13 @@ import numpy as np
 
 from sweepbot.board import COVERED, ZERO, unheld_numbers
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, distances, score
-from sweepbot.vision.distinct import distinct_rows
+from sweepbot.vision.cells import CellScores
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.ink import colour_rules
-from sweepbot.vision.levels import fit_levels, level_guesses, levels_differ, with_levels
+from sweepbot.vision.ink import margins_among
+from sweepbot.vision.levels import fit_profile_levels, levels_differ
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.shifted import best_moves, grown_windows
-from sweepbot.vision.track import Fitted, Inked, Kept, Looks, Scored, Track, score_frame
+from sweepbot.vision.shifted import nudged
+from sweepbot.vision.track import Fitted, Inked, Kept, Scored, Track, score_frame
 
 
 def classify(
@@ -102,7 +102,7 @@ def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, sco
             unknown.setdefault(key, []).append(k)
     if unknown:
         firsts = [ks[0] for ks in unknown.values()]
-        found = _margins_among(plain.windows[cells[firsts]], [str(digits[k]) for k in firsts], profile)
+        found = margins_among(plain.windows[cells[firsts]], [str(digits[k]) for k in firsts], profile)
         for (key, ks), one in zip(unknown.items(), found, strict=True):
             kept.inks[key] = np.nan if one is None else one
             apart[ks] = kept.inks[key]
@@ -141,30 +141,6 @@ def zeros_beside_covered(chars: np.ndarray, named: np.ndarray | None = None) -> 
 _AROUND = np.ones((3, 3), np.uint8)
 
 
-def _margins_among(windows: np.ndarray, digits: list[str], profile: Profile) -> list[float | None]:
-    """For each window read as its digit: its margin (see ``vision.cells``) against the looks its colour does
-    not rule out (``vision.ink.colour_rules``); None when it is not taken by its colour."""
-    taken, out = colour_rules(windows.reshape(len(windows), -1, 3), digits, profile)
-    labels = np.array(profile.labels)
-    own = labels[None, :] == np.array(digits)[:, None]
-    wanted = own | ~out  # each cell's own looks and its rivals: the distances to any other are never looked at
-    looks = np.flatnonzero(wanted[taken].any(axis=0))
-    d = np.full((len(windows), len(labels)), np.inf)
-    if taken.any():
-        d[np.ix_(np.flatnonzero(taken), looks)] = distances(windows[taken].astype(np.float32), profile, looks=looks)
-    margins: list[float | None] = []
-    for k in range(len(digits)):
-        mine, rivals = np.flatnonzero(own[k]), np.flatnonzero(~own[k] & ~out[k])
-        if not taken[k]:
-            margins.append(None)
-        elif not len(rivals):
-            margins.append(1.0)
-        else:
-            near, far = mine[d[k, mine].argmin()], rivals[d[k, rivals].argmin()]
-            margins.append(float((d[k, far] - d[k, near]) / max(float(profile.pairs[near, far]), 1e-9)))
-    return margins
-
-
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
             max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile, CellScores | None]:
     """The cells' scores, the looks that scored them (``profile``'s, or fitted to the screen's brightness),
@@ -177,7 +153,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         # close, a cell unlike the rest (the mine that went off at a first click) keeps the profile's limit
         scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=table.unanchored_rms)
     if not scores.accepted.all():
-        scores = _nudge(image, geometry, profile, scores, kept)
+        scores = nudged(image, geometry, profile, scores, kept)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, scores.chars, scores.best,
                                  float(scores.rms.mean()), bool(scores.accepted.all())):
         # the screen differs from the templates all over: perhaps brighter or darker; the looks fitted to it on
@@ -190,7 +166,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
             if held is not None and held.accepted.all():
                 kept.fitted = Fitted(again, looks.looks)
                 return held, again.profile, scores
-        adjusted = _fit_profile_levels(plain.windows, profile)
+        adjusted = fit_profile_levels(plain.windows, profile)
         if adjusted is not profile:
             fitted = score_frame(image, geometry, adjusted, max_rms, windows=plain.windows)
             looks = Kept()
@@ -212,65 +188,7 @@ def _fit_taken(image: np.ndarray, geometry: Geometry, fitted: Scored, scores: Ce
     if not (_anchored(fitted.scores) and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer
             and not (whole and unheld_numbers(fitted.scores.grid()))):
         return None
-    return replace(_nudge(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
-
-
-def _fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
-    """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits.
-    Windows drawn alike pixel for pixel (a board's covered tiles) are worked on once, counted as many."""
-    first, inverse = distinct_rows(windows)
-    counts = np.bincount(inverse).astype(np.float64)
-    windows = windows[first].astype(np.float32)
-    best: tuple[float, int] | None = None
-    wsq = np.einsum("ij,ij->i", windows, windows)
-    for k, (stack, norms) in enumerate(level_guesses(profile)):
-        d = wsq[:, None] + norms[None, :] - 2.0 * (windows @ stack.T)
-        total = float((np.maximum(d, 0.0).min(axis=1) * counts).sum())
-        if best is None or total < best[0]:
-            best = (total, k)
-    assert best is not None
-    g, o = limits.LIMITS.level_guesses[best[1]]
-    current = with_levels(profile, (np.full(3, g), np.full(3, o)))
-    for _ in range(limits.LIMITS.level_passes):
-        scores = score(windows, current, len(windows), 1)
-        fit = fit_levels(windows, profile, scores.best, counts)
-        if fit is None:
-            return current  # no sensible least-squares fit (a plain tile near white): the best guess stands
-        current = with_levels(profile, fit)
-    return current
-
-
-def _nudge(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, kept: Kept) -> CellScores:
-    """Second chance for refused cells (up to the table's ``nudge_most``, or a ``nudge_share`` of the board):
-    their windows moved by up to ``nudge_reach`` px each way (a client that draws at fractional positions puts
-    some glyphs a pixel off). Only a few cells, so cheap; each cell's look depends on the pixels around its
-    window alone, and is taken again only when they changed (``kept``)."""
-    table = limits.LIMITS
-    rows, cols = np.nonzero(~scores.accepted)
-    if not len(rows) or len(rows) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
-        return scores
-    ox, oy, w, h = profile.crop
-    cells = rows * geometry.cols + cols  # row-major: ascending
-    x0s, y0s = np.asarray(geometry.xs)[cols] + ox, np.asarray(geometry.ys)[rows] + oy
-    arounds = grown_windows(image, x0s, y0s, (w, h))
-    shape = (image.shape[0], image.shape[1])
-    looks = kept.looks_before.reusable(cells, arounds, shape)
-    fresh = [i for i, look in enumerate(looks) if look is None]
-    if fresh:
-        moved = best_moves(arounds[fresh], x0s[fresh], y0s[fresh], shape, profile, scores.max_rms)
-        for i, look in zip(fresh, moved, strict=True):
-            looks[i] = look
-        kept.looked += len(fresh)
-    found = tuple(look for look in looks if look is not None)
-    kept.looks = Looks(cells, arounds, found, shape)
-    better = np.array([look.rms for look in found]) < scores.rms[rows, cols]
-    chars, rms, margin, best, rival = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best,
-                                                          scores.rival))
-    for i in np.flatnonzero(better).tolist():
-        r, c, look = rows[i], cols[i], found[i]
-        chars[r, c], rms[r, c], margin[r, c], best[r, c], rival[r, c] = \
-            look.char, look.rms, look.margin, look.best, look.rival
-    return CellScores(chars, rms, margin, best, rival, scores.max_rms, held=scores.held, numbers_rms=scores.numbers_rms)
+    return replace(nudged(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
 
 
 def _minority_kept(scores: CellScores) -> CellScores:

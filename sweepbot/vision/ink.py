@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sweepbot.vision import limits
+from sweepbot.vision.cells import distances
 from sweepbot.vision.derived import derived
 from sweepbot.vision.profile import Profile
 
@@ -125,3 +126,27 @@ def _inked(colours: np.ndarray, digits: Sequence[str], known: dict[str, np.ndarr
 def _norms(differences: np.ndarray) -> np.ndarray:
     """The length of each colour difference (last axis), in float32 as one cell's would be taken."""
     return np.sqrt(np.einsum("...i,...i->...", differences, differences))
+
+
+def margins_among(windows: np.ndarray, digits: list[str], profile: Profile) -> list[float | None]:
+    """For each window read as its digit: its margin (see ``vision.cells``) against the looks its colour does
+    not rule out (``vision.ink.colour_rules``); None when it is not taken by its colour."""
+    taken, out = colour_rules(windows.reshape(len(windows), -1, 3), digits, profile)
+    labels = np.array(profile.labels)
+    own = labels[None, :] == np.array(digits)[:, None]
+    wanted = own | ~out  # each cell's own looks and its rivals: the distances to any other are never looked at
+    looks = np.flatnonzero(wanted[taken].any(axis=0))
+    d = np.full((len(windows), len(labels)), np.inf)
+    if taken.any():
+        d[np.ix_(np.flatnonzero(taken), looks)] = distances(windows[taken].astype(np.float32), profile, looks=looks)
+    margins: list[float | None] = []
+    for k in range(len(digits)):
+        mine, rivals = np.flatnonzero(own[k]), np.flatnonzero(~own[k] & ~out[k])
+        if not taken[k]:
+            margins.append(None)
+        elif not len(rivals):
+            margins.append(1.0)
+        else:
+            near, far = mine[d[k, mine].argmin()], rivals[d[k, rivals].argmin()]
+            margins.append(float((d[k, far] - d[k, near]) / max(float(profile.pairs[near, far]), 1e-9)))
+    return margins

@@ -10,7 +10,9 @@ import cv2
 import numpy as np
 
 from sweepbot.vision import limits
+from sweepbot.vision.cells import score
 from sweepbot.vision.derived import derived
+from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.profile import Profile
 
 
@@ -102,3 +104,28 @@ def row_means(rows: np.ndarray) -> np.ndarray:
         return np.zeros(0)
     sums = cv2.reduce(np.ascontiguousarray(rows), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
     return sums.reshape(-1) / rows.shape[1]
+
+
+def fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
+    """Templates adjusted to the screen's brightness: the best of a few guesses, then least-squares fits.
+    Windows drawn alike pixel for pixel (a board's covered tiles) are worked on once, counted as many."""
+    first, inverse = distinct_rows(windows)
+    counts = np.bincount(inverse).astype(np.float64)
+    windows = windows[first].astype(np.float32)
+    best: tuple[float, int] | None = None
+    wsq = np.einsum("ij,ij->i", windows, windows)
+    for k, (stack, norms) in enumerate(level_guesses(profile)):
+        d = wsq[:, None] + norms[None, :] - 2.0 * (windows @ stack.T)
+        total = float((np.maximum(d, 0.0).min(axis=1) * counts).sum())
+        if best is None or total < best[0]:
+            best = (total, k)
+    assert best is not None
+    g, o = limits.LIMITS.level_guesses[best[1]]
+    current = with_levels(profile, (np.full(3, g), np.full(3, o)))
+    for _ in range(limits.LIMITS.level_passes):
+        scores = score(windows, current, len(windows), 1)
+        fit = fit_levels(windows, profile, scores.best, counts)
+        if fit is None:
+            return current  # no sensible least-squares fit (a plain tile near white): the best guess stands
+        current = with_levels(profile, fit)
+    return current

@@ -1,5 +1,5 @@
-"""A refused cell's second look (``vision.decide``): its window moved by up to the table's ``nudge_reach``
-pixels each way, and the move whose window comes nearest a look taken, scored exactly.
+"""A refused cell's second look (:func:`nudged`, for ``vision.decide``): its window moved by up to the table's
+``nudge_reach`` pixels each way, and the move whose window comes nearest a look taken, scored exactly.
 
 Every move of every window is held against every look, but cheaply first: the sums of the window's 2x2
 blocks of pixels against the looks' (a quarter of the numbers) give a bound no exact distance goes under
@@ -15,11 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from sweepbot.vision import limits
-from sweepbot.vision.cells import FLOAT32_ROUNDING, distances, exact_looks, score, windows_at
+from sweepbot.vision.cells import FLOAT32_ROUNDING, CellScores, distances, exact_looks, score, windows_at
 from sweepbot.vision.derived import derived
 from sweepbot.vision.distinct import distinct_rows
+from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.track import Look
+from sweepbot.vision.track import Kept, Look, Looks
 
 
 def grown_windows(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -151,3 +152,36 @@ def _looks_in_blocks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
         return sums.astype(np.float32), (sums * sums).sum(axis=1).astype(np.float32)
 
     return derived(profile, "looks in 2x2 blocks", made)
+
+
+def nudged(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, kept: Kept) -> CellScores:
+    """Second chance for refused cells (up to the table's ``nudge_most``, or a ``nudge_share`` of the board):
+    their windows moved by up to ``nudge_reach`` px each way (a client that draws at fractional positions puts
+    some glyphs a pixel off). Only a few cells, so cheap; each cell's look depends on the pixels around its
+    window alone, and is taken again only when they changed (``kept``)."""
+    table = limits.LIMITS
+    rows, cols = np.nonzero(~scores.accepted)
+    if not len(rows) or len(rows) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
+        return scores
+    ox, oy, w, h = profile.crop
+    cells = rows * geometry.cols + cols  # row-major: ascending
+    x0s, y0s = np.asarray(geometry.xs)[cols] + ox, np.asarray(geometry.ys)[rows] + oy
+    arounds = grown_windows(image, x0s, y0s, (w, h))
+    shape = (image.shape[0], image.shape[1])
+    looks = kept.looks_before.reusable(cells, arounds, shape)
+    fresh = [i for i, look in enumerate(looks) if look is None]
+    if fresh:
+        moved = best_moves(arounds[fresh], x0s[fresh], y0s[fresh], shape, profile, scores.max_rms)
+        for i, look in zip(fresh, moved, strict=True):
+            looks[i] = look
+        kept.looked += len(fresh)
+    found = tuple(look for look in looks if look is not None)
+    kept.looks = Looks(cells, arounds, found, shape)
+    better = np.array([look.rms for look in found]) < scores.rms[rows, cols]
+    chars, rms, margin, best, rival = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best,
+                                                          scores.rival))
+    for i in np.flatnonzero(better).tolist():
+        r, c, look = rows[i], cols[i], found[i]
+        chars[r, c], rms[r, c], margin[r, c], best[r, c], rival[r, c] = \
+            look.char, look.rms, look.margin, look.best, look.rival
+    return CellScores(chars, rms, margin, best, rival, scores.max_rms, held=scores.held, numbers_rms=scores.numbers_rms)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sweepbot.vision import decide, track
+from sweepbot.vision import decide, levels, track
 from sweepbot.vision import fit as fit_module
 from sweepbot.vision import read as read_module
 from sweepbot.vision.capture import load_image
@@ -236,8 +236,8 @@ def test_on_a_brighter_screen_the_looks_are_fitted_once_and_cells_scored_again_o
     geometry, profile = first.geometry, first.profile
     fulls = [read_located(shot, geometry, profile) for shot in shots]
     assert all(full.scores.leveled for full in fulls)
-    fits = rows_given(monkeypatch, decide, "_fit_profile_levels")
-    scored, fitted = rows_given(monkeypatch, track, "score"), rows_given(monkeypatch, decide, "score")
+    fits = rows_given(monkeypatch, decide, "fit_profile_levels")
+    scored, fitted = rows_given(monkeypatch, track, "score"), rows_given(monkeypatch, levels, "score")
     last = fulls[0].seen
     for shot, full in zip(shots[1:], fulls[1:], strict=True):
         before = sum(scored) + sum(fitted)
@@ -259,7 +259,7 @@ def test_a_frame_the_kept_fit_does_not_read_is_fitted_afresh(monkeypatch: pytest
     geometry, profile = reading.geometry, reading.profile
     full = read_located(then, geometry, profile)
     assert full.scores.leveled
-    fits = rows_given(monkeypatch, decide, "_fit_profile_levels")
+    fits = rows_given(monkeypatch, decide, "fit_profile_levels")
     partial = read_located(then, geometry, profile, last=read_located(first, geometry, profile).seen)
     assert len(fits) == 2  # the first frame's read afresh, then the second's
     same_reading(full, partial)
