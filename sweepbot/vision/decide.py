@@ -144,37 +144,63 @@ _AROUND = np.ones((3, 3), np.uint8)
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
             max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile, CellScores | None]:
     """The cells' scores, the looks that scored them (``profile``'s, or fitted to the screen's brightness),
-    and, where they were fitted, the scores the looks as they are gave (None: the same)."""
-    scores = plain.scores
-    table = limits.LIMITS
-    if not _anchored(scores) and max_rms > table.unanchored_rms:
-        # every cell alike (a fresh board): only a near-exact match tells covered from revealed on a screen
-        # that may be brighter or darker; with a profile drawn at another size, whose looks come only so
-        # close, a cell unlike the rest (the mine that went off at a first click) keeps the profile's limit
-        scores = _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=table.unanchored_rms)
+    and, where they were fitted, the scores the looks as they are gave (None: the same): the plain scores held
+    to the board's limits, a second look at the cells refused, then, where the screen differs from the looks
+    all over, the looks fitted to it on a frame before or fitted afresh."""
+    scores = _held_when_alike(plain.scores, profile, max_rms)
     if not scores.accepted.all():
         scores = nudged(image, geometry, profile, scores, kept)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, scores.chars, scores.best,
                                  float(scores.rms.mean()), bool(scores.accepted.all())):
-        # the screen differs from the templates all over: perhaps brighter or darker; the looks fitted to it on
-        # a frame before are tried first (scored again only where the pixels changed), then a fit afresh
-        before = kept.fitted_before
-        if before is not None:
-            again = score_frame(image, geometry, before.plain.profile, max_rms, before.plain, plain.windows)
-            looks = Kept(looks_before=before.looks)
-            held = _fit_taken(image, geometry, again, scores, whole, looks)
-            if held is not None and held.accepted.all():
-                kept.fitted = Fitted(again, looks.looks)
-                return held, again.profile, scores
-        adjusted = fit_profile_levels(plain.windows, profile)
-        if adjusted is not profile:
-            fitted = score_frame(image, geometry, adjusted, max_rms, windows=plain.windows)
-            looks = Kept()
-            taken = _fit_taken(image, geometry, fitted, scores, whole, looks)
-            if taken is not None:
-                kept.fitted = Fitted(fitted, looks.looks)
-                return taken, adjusted, scores
+        fitted = _fitted_before(image, geometry, plain, scores, max_rms, whole, kept) \
+            or _fitted_afresh(image, geometry, profile, plain, scores, max_rms, whole, kept)
+        if fitted is not None:
+            return fitted[0], fitted[1], scores
     return scores, profile, None
+
+
+def _held_when_alike(scores: CellScores, profile: Profile, max_rms: float) -> CellScores:
+    """``scores`` held to the table's ``unanchored_rms`` where too few kinds of cell are named to pin a fit to
+    the screen's brightness (see :func:`_anchored`): on a board of cells all alike (a fresh board) only a
+    near-exact match tells covered from revealed on a screen that may be brighter or darker. With a profile
+    drawn at another size, whose looks come only so close, a cell unlike the rest (the mine that went off at a
+    first click) keeps the profile's limit (:func:`_minority_kept`)."""
+    if _anchored(scores) or max_rms <= limits.LIMITS.unanchored_rms:
+        return scores
+    return _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=limits.LIMITS.unanchored_rms)
+
+
+def _fitted_before(image: np.ndarray, geometry: Geometry, plain: Scored, scores: CellScores, max_rms: float,
+                   whole: bool, kept: Kept) -> tuple[CellScores, Profile] | None:
+    """The cells' scores against the looks fitted to the screen's brightness on a frame before (scored again
+    only where the pixels changed), and those looks, while they read every cell (None: no such looks, or
+    they do not)."""
+    before = kept.fitted_before
+    if before is None:
+        return None
+    again = score_frame(image, geometry, before.plain.profile, max_rms, before.plain, plain.windows)
+    looks = Kept(looks_before=before.looks)
+    held = _fit_taken(image, geometry, again, scores, whole, looks)
+    if held is None or not held.accepted.all():
+        return None
+    kept.fitted = Fitted(again, looks.looks)
+    return held, again.profile
+
+
+def _fitted_afresh(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, scores: CellScores,
+                   max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile] | None:
+    """The cells' scores against the looks fitted to the screen's brightness on this frame's cells, and those
+    looks (None: no fit found, or not to be trusted: :func:`_fit_taken`)."""
+    adjusted = fit_profile_levels(plain.windows, profile)
+    if adjusted is profile:
+        return None
+    fitted = score_frame(image, geometry, adjusted, max_rms, windows=plain.windows)
+    looks = Kept()
+    taken = _fit_taken(image, geometry, fitted, scores, whole, looks)
+    if taken is None:
+        return None
+    kept.fitted = Fitted(fitted, looks.looks)
+    return taken, adjusted
 
 
 def _fit_taken(image: np.ndarray, geometry: Geometry, fitted: Scored, scores: CellScores, whole: bool,
