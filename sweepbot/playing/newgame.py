@@ -26,6 +26,10 @@ STILL_FOR = 0.05
 POLL = 0.005  # seconds between frames while waiting for the new game
 CONFIRM_AFTER = 1.0  # seconds without a new game before the keys are pressed again (dialogs answered)
 DIALOG_ESCAPES = 2  # times the new-game control is looked for again (Escape first where safe) when not in sight
+#: Seconds the new-game control may take to come into sight once a game ended, the screen changing meanwhile (a
+#: level chooser a client shows in the board's place a moment after the game)
+CONTROL_LATE = 3.0
+CONTROL_POLL = 0.05  # seconds between looks while it does
 NEW_GAME_TIMEOUT = 10.0  # seconds a new game may take to show
 
 
@@ -125,9 +129,10 @@ def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
     """Click the client's own new-game control, found on ``before`` by its looks; when it is not in sight, or a
     window lies over the board (a modal dialog would take the click, though the control shows beside it: a
     scores dialog calibration never met), looked for again DIALOG_ESCAPES times at most once the screen
-    settles, Escape pressed first where a window lies over the board, and before the second look where it may
-    close a window that hides the control (:meth:`Watcher.escape_is_safe`); the control found is clicked even
-    if a window stays over the board. The frame it was found on."""
+    changed and settled (or CONTROL_LATE s passed unchanged), Escape pressed first where a window lies over
+    the board, and before the second look where it may close a window that hides the control
+    (:meth:`Watcher.escape_is_safe`); the control found is clicked even if a window stays over the board. The
+    frame it was found on."""
     looks = [decode_look(t) for t in control.looks]
     near = around_board(last.bbox, (before.shape[1], before.shape[0]))
     box = find_known_control(before, last.bbox, control.offset, looks, near)
@@ -139,10 +144,10 @@ def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
             # a dialog over the window hides the control or takes its click (a scores dialog after a win):
             # Escape closes it
             watcher.press([["escape"]])
-        # (else, first, the control may be drawn a moment late, or in a panel the page opens a moment after the
-        # game ended; and where the board's own window has the keyboard, nothing over it, Escape would go to the
-        # client, which may take it as quit)
-        before = watcher.hold_still(quiet=quiet)
+        # (else, first, the control may be drawn a moment late, or in a panel the client opens a moment after the
+        # game ended, longer after than the screen holds still; and where the board's own window has the
+        # keyboard, nothing over it, Escape would go to the client, which may take it as quit)
+        before = watcher.settle(before=before, quiet=quiet, timeout=CONTROL_LATE, poll=CONTROL_POLL).frame
         box = find_known_control(before, last.bbox, control.offset, looks, near)
     if box is None:
         raise SweepbotError("the new-game control is not beside the board where calibration found it: "

@@ -1778,3 +1778,69 @@ def test_clicked_cells_read_as_mines_that_cannot_all_have_gone_off_on_a_won_boar
         assert report.error is None and report.result == game.state, (seed, report.error)
         results.append(report.result)
     assert misread and "won" in results and "lost" in results
+
+
+
+def _new_game_button() -> np.ndarray:
+    """A framed grey button with a label's strokes."""
+    button = np.full((14, 30), 210, np.uint8)
+    button[0, :] = button[-1, :] = button[:, 0] = button[:, -1] = 90
+    button[4:10, 5:25:4] = 40
+    return button
+
+
+class _LateControlScreen(SimScreen):
+    """A client that shows its new-game button below the board only ``late`` s after a game ends (a level
+    chooser a client puts in the board's place a moment after the game)."""
+
+    BOX = Rect(MARGIN_X, MARGIN_Y + 9 * CELL + 6, 30, 14)
+
+    def __init__(self, game: Game, late: float) -> None:
+        super().__init__(game)
+        self.late = late
+        self.ended_at: float | None = None
+
+    def shows_button(self) -> bool:
+        if self.game.state == "playing":
+            self.ended_at = None
+        elif self.ended_at is None:
+            self.ended_at = self.clock.now()
+        return self.ended_at is not None and self.clock.now() - self.ended_at >= self.late
+
+    def frame(self) -> np.ndarray:
+        canvas = super().frame()
+        if self.shows_button():
+            box = self.BOX
+            canvas[box.y:box.bottom, box.x:box.right] = _new_game_button()[:, :, None]
+        return canvas
+
+
+@pytest.mark.parametrize("late", [0.0, 2.0])
+def test_a_new_game_button_shown_a_moment_after_the_game_ended_is_waited_for_and_clicked(late: float) -> None:
+    """A client whose new-game button shows only a moment after a game ends, longer after than the screen
+    holds still (a level chooser a Tk client puts in the board's place a moment after): it is waited for,
+    found where calibration found it and clicked, and the next game starts."""
+    from sweepbot.playing.newgame import start_new_game
+    from sweepbot.vision.controls import encode_look
+    from sweepbot.vision.rules import NewGameControl, PlayRules
+
+    game = Game(LEVELS["beginner"], 12, "opening")
+    screen = _LateControlScreen(game, late)
+    device = SimDevice(game)
+    mouse = BoardInput(device, ScreenMapping())
+    reader = SimReader(9, 9, 10)
+    last = Player(watcher(screen, mouse), reader, PlaySettings(first_click="opening")).play_game().final_view
+    assert last is not None and game.state in ("won", "lost")
+    box = _LateControlScreen.BOX
+    offset = (box.x - int(last.bbox.x), box.y - int(last.bbox.y))
+    rules = PlayRules("opening", new_game_control=NewGameControl(offset, (encode_look(_new_game_button()),)))
+
+    def click(x: int, y: int, button: str) -> None:
+        SimDevice.click(device, x, y, button)
+        if box.contains(x, y) and screen.shows_button():
+            screen.game = device.game = Game(LEVELS["beginner"], 99, "opening")
+
+    device.click = click  # type: ignore[method-assign]
+    view = start_new_game(watcher(screen, mouse), reader, rules, last)
+    assert view.board.grid == ("#########",) * 9
+    assert box.contains(*device.clicks[-1][:2])
