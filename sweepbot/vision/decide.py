@@ -23,7 +23,7 @@ from sweepbot.vision.ink import margins_among
 from sweepbot.vision.levels import fit_profile_levels, levels_differ
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.shifted import nudged
-from sweepbot.vision.track import Fitted, Inked, Kept, Scored, Track, score_frame
+from sweepbot.vision.track import Fitted, Kept, Scored, Track, score_frame
 
 
 def classify(
@@ -54,8 +54,8 @@ def classify(
         # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness (checks
         # against fitted looks are not kept from frame to frame)
         scores = _numbers_held_close(plain, geometry, looks, scores, kept if looks is profile else Kept())
-        if whole:
-            scores = _flood_kept(scores)
+    if whole and profile.drawn_from:
+        scores = _flood_kept(scores)
     return replace(scores, track=kept.track(plain))
 
 
@@ -64,12 +64,11 @@ def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, sco
     """``scores`` with the numbers neither held close (the table's ``drawn_number_rms`` and
     ``drawn_number_margin``, the margin a share of the cell's own distance to its look too) nor inked as
     their digit (up to ``drawn_ink_rms``, see ``vision.ink``) refused (``plain``: the cells' windows as cut
-    from the image, and which changed since the frame before): a profile drawn at another size never names a
-    number it only comes near, nor one that comes nearly as near another character (digits drawn small
-    differ by a few pixels: a cell far from both looks is nearly as near one as the other). A number taken by
-    its colour is held apart only from the looks its colour does not rule out (``vision.ink.colour_rules``): a
-    digit drawn anew may come nearer another digit's shape, or the empty cell it is drawn on, than to its own
-    look."""
+    from the image): a profile drawn at another size never names a number it only comes near, nor one that
+    comes nearly as near another character (digits drawn small differ by a few pixels: a cell far from both
+    looks is nearly as near one as the other). A number taken by its colour is held apart only from the looks
+    its colour does not rule out (``vision.ink.colour_rules``): a digit drawn anew may come nearer another
+    digit's shape, or the empty cell it is drawn on, than to its own look."""
     table = limits.LIMITS
     codes = scores.chars.view(np.uint32)  # one code point a cell: a digit's are those of "1" to "8"
     # the margin is taken as well as a share of the cell's own distance to its look (squared, as the margin's
@@ -85,16 +84,9 @@ def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, sco
     digits = scores.chars.reshape(-1)[cells]
     # what a check found: the margin of a number taken by its colour, NaN where it is not
     apart = np.full(len(cells), np.nan)
-    # a cell whose window stayed and reads as the same digit is checked as it was
-    known = np.zeros(len(cells), bool)
-    if plain.changed is not None and kept.inked_before is not None:
-        stayed = np.ones(len(plain.windows), bool)
-        stayed[plain.changed] = False
-        known = stayed[cells] & (kept.inked_before.digits[cells] == digits)
-        apart[known] = kept.inked_before.apart[cells[known]]
     # cells drawn alike (a board's many 1s) are looked at once, and once only while their pixels stay
     unknown: dict[tuple[bytes, str], list[int]] = {}
-    for k in np.flatnonzero(~known).tolist():
+    for k in range(len(cells)):
         key = (plain.windows[cells[k]].tobytes(), str(digits[k]))
         if key in kept.inks:
             apart[k] = kept.inks[key]
@@ -107,7 +99,6 @@ def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, sco
             kept.inks[key] = np.nan if one is None else one
             apart[ks] = kept.inks[key]
         kept.inked += len(unknown)
-    kept.inked_cells = Inked.of(len(plain.windows), cells, digits, apart)
     taken = cells[~np.isnan(apart)]
     loose.reshape(-1)[taken] = False
     rms, margin = scores.rms.copy(), scores.margin.copy()

@@ -114,22 +114,6 @@ NO_LOOKS = Looks(np.zeros(0, np.intp), np.zeros((0, 0), np.uint8), (), (0, 0))
 
 
 @dataclass(frozen=True, eq=False)
-class Inked:
-    """One frame's colour checks of numbers, by cell: the digit each cell was checked as ("" where none was)
-    and what the check found (the margin of a number taken by its colour, NaN where it is not)."""
-
-    digits: np.ndarray
-    apart: np.ndarray
-
-    @classmethod
-    def of(cls, n: int, cells: np.ndarray, digits: np.ndarray, apart: np.ndarray) -> Inked:
-        """The checks of ``cells`` (as ``digits``, finding ``apart``) on a board of ``n`` cells."""
-        every, found = np.full(n, "", "<U1"), np.full(n, np.nan)
-        every[cells], found[cells] = digits, apart
-        return cls(every, found)
-
-
-@dataclass(frozen=True, eq=False)
 class Fitted:
     """A frame's looks fitted to the screen's brightness (``vision.decide``): the cells' plain scores against
     them (``plain.profile`` is the fitted profile) and the second looks taken with them, for the next frame of
@@ -142,13 +126,12 @@ class Fitted:
 @dataclass(frozen=True, eq=False)
 class Track:
     """What one frame's read keeps for the next: the plain scores, the second looks at refused cells (by cell
-    index) and the colour checks of numbers (by window pixels and digit, and by cell: the margin a number
-    taken by its colour has, NaN where its colour is not its digit's), each valid while its pixels stay."""
+    index) and the colour checks of numbers (by window pixels and digit: the margin a number taken by its colour
+    has, NaN where its colour is not its digit's), each valid while its pixels stay."""
 
     plain: Scored
     looks: Looks = NO_LOOKS
     inks: dict[tuple[bytes, str], float] = field(default_factory=dict)
-    inked_cells: Inked | None = None
     #: how many second looks and colour checks this frame took afresh
     looked: int = 0
     inked: int = 0
@@ -164,11 +147,9 @@ class Kept:
     (collected while the read goes on, then kept in its :class:`Track`)."""
 
     looks_before: Looks = NO_LOOKS
-    inked_before: Inked | None = None
     looks: Looks = NO_LOOKS
     #: every colour check made on this board, by window pixels and digit: the frames before's, and this one's
     inks: dict[tuple[bytes, str], float] = field(default_factory=dict)
-    inked_cells: Inked | None = None
     looked: int = 0
     inked: int = 0
     means_before: np.ndarray | None = None
@@ -180,9 +161,9 @@ class Kept:
     def after(cls, last: Track | None, geometry: Geometry, profile: Profile, max_rms: float) -> Kept:
         if last is None or not last.plain.same_board(geometry, profile, max_rms):
             return cls()
-        # the frame before's looks and checks by cell are read only; its checks by pixels, copied, grow with
-        # this frame's (a cell drawn as one checked before, a new 1 like the others, is not checked again)
-        return cls(looks_before=last.looks, inked_before=last.inked_cells, inks=dict(last.inks),
+        # the frame before's looks are read only; its colour checks, copied, grow with this frame's (a cell
+        # drawn as one checked before, a new 1 like the others, is not checked again)
+        return cls(looks_before=last.looks, inks=dict(last.inks),
                    means_before=last.means, fitted_before=last.fitted)
 
     def window_means(self, plain: Scored) -> np.ndarray:
@@ -199,5 +180,4 @@ class Kept:
         return self.means
 
     def track(self, plain: Scored) -> Track:
-        return Track(plain, self.looks, self.inks, self.inked_cells, self.looked, self.inked, self.means,
-                     self.fitted)
+        return Track(plain, self.looks, self.inks, self.looked, self.inked, self.means, self.fitted)
