@@ -56,6 +56,8 @@ def classify(
         scores = _numbers_held_close(plain, geometry, looks, scores, kept if looks is profile else Kept())
     if whole and profile.drawn_from:
         scores = _flood_kept(scores)
+    elif whole and profile.lacks_numbers:
+        scores = _flood_kept(scores, limits.LIMITS.exact_rms)
     return replace(scores, track=kept.track(plain))
 
 
@@ -108,10 +110,16 @@ def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, sco
     return replace(scores, chars=np.where(loose, "~", scores.chars), rms=rms, margin=margin)
 
 
-def _flood_kept(scores: CellScores) -> CellScores:
-    """``scores`` with the empty cells read beside a covered tile refused: looks drawn at another size, held
-    only loosely, may name another client's tiles, or a brightened covered tile, an empty cell."""
+def _flood_kept(scores: CellScores, exact: float | None = None) -> CellScores:
+    """``scores`` with the empty cells read beside a covered tile refused (with ``exact``, those not matched
+    within it, pixel for pixel): looks drawn at another size, held only loosely, may name another client's
+    tiles, or a brightened covered tile, an empty cell; and a number a profile never saw (it lacks that
+    number's look) may come nearer the empty cell's look than the limits tell apart (an 8 drawn small, in
+    grey, on a darker ground), where on a board it lies among covered tiles. No number matches the empty cell
+    pixel for pixel."""
     odd = zeros_beside_covered(scores.chars, scores.accepted)
+    if exact is not None:
+        odd &= scores.rms > exact
     return replace(scores, odd=odd) if odd.any() else scores
 
 

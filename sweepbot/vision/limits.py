@@ -157,7 +157,9 @@ class Limits:
         "client's looks are drawn at the board's size to be tried (they cost time and cannot do better). A "
         "read with every cell this close (each cell's RMS) has nothing over the pixels it reads: play does "
         "not wait for a toast beside the board to go (nicegui-minesweeper's \"You won!\" over the edge of the "
-        "next board's bottom row, whose shadow leaves those cells 2.2 from their look)."))
+        "next board's bottom row, whose shadow leaves those cells 2.2 from their look). A profile that lacks "
+        "some number names an empty cell beside a covered tile only this close: a number it never saw may "
+        "come near the empty cell's look (a generated client's grey 8, 10.8 from it), never this near."))
     likeliest: int = _number(2, (
         "Clients whose looks, drawn at a board's size, are lined up with the board and read in full, every "
         "size of each, in the order of their fit to a sample of its cells, until one reads every cell: the "

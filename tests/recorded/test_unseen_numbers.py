@@ -57,6 +57,34 @@ def test_a_number_never_seen_in_dark_ink_on_a_light_ground_is_read_open_with_its
         read_screenshot(image, profiles=[profile], opened_unknown=True)
 
 
+def test_a_number_never_seen_nearest_the_empty_cells_look_is_never_named_empty_among_covered_tiles() -> None:
+    """A generated client's 8 (tests/fixtures/unseen-numbers/generated-316, a sheet of every look it draws),
+    grey on the open cells' grey ground, which the profile calibrated from its games never saw: 10.8 from the
+    empty cell's look, within the profile's limit and nearer it than any other look. Among covered tiles, as
+    every 8 lies on a board, it is refused, never named an empty cell (the solver would open every tile
+    around it); the empty cell beside covered tiles on the same sheet, drawn pixel for pixel as its look, is
+    named. Every cell the profile names is named right."""
+    from sweepbot.calibration.truth import misnamed
+    from sweepbot.vision import limits
+    from sweepbot.vision.decide import classify
+    from sweepbot.vision.locate import locate
+
+    folder = FIXTURES / "unseen-numbers" / "generated-316"
+    profile = load_profile(folder / "profile")
+    assert "8" not in profile.labels
+    image = load_image(folder / "sheet.png")
+    truth = Board.parse((folder / "sheet.board").read_text()).grid
+    geometry = locate(image)  # as play finds the cells
+    assert (geometry.rows, geometry.cols) == (5, 8)
+    scores = classify(image, geometry, profile)
+    assert truth[3][3] == "8" and scores.chars[3, 3] == "." and not scores.accepted[3, 3]
+    # held by nothing else: as near the look as the profile takes, and far nearer it than any other
+    assert float(scores.rms[3, 3]) <= (profile.max_rms or 0) and float(scores.margin[3, 3]) >= limits.LIMITS.min_margin
+    assert truth[1][3] == "." and scores.chars[1, 3] == "." and scores.accepted[1, 3]
+    wrong, named = misnamed(image, geometry.xs, geometry.ys, truth, profile)
+    assert wrong == [] and named == 31  # the covered tiles, the flag, the empty cell and the numbers it knows
+
+
 def _gnome_mines_without(size: int, unseen: str, folder: Path | None = None) -> Profile:
     """gnome-mines's built-in profile at ``size`` px with the looks of ``unseen`` left out, in a folder of its
     own (``folder``; by default as a calibration whose games never showed them saves one)."""
