@@ -48,12 +48,12 @@ def classify(
     if ranked and shown is not None:
         # the residual the looks as they are left (what a read without the fit finds)
         if profile.drawn_from:
-            shown = _numbers_held_close(plain, geometry, profile, shown, Kept())
+            shown = _numbers_held_close(plain, profile, shown, Kept())
         scores = replace(scores, shown_rms=float(shown.rms.mean()))
     if profile.drawn_from:
         # the numbers' colours as the looks that scored them show them: fitted to the screen's brightness (checks
         # against fitted looks are not kept from frame to frame)
-        scores = _numbers_held_close(plain, geometry, looks, scores, kept if looks is profile else Kept())
+        scores = _numbers_held_close(plain, looks, scores, kept if looks is profile else Kept())
     if whole and profile.drawn_from:
         scores = _flood_kept(scores)
     elif whole and profile.lacks_numbers:
@@ -61,7 +61,7 @@ def classify(
     return replace(scores, track=kept.track(plain))
 
 
-def _numbers_held_close(plain: Scored, geometry: Geometry, profile: Profile, scores: CellScores,
+def _numbers_held_close(plain: Scored, profile: Profile, scores: CellScores,
                         kept: Kept) -> CellScores:
     """``scores`` with the numbers neither held close (the table's ``drawn_number_rms`` and
     ``drawn_number_margin``, the margin a share of the cell's own distance to its look too) nor inked as
