@@ -17,6 +17,7 @@ from sweepbot.calibration.live.session import LiveSession
 from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.calibration.sheet import names_sheet
 from sweepbot.errors import SweepbotError
+from sweepbot.threads import on_one_thread
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import Profile, save_profile, user_profiles_dir
@@ -41,6 +42,7 @@ class Calibrated:
     summary: dict[str, Any]
 
 
+@on_one_thread
 def calibrate(client: str, *, screenshots: Sequence[np.ndarray] = (), recordings: Sequence[str | Path] = (),
               live: bool = False, watcher: Watcher | None = None, route: str = "auto", games: int = 6,
               mines: int | None = None, new_game_keys: Sequence[Sequence[str]] = (), save_to: str | Path | None = None,

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 from sweepbot.errors import SweepbotError
+from sweepbot.threads import on_one_thread
 
 
 def _commands() -> list[ModuleType]:
@@ -62,7 +63,7 @@ def _terminate(_signum: int, _frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return stopping_on_sigterm(args, args.run)
+    return stopping_on_sigterm(args, on_one_thread(args.run))
 
 
 def stopping_on_sigterm(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:

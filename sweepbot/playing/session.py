@@ -18,6 +18,7 @@ from sweepbot.playing.record import Recorder
 from sweepbot.playing.settings import GameReport, PlaySettings, settings_for
 from sweepbot.playing.timing import TimeSplit
 from sweepbot.playing.view import Reader
+from sweepbot.threads import on_one_thread
 from sweepbot.vision.rules import PlayRules
 from sweepbot.watch import Watcher
 
@@ -72,6 +73,7 @@ class SessionSummary:
         }
 
 
+@on_one_thread
 def play(games: int = 1, profile: str | None = None, settings: PlaySettings | None = None,
          record: str | None = None, progress: Callable[[int, GameReport], None] | None = None,
          route: str = "auto", watcher: Watcher | None = None) -> SessionSummary:

@@ -20,6 +20,7 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "rect": set(),
     "clock": set(),
+    "threads": set(),
     "board": {"errors"},
     "game": {"board", "errors"},
     "solver": {"board", "errors"},
@@ -28,10 +29,10 @@ ALLOWED: dict[str, set[str]] = {
     "control": {"clock", "errors", "rect"},
     "routes": {"control", "errors", "rect", "vision"},
     "watch": {"clock", "control", "errors", "rect", "routes", "vision"},
-    "playing": {"board", "clock", "control", "errors", "game", "rect", "solver", "vision", "watch"},
-    "calibration": {"board", "errors", "rect", "solver", "vision", "watch"},
-    "cli": {"board", "calibration", "errors", "game", "playing", "routes", "simulate", "solver", "vision",
-            "watch"},
+    "playing": {"board", "clock", "control", "errors", "game", "rect", "solver", "threads", "vision", "watch"},
+    "calibration": {"board", "errors", "rect", "solver", "threads", "vision", "watch"},
+    "cli": {"board", "calibration", "errors", "game", "playing", "routes", "simulate", "solver", "threads",
+            "vision", "watch"},
 }
 
 
