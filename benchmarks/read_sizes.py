@@ -45,6 +45,7 @@ import numpy as np
 
 from sweepbot.board import Board
 from sweepbot.errors import SweepbotError
+from sweepbot.threads import on_one_thread
 from sweepbot.vision import cells
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.geometry import Geometry
@@ -165,6 +166,7 @@ def measure(png: Path, runs: int, counter: Counter, scale: float = 1.0,
     return row
 
 
+@on_one_thread  # as the commands read
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)

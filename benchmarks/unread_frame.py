@@ -20,12 +20,14 @@ from pathlib import Path
 
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.vision_reader import VisionReader
+from sweepbot.threads import on_one_thread
 from sweepbot.vision.capture import load_image
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 DEFAULT = ["sgt-mines/30x16-first.png", "gnome-mines/medium-first.png", "xdemineur/30x16-first.png"]
 
 
+@on_one_thread  # as the commands read
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--again", type=int, default=5, help="reads of the covered frame after the first")

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sweepbot.board import Board  # noqa: E402
+from sweepbot.threads import on_one_thread  # noqa: E402
 from sweepbot.vision.capture import load_image  # noqa: E402
 from sweepbot.vision.locate import locate  # noqa: E402
 from sweepbot.vision.read import read_located, read_screenshot  # noqa: E402
@@ -62,6 +63,7 @@ def median_ms(fn: object, runs: int) -> float:
     return statistics.median(times)
 
 
+@on_one_thread  # as the commands read
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=50)

@@ -3,9 +3,9 @@
 numpy hands every matrix product to its BLAS library (OpenBLAS in numpy's wheels), which splits it over a
 thread per core. The products of a read are small (a board's distinct windows against a profile's few dozen
 looks): split, each share waits for a core of its own, and while the machine is busy (the client drawing its
-board, a browser, the screen server) it waits long. Measured on a 2-core machine with one core kept busy
-beside, a frame of a board found before reads in 9.2 ms with numpy's threads and in 1.1 ms on one
-(docs/figures.md, "Reading beside a busy core"); on an idle machine one thread is no slower.
+board, a browser, the screen server) it waits long. On a 2-core machine with a core or two kept busy beside,
+a board is read from scratch 1.4-2.0 times as fast on one thread (docs/figures.md, "Reading beside a busy
+core"); on an idle machine one thread is no slower.
 
 The limit holds for the block it wraps and is undone after it: a program that calls sweepbot keeps its own
 setting outside it. OpenCV's threads are left as they are (they cost a read nothing measurable either way).
