@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The solver-strength runs of issue 6, one `sweepbot bench --json` each, results kept as JSON files.
+"""The solver-strength runs of docs/figures.md (its "Solver strength" section), one `sweepbot bench --json` each,
+results kept as JSON files.
 
     .venv/bin/python benchmarks/solver_strength.py --out out/strength [--games 10000] [--seed 1] [--workers N] [RUN ...]
 
