@@ -8,7 +8,7 @@ a board is read from scratch 1.4-2.0 times as fast on one thread (docs/figures.m
 core"); on an idle machine one thread is no slower.
 
 The limit holds for the block it wraps and is undone after it: a program that calls sweepbot keeps its own
-setting outside it. OpenCV's threads are left as they are (they cost a read nothing measurable either way).
+setting outside it. OpenCV's own threads are left as they are.
 """
 
 from __future__ import annotations
