@@ -9,7 +9,9 @@ settings, the client, ``sweepbot calibrate --live --client generated-SEED --yes 
 with no built-in profile, then ``sweepbot play --games N --json``. The looks are checked against the seed's
 truth: every look the client draws, laid out on a sheet as it lays out its board, read with each profile
 calibration made; a look read as another look is misread (it must never happen: a refusal is no misread).
-One JSON line per seed, then a table and a count by how the client starts a new game.
+One JSON line per seed, then a table and a count by how the client starts a new game. With ``--keep``, each
+seed's folder keeps its profiles, the recordings and what calibrate and play said (``calibration.log``,
+``play.log``).
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ def run_seed(seed: int, games: int, keep: Path) -> dict[str, Any]:
                                str(folder / "calibration")], env=checkout_env(env), capture_output=True, text=True,
                               timeout=CALIBRATION_TIMEOUT, check=False)
         row["calibration_seconds"] = round(time.monotonic() - started, 1)
+        (folder / "calibration.log").write_text(done.stderr, encoding="utf-8")  # each step it took
         calibrated = answer(done)
         row["calibrated"] = done.returncode == 0
         if done.returncode != 0:
@@ -82,6 +85,7 @@ def run_seed(seed: int, games: int, keep: Path) -> dict[str, Any]:
             done = subprocess.run([*sweepbot(), "play", "--games", str(games), "--json", "--record",
                                    str(folder / "play")], env=checkout_env(env), capture_output=True, text=True,
                                   timeout=PLAY_TIMEOUT, check=False)
+            (folder / "play.log").write_text(done.stderr, encoding="utf-8")
             summary = answer(done)
             row.update({key: summary.get(key) for key in ("games", "wins", "losses", "errors")})
             if summary.get("error"):
