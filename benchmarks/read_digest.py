@@ -20,7 +20,8 @@ as play reads with a calibrated profile) five ways:
 Each read is one JSON line: the profile, grid, board, mines left and, for every cell, a digest of its
 character, rms, margin and look (the bits), or the error's text. A frame read again that gives another reading
 is counted (the exit code is then 1). ``--compare`` lists every read that differs between two such files and
-how (profile, grid, board, count, cell bits, error), and exits 1 if any does. Reads run on the checkout this
+how (profile, grid, board, count, cell bits, error; and, against the board written beside a screenshot,
+whether each read is right, wrong or refused), and exits 1 if any does. Reads run on the checkout this
 script is in, or on ``PYTHONPATH``'s: to compare two revisions, run it once with ``PYTHONPATH`` set to a
 worktree of the other (the fixtures are always this checkout's).
 """
@@ -31,6 +32,7 @@ import argparse
 import hashlib
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,7 @@ import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from sweepbot.board import Board
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import Profile, available_profiles, load_profile
@@ -104,6 +107,17 @@ def reads(png: Path, built_in: list[Profile]) -> Iterator[dict[str, Any]]:
         yield {"fixture": name, "way": "withheld", **described(screenshot(image, others))[0]}
 
 
+def judge(fixture: str, row: dict[str, Any]) -> str:
+    """A read held against the board written beside its screenshot (a resized or brighter screenshot shows
+    the same board): ``right``, ``wrong``, ``refused``, or ``read``/``refused`` where none is written."""
+    if "error" in row:
+        return "refused"
+    written = (ROOT / fixture).with_suffix(".board")
+    if not written.is_file():
+        return "read"
+    return "right" if list(Board.parse(written.read_text(encoding="utf-8")).grid) == row["grid"] else "wrong"
+
+
 def compare(before_path: Path, after_path: Path) -> int:
     def load(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -111,6 +125,7 @@ def compare(before_path: Path, after_path: Path) -> int:
 
     before, after = load(before_path), load(after_path)
     differ = 0
+    judged: Counter[tuple[str, str]] = Counter()
     for key in sorted(set(before) | set(after)):
         one, two = before.get(key), after.get(key)
         if one == two:
@@ -121,11 +136,15 @@ def compare(before_path: Path, after_path: Path) -> int:
             continue
         what = [field for field in ("error", "profile", "xs", "ys", "grid", "mines", "mines_left", "cells")
                 if one.get(field) != two.get(field)]
-        print(f"{key[0]} {key[1]}: {', '.join(what)} differ")
+        judgement = (judge(key[0], one), judge(key[0], two))
+        judged[judgement] += 1
+        print(f"{key[0]} {key[1]}: {', '.join(what)} differ ({' -> '.join(judgement)})")
         for field in ("error", "profile"):
             if field in what:
                 print(f"    before: {str(one.get(field))[:150]}\n    after:  {str(two.get(field))[:150]}")
     print(f"{len(set(before) | set(after))} reads, {differ} differ")
+    for (was, now), count in sorted(judged.items()):
+        print(f"    {count} {was} -> {now}")
     return 1 if differ else 0
 
 
