@@ -16,7 +16,7 @@ from sweepbot.cli import main
 from sweepbot.vision import decide
 from tests.tile_client import TileClient
 
-#: a caller's own setting, which no machine's default is (a machine of 3 cores aside)
+#: a caller's own setting: any count of threads but one
 CALLERS = 3
 
 
