@@ -48,7 +48,6 @@ from sweepbot.vision.profile import Profile, available_profiles, load_profile
 from sweepbot.vision.read import Reading, read_located, read_screenshot
 
 ROOT = Path(__file__).resolve().parents[1]
-WAYS = ("as-is", "again", "larger", "brighter", "withheld")
 #: A desktop scale, and a screen brighter than the looks (as ``benchmarks/read_sizes.py`` reads them).
 LARGER = 1.25
 BRIGHTER = (1.08, 6.0)
@@ -102,7 +101,7 @@ def reads(png: Path, built_in: list[Profile]) -> Iterator[dict[str, Any]]:
     gain, offset = BRIGHTER
     brighter = np.clip(image.astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
     yield {"fixture": name, "way": "brighter", **described(screenshot(brighter, profiles))[0]}
-    if reading is not None and not reading.profile.drawn_from and not own.is_dir():
+    if reading is not None and not reading.profile.drawn_from and not unknown:
         others = [p for p in profiles if p.name != reading.profile.name]
         yield {"fixture": name, "way": "withheld", **described(screenshot(image, others))[0]}
 
