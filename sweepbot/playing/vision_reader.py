@@ -13,7 +13,7 @@ from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
-from sweepbot.vision.fit import resizes
+from sweepbot.vision.fit import made_at, resizes
 from sweepbot.vision.frames import same_frame
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.opened import learning, reads_unknown
@@ -214,9 +214,13 @@ class VisionReader:
         """Whether ``error`` is the profile in use reading the board where the reader had it, but for some of its
         cells (at most a ``MOSTLY_UNREAD`` share): a board of its client, where it was, with something laid over
         those cells (a toast, a dialog). No other profile is tried then: they are other clients', or its client
-        at other sizes, and a read with every one takes several times as long (``benchmarks/unread_frame.py``)."""
+        at other sizes, and a read with every one takes several times as long (``benchmarks/unread_frame.py``).
+        A profile not made at the board's cell size (read as it is a pixel off) is no such sign: a new board of
+        covered tiles alone, which it read, shows nothing of its cells' other looks, and where it refuses the
+        cells opened since, the client's other sizes may read them."""
         part = error.board_but_unread if isinstance(error, ReadError) else None
-        if part is None or self.geometry is None:
+        if part is None or self.geometry is None or self.profile is None \
+                or not made_at(self.profile, self.geometry.pitch):
             return False
         unread = sum(row.count(REFUSED) for row in part.grid)
         return lies_at(part, self.geometry.xs, self.geometry.ys) and unread <= MOSTLY_UNREAD * len(part.grid) * len(

@@ -19,7 +19,8 @@ from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import load_profile
 from sweepbot.vision.read import ReadError, Reading, read_screenshot
 
-SGT = Path(__file__).parents[1] / "fixtures" / "sgt-mines"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+SGT = FIXTURES / "sgt-mines"
 
 
 def size(view: BoardView) -> tuple[int, int]:
@@ -301,3 +302,22 @@ def test_a_board_read_where_it_was_but_for_cells_under_a_pop_up_is_not_read_with
     with pytest.raises(ReadError):
         reader.read(with_pop_up(first, slice(y + h // 8, y + h - h // 8), slice(x + w // 8, x + w - w // 8)))
     assert tried[0] == 1 and len(tried) == 2  # then every profile
+
+
+def test_cells_refused_by_a_profile_read_a_pixel_off_its_size_are_read_with_the_clients_other_sizes() -> None:
+    """sgt-mines with 13 px tiles: its new board, covered tiles alone, is read pixel for pixel by the 12 px
+    profile as it is (a pixel off, within the table's ``pitch_least_px``). After the first opening that
+    profile refuses the empty cells (drawn otherwise at 13 px) on a third of the board, where it was: not a
+    pop-up over the client's board, since the profile was never made at this size. The client's other sizes
+    drawn at 13 px are tried, and read the board as written down."""
+    fresh = FIXTURES / "drawn-sizes" / "sgt-mines-13px-fresh.png"
+    opened = FIXTURES / "drawn-sizes" / "sgt-mines-13px-opened.png"
+    reader = VisionReader()
+    first = reader.read(load_image(fresh))
+    assert first.board.grid == Board.parse(fresh.with_suffix(".board").read_text()).grid
+    assert reader.profile is not None and reader.profile.pitch == (12.0, 12.0)
+    with pytest.raises(ReadError, match="match no template"):
+        read_screenshot(load_image(opened), profiles=[reader.profile])
+    view = reader.read(load_image(opened))
+    assert view.board.grid == Board.parse(opened.with_suffix(".board").read_text()).grid
+    assert reader.profile is not None and reader.profile.drawn_from
