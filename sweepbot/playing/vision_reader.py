@@ -19,7 +19,7 @@ from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_tem
 from sweepbot.vision.opened import learning, reads_unknown
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import Seen, reading_area
-from sweepbot.vision.refusal import REFUSED, ReadError
+from sweepbot.vision.refusal import REFUSED, PartRead, ReadError
 
 #: The most of a board's cells (a share) the profile in use may leave unread, where the board was, for the board
 #: to be its client's with something over those cells (see :meth:`VisionReader.mostly_read_here`): half, where a
@@ -167,6 +167,7 @@ class VisionReader:
     def _read(self, frame: np.ndarray, whole: bool = True) -> Reading:
         if not whole and (self.geometry is None or self.profile is None):
             raise ReadError("no board found yet to read in part of the screen")
+        here: SweepbotError | None = None  # the error of the read where the board was
         if self.geometry is not None and self.profile is not None and not resizes(self.profile):
             try:
                 reading = read_located(frame, self.geometry, self.profile, opened_unknown=reads_unknown(self.profile),
@@ -175,11 +176,15 @@ class VisionReader:
                     reading = self._lined_up(frame, reading)
                 self.seen, self.unknown = reading.seen, unknown(reading)
                 return reading
-            except SweepbotError:
+            except SweepbotError as error:
                 if not whole:
                     raise
+                here = error
                 self.relocations += 1
-        reading = self._find(frame)
+        try:
+            reading = self._find(frame)
+        except SweepbotError as error:
+            raise self._nearer(here, error) from error
         size = (reading.geometry.rows, reading.geometry.cols)
         if self.size is not None and size != self.size and size != self.new_size:
             # a board of another size than the last one read: part of it hidden (gnome-mines's high-score
@@ -210,6 +215,21 @@ class VisionReader:
         self.geometry, self.profile = again.geometry, again.profile
         return again
 
+    def _nearer(self, here: SweepbotError | None, found: SweepbotError) -> SweepbotError:
+        """Of a frame that read neither where the board was (``here``) nor found afresh (``found``), the error
+        that comes nearer the board: the read where it was, when that is the board but for a few cells under
+        something (:meth:`mostly_read_here`) and the board found afresh leaves more unread (lined up anew on a
+        board whose cells are partly hidden, a grid may come a pixel off). The loop judges the game from the
+        board read but for those cells (``playing.consistency``: a client that marks its mines at a win in a
+        look play never saw)."""
+        if here is None or not self.mostly_read_here(here):
+            return found
+        part = found.board_but_unread if isinstance(found, ReadError) else None
+        ours = here.board_but_unread if isinstance(here, ReadError) else None
+        if part is not None and ours is not None and _unread(part) <= _unread(ours):
+            return found
+        return here
+
     def mostly_read_here(self, error: SweepbotError) -> bool:
         """Whether ``error`` is the profile in use reading the board where the reader had it, but for some of its
         cells (at most a ``MOSTLY_UNREAD`` share): a board of its client, where it was, with something laid over
@@ -222,9 +242,8 @@ class VisionReader:
         if part is None or self.geometry is None or self.profile is None \
                 or not made_at(self.profile, self.geometry.pitch):
             return False
-        unread = sum(row.count(REFUSED) for row in part.grid)
-        return lies_at(part, self.geometry.xs, self.geometry.ys) and unread <= MOSTLY_UNREAD * len(part.grid) * len(
-            part.grid[0])
+        return lies_at(part, self.geometry.xs, self.geometry.ys) and _unread(part) <= MOSTLY_UNREAD * len(
+            part.grid) * len(part.grid[0])
 
     def _find(self, frame: np.ndarray) -> Reading:
         """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
@@ -249,6 +268,11 @@ class VisionReader:
                               if isinstance(e, ReadError) and e.board_but_unread), None)
             raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops,
                             part_read) from error
+
+
+def _unread(board: PartRead) -> int:
+    """Cells of a board read but for some that match no look."""
+    return sum(row.count(REFUSED) for row in board.grid)
 
 
 def unknown(reading: Reading) -> int:
