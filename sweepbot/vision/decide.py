@@ -1,8 +1,9 @@
-"""Which look each cell of a located board is, or refused: the plain scores (``vision.cells``) held to the
-board's limits, with a second look at refused cells (``vision.shifted``), a fit to the screen's brightness
-when the screen differs from the looks all over (``vision.levels``), and, for looks drawn at another size,
-numbers taken only when held close or drawn in their digit's colour (``vision.ink``). Every number that
-decides is the table's (``vision.limits``).
+"""Which look each cell of a located board is, or refused, in stages, each run once: the plain scores
+(``vision.cells``) held to the board's limits; the looks fitted to the screen's brightness when the screen
+differs from them all over (``vision.levels``); a second look at the cells the looks chosen refuse
+(``vision.shifted``); for looks drawn at another size, numbers taken only when held close or drawn in their
+digit's colour (``vision.ink``); empty cells beside covered tiles refused. Every number that decides is the
+table's (``vision.limits``).
 
 With the track of the frame before (``vision.track``), only what changed is looked at again, and the looks
 fitted to the screen's brightness on a frame before are tried before a fit afresh.
@@ -44,7 +45,7 @@ def classify(
         max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
     plain = score_frame(image, geometry, profile, max_rms, None if last is None else last.plain)
     kept = Kept.after(last, geometry, profile, max_rms)
-    scores, looks, shown = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept)
+    scores, looks, shown = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept, ranked)
     if ranked and shown is not None:
         # the residual the looks as they are left (what a read without the fit finds)
         if profile.drawn_from:
@@ -141,21 +142,26 @@ _AROUND = np.ones((3, 3), np.uint8)
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
-            max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile, CellScores | None]:
+            max_rms: float, whole: bool, kept: Kept, ranked: bool) -> tuple[CellScores, Profile, CellScores | None]:
     """The cells' scores, the looks that scored them (``profile``'s, or fitted to the screen's brightness),
-    and, where they were fitted, the scores the looks as they are gave (None: the same): the plain scores held
-    to the board's limits, a second look at the cells refused, then, where the screen differs from the looks
-    all over, the looks fitted to it on a frame before or fitted afresh."""
-    scores = _held_when_alike(plain.scores, profile, max_rms)
-    if not scores.accepted.all():
-        scores = nudged(image, geometry, profile, scores, kept)
-    if levels and levels_differ(lambda: kept.window_means(plain), profile, scores.chars, scores.best,
-                                 float(scores.rms.mean()), bool(scores.accepted.all())):
-        fitted = _fitted_before(image, geometry, plain, scores, max_rms, whole, kept) \
-            or _fitted_afresh(image, geometry, profile, plain, scores, max_rms, whole, kept)
+    and, where they were fitted and the fit is ``ranked``, the scores the looks as they are gave (None: the
+    same). In stages, each run once: the plain scores held to the board's limits; where the screen differs
+    from the looks all over, the looks fitted to it (on a frame before, or afresh); then a second look at the
+    cells the looks chosen refuse."""
+    held = _held_when_alike(plain.scores, profile, max_rms)
+    if levels and levels_differ(lambda: kept.window_means(plain), profile, held.chars, held.best,
+                                 float(held.rms.mean()), bool(held.accepted.all())):
+        fitted = _fitted_before(image, geometry, plain, held, max_rms, whole, kept) \
+            or _fitted_afresh(image, geometry, profile, plain, held, max_rms, whole, kept)
         if fitted is not None:
-            return fitted[0], fitted[1], scores
-    return scores, profile, None
+            return fitted[0], fitted[1], _second_looks(image, geometry, profile, held, kept) if ranked else None
+    return _second_looks(image, geometry, profile, held, kept), profile, None
+
+
+def _second_looks(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
+                  kept: Kept) -> CellScores:
+    """``scores`` with a second look at the cells they refuse (``vision.shifted``), if any."""
+    return scores if scores.accepted.all() else nudged(image, geometry, profile, scores, kept)
 
 
 def _held_when_alike(scores: CellScores, profile: Profile, max_rms: float) -> CellScores:
@@ -207,13 +213,13 @@ def _fit_taken(image: np.ndarray, geometry: Geometry, fitted: Scored, scores: Ce
     """The cells' scores against looks fitted to the screen's brightness (``fitted``: their plain scores), with
     second looks at the cells they refuse (``looks``: those that may be taken again, and those taken); None
     when the fit is not to be trusted: it does not pin two kinds of cell, comes no nearer than the looks as
-    they are (``scores``), or makes a covered tile look like an open empty cell, around numbers that then
-    count more mines than their neighbours can hold."""
+    they are (``scores``: their plain scores held to the board's limits), or makes a covered tile look like an
+    open empty cell, around numbers that then count more mines than their neighbours can hold."""
     nearer = limits.LIMITS.fitted_nearer
     if not (_anchored(fitted.scores) and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer
             and not (whole and unheld_numbers(fitted.scores.grid()))):
         return None
-    return replace(nudged(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
+    return replace(_second_looks(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
 
 
 def _minority_kept(scores: CellScores) -> CellScores:

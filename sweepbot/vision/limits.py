@@ -42,9 +42,10 @@ class Limits:
         "a brighter screen and a board of revealed cells look the same, so only a near-exact match tells "
         "covered from revealed until two kinds of cell pin the screen's brightness down."))
     levels_rms: float = _number(6.0, (
-        "A board read with a mean residual above this is tried again with the screen's brightness and "
-        "contrast fitted to the templates (a screen brighter or darker than the one the profile was made on); "
-        "under it, the templates already match pixel for pixel."))
+        "A board whose cells are all named by the looks as they are, with a mean residual above this, is tried "
+        "with the screen's brightness and contrast fitted to the looks (a screen a few levels brighter or "
+        "darker than the one the profile was made on, read right but not pixel for pixel); under it, the looks "
+        "already match pixel for pixel. A board with a cell refused where it is is tried with the fit anyway."))
     level_guesses: tuple[tuple[float, float], ...] = _number(
         tuple((g, o) for g in (0.85, 0.92, 1.0, 1.08, 1.15) for o in (-24.0, -12.0, 0.0, 12.0, 24.0)), (
             "The gains and offsets tried first when the brightness is fitted, before the least-squares passes "

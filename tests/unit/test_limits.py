@@ -58,25 +58,28 @@ def test_a_number_changed_for_a_block_changes_the_read_and_is_put_back_after() -
     assert limits.LIMITS.min_margin == 0.5 and read(name, "xdemineur-21px") == expected(name)
 
 
-def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_read_wrongly_without() -> None:
-    """What ``levels_rms`` and ``level_guesses`` guard: sgt-mines's 20 px board on a screen 8 % brighter. Its
-    cells stay within ``max_rms`` of the looks as they are, but brightened empty cells come nearer covered
-    tiles: unfitted (no fit tried while every cell is named), the board is read wrongly. On a screen 8 % less
-    contrasted and 12 levels darker, a fit started from the screen as it is only finds no fit that names
+def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_pixel_for_pixel() -> None:
+    """What ``levels_rms`` and ``level_guesses`` guard: sgt-mines's 20 px board on a screen 8 % brighter, +6.
+    Its brightened empty cells, refused where they are, bring the fit before any cell is given a second look,
+    and the board reads right, whatever ``levels_rms`` (with no fit taken, second looks name those cells
+    wrongly: see the test below).
+    On a screen 10 levels brighter all over, every cell is named by the looks as they are, 9 levels off: the
+    residual, over ``levels_rms``, brings the fit, and the board reads pixel for pixel (play trusts only such a
+    board beside a toast); with ``levels_rms`` out of reach it reads right, but not exactly. On a screen 8 %
+    less contrasted and 12 levels darker, a fit started from the screen as it is only finds no fit that names
     every cell: the board is refused."""
     name = "sgt-mines/30x16-first.png"
-    image = np.clip(load_image(FIXTURES / name).astype(np.float32) * 1.08 + 6, 0, 255).astype(np.uint8)
-
-    def board() -> Board | None:
-        try:
-            return read_screenshot(image, "sgt-mines-20px").board
-        except SweepbotError:
-            return None
-
-    assert board() == expected(name)
+    shown = load_image(FIXTURES / name).astype(np.float32)
+    image = np.clip(shown * 1.08 + 6, 0, 255).astype(np.uint8)
+    assert read_screenshot(image, "sgt-mines-20px").board == expected(name)
     with limits.using(levels_rms=1000.0):
-        wrong = board()
-    assert wrong is not None and wrong != expected(name)
+        assert read_screenshot(image, "sgt-mines-20px").board == expected(name)  # fitted, for its refused cells
+    brighter = np.clip(shown + 10, 0, 255).astype(np.uint8)
+    fitted = read_screenshot(brighter, "sgt-mines-20px")
+    assert fitted.board == expected(name) and fitted.exact
+    with limits.using(levels_rms=1000.0):
+        unfitted = read_screenshot(brighter, "sgt-mines-20px")
+    assert unfitted.board == expected(name) and not unfitted.exact
     darker = np.clip(load_image(FIXTURES / name).astype(np.float32) * 0.92 - 12, 0, 255).astype(np.uint8)
     assert read_screenshot(darker).board.grid == expected(name).grid
     with limits.using(level_guesses=((1.0, 0.0),)), pytest.raises(SweepbotError):
