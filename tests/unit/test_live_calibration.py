@@ -350,6 +350,22 @@ def test_a_win_that_leaves_the_mines_covered_is_known_by_the_click_it_no_longer_
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", [12, 24])
+def test_a_win_that_leaves_the_mines_covered_is_known_though_a_panel_is_laid_over_the_board_after_it(
+        seed: int) -> None:
+    """The drawn client leaves the mines covered at a win, takes no click after, and a moment after each game
+    ends lays a panel with its new-game button over part of the board (a web page's level chooser). The click
+    after a win, on a covered cell, is not taken: the cell stays covered, and the cells the panel hides, open
+    ones among them, are no answer to it: the game was won. After a loss, a click whose cell the panel hides
+    opens nothing, and the loss stands. Calibration counts the wins and exploded mines the games had, and its
+    profile misreads none of its cells."""
+    client = TileClient(level="9x9/10", seed=seed, panel=0.6)
+    session = calibrate(client, games=6)
+    assert session.wins >= 1 and client.panels_closed == 0
+    profile_true_to_the_games(client, session)
+
+
+@pytest.mark.slow
 def test_a_click_the_client_missed_is_sent_again_not_taken_for_a_won_game() -> None:
     """A client that loses a click now and then (busy, or the window manager took it): the click is sent
     once more before calibration calls the game over, so no game is counted won that was not, and the mine

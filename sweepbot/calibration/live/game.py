@@ -107,6 +107,11 @@ class LiveGame:
                 # cells open before the click changed: something may lie over the board (a dialog, a note)
                 frame = self.without_note(before, self.close_window_over(frame), cell)
                 changed = self.board.changes(before, frame, cell)
+            if cell not in changed and cell in self.tiles.covered(frame):
+                # the cell clicked stays covered: the click was not taken (the game is over), and what changed
+                # elsewhere is drawn over the board, no answer to it (a level menu laid over the board a moment
+                # after a win that changed no cell but the last one opened)
+                changed = set()
             clicks += 1
             if not changed:
                 if clicks > 1 and self.tiles.covered(frame) - self.flags:
@@ -135,7 +140,7 @@ class LiveGame:
                     moved = self.board.changes(frame, after, probe) if probe is not None else set()
                     # a game on opens a covered cell clicked; what changed elsewhere only (a "You have lost"
                     # note fading out over the board, kmines) is no answer to the click
-                    if probe is not None and probe in moved:
+                    if probe is not None and self.opened_by(probe, moved, frame):
                         result = self.misjudged(cell, probe, moved, frame, after, mark, looks, exploded)
                         clicks += 1
                     if result is Click.LOST:
@@ -150,6 +155,12 @@ class LiveGame:
                 self.log(f"game {self.number + 1}: won after {clicks} clicks")
                 return True
         return False
+
+    def opened_by(self, probe: Cell, moved: set[Cell], before: np.ndarray) -> bool:
+        """Whether a click on ``probe`` was taken: it changed (``moved``: the cells changed since ``before``), and
+        only cells covered or marked on ``before`` did. A cell open before that changed lies under something
+        drawn over the board (a level menu laid over it a moment after the game ended), no answer to the click."""
+        return probe in moved and not moved - self.tiles.covered(before) - self.flags - self.questions
 
     def misjudged(self, cell: Cell, probe: Cell, moved: set[Cell], frame: np.ndarray, after: np.ndarray,
                   mark: int, looks: int, exploded: int) -> Click:
@@ -385,7 +396,7 @@ class LiveGame:
                 if probe is None:
                     break
                 after, moved = self.click_taken(probe, frame)
-                if probe in moved:  # a game on opens it (see play())
+                if self.opened_by(probe, moved, frame):  # a game on opens it (see play())
                     self.fact_log.record(frame, {cell: REVEALED})
                     return self.judge(probe, moved, frame, after)
             if probe is not None:
