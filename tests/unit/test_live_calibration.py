@@ -641,6 +641,43 @@ def test_a_win_whose_last_click_shows_a_number_never_opened_before_is_a_win() ->
     assert facts == {last: "=", **dict.fromkeys(game.mines, "F")}
 
 
+def test_a_win_that_leaves_the_mines_covered_and_opens_a_number_never_seen_is_no_loss_where_losses_show_mines(
+        ) -> None:
+    """The drawn client leaves the mines covered at a win (pygame-minesweeper does) and shows them at a loss;
+    the winning click may open a number no cell opened to before in the session, and change no other cell.
+    Before any loss showed the mines, that is a mine that went off as far as the board tells (no click is
+    taken after either); once a loss in the session showed them, it is a number, and the game goes on to the
+    click no longer taken: no mine that went off is named."""
+    from sweepbot.calibration.facts import AT_LOSS
+    from sweepbot.calibration.live.choose import Chooser
+    from sweepbot.calibration.live.game import QUESTION_GAMES, Click, LiveGame
+    from sweepbot.calibration.live.run import find_board, learn_marks
+
+    for shown in (False, True):
+        client = TileClient(seed=1)
+        mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+        board, tiles, frame = find_board(watcher(client, mouse))
+        session = LiveSession()
+        fact_log = FactLog(session, tiles, lambda _m: None, window_over=board.window_over)
+        _, question_marks = learn_marks(board, tiles, fact_log, frame, lambda _m: None)
+        game = client.game
+        last = (0, 1)  # the last safe cell a 3 between three mines, no empty cell beside it
+        game.place({(0, 0), (0, 2), (1, 1), (6, 6), (8, 3)})
+        for cell in [(r, c) for r in range(game.rows) for c in range(game.cols)]:
+            if cell != last and cell not in game.mines and game.view()[cell] == "#":
+                game.open(cell)
+        if shown:
+            fact_log.record(board.watcher.grab(), {(6, 6): AT_LOSS})  # as a loss earlier in the session did
+        rng = random.Random(0)
+        play = LiveGame(QUESTION_GAMES, board, tiles, Chooser(tiles, rng), fact_log, rng, lambda _m: None,
+                        question_marks)
+        before = board.watcher.grab()
+        after, changed = play.click_taken(last, before)
+        assert client.game.state == "won" and changed == {last} and tiles.new_look(after, last)
+        assert (play.judge(last, changed, before, after) is Click.ON) is shown
+        assert (play.exploded is None) is shown
+
+
 @pytest.mark.slow
 def test_a_win_whose_last_click_opens_an_area_while_the_mines_left_are_flagged_is_a_win() -> None:
     """At a win the drawn client flags the mines left and opens a dialog over the board (gnome-mines's

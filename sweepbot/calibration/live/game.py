@@ -156,6 +156,11 @@ class LiveGame:
                 return True
         return False
 
+    def losses_show_mines(self) -> bool:
+        """Whether a loss seen in the session changed cells covered before besides the mine that went off (the
+        client shows its mines at a loss)."""
+        return any(f.char in (AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS) for f in self.fact_log.session.facts)
+
     def opened_by(self, probe: Cell, moved: set[Cell], before: np.ndarray) -> bool:
         """Whether a click on ``probe`` was taken: it changed (``moved``: the cells changed since ``before``), and
         only cells covered or marked on ``before`` did. A cell open before that changed lies under something
@@ -385,9 +390,10 @@ class LiveGame:
                 facts[c] = FLAG_AT_LOSS if c in self.flags else QUESTION_AT_LOSS if c in self.questions else AT_LOSS
             self.loss = (cell, before, frame, facts)
             return Click.LOST
-        if len(changed) == 1 and self.tiles.new_look(frame, cell):
+        if len(changed) == 1 and self.tiles.new_look(frame, cell) and not self.losses_show_mines():
             # one cell with a look not seen opened before: a number, or the exploded mine of a client that
-            # shows no other mine. Another click tells: after a loss nothing changes.
+            # shows no other mine (one whose losses were seen to show others opens a number, a game won by the
+            # click or not). Another click tells: after a loss nothing changes.
             # A number never seen is as likely: two other cells, each clicked twice, must not open (a client
             # slow to answer one click does not make a loss).
             probe: Cell | None = None
