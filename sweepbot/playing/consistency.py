@@ -136,14 +136,18 @@ def lost_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Ce
     shows a loss as a loss shows (:func:`lost_at`) by the clicks just made on ``before``: every cell left
     unread was covered on ``before``, no more of them than the mines, and some covered cell still reads as
     one; one cell clicked is unread (or reads as a mine) and no other; another cell, not clicked, is unread
-    too; and no cell covered on ``before`` opened. A click on a mine opens nothing, and only a loss changes
-    covered cells no click reached: the client shows its mines in a look play never saw. The cell clicked is
+    too, or reads as a mine; and no cell covered on ``before`` opened. A click on a mine opens nothing, and
+    only a loss changes covered cells no click reached: the client shows its mines, in a look play never saw
+    or as mines. The cell clicked is
     the mine that went off (``!``); the other unread cells stay covered, unnamed. Else None."""
     cells = unread_were_covered(before, grid, unread)
     if cells is None:
         return None
     went_off = [cell for cell in clicked if cell in cells or grid[cell[0]][cell[1]] in "!*"]
-    if len(went_off) != 1 or not cells - set(clicked):
+    # ... and a mine shown elsewhere, in a look read (a cell covered before, now a mine), proves it as well
+    shown = any(before.grid[r][c] in "#?" and ch == "*" and (r, c) not in clicked
+                for r, row in enumerate(grid) for c, ch in enumerate(row))
+    if len(went_off) != 1 or not (cells - set(clicked) or shown):
         return None
     if (before.mines is not None and len(cells) > before.mines) or not any(COVERED in row for row in grid):
         return None  # more than the mines, or no covered cell left as it was: the board moved or changed size

@@ -496,6 +496,9 @@ def test_a_loss_beneath_cells_left_unread_is_taken_only_when_it_shows_as_a_loss_
     assert lost_beneath_unread(before, ["1~~1", "1221", "....", "!#.."], [(3, 0)], "~") is not None
     # the cell clicked alone unread: a number never seen is as likely
     assert lost_beneath_unread(before, ["1##1", "1221", "....", "~#.."], [(3, 0)], "~") is None
+    # ... unless a mine shows elsewhere, on a cell covered before (gnome-mines at a size its looks were drawn at)
+    shown = lost_beneath_unread(before, ["1#*1", "1221", "....", "~#.."], [(3, 0)], "~")
+    assert shown is not None and shown.state == "lost" and shown.grid[3] == "!#.."
     # no cell clicked unread, nor a mine: covered cells changed by no click
     assert lost_beneath_unread(before, ["1~~1", "1221", "....", "##.."], [(3, 0)], "~") is None
     # a cell opened too: the click opened cells, as a mine never does
