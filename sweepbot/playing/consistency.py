@@ -138,8 +138,8 @@ def lost_beneath_unread(before: Board, grid: Sequence[str], clicked: Sequence[Ce
     one; one cell clicked is unread (or reads as a mine) and no other; another cell, not clicked, is unread
     too, or reads as a mine; and no cell covered on ``before`` opened. A click on a mine opens nothing, and
     only a loss changes covered cells no click reached: the client shows its mines, in a look play never saw
-    or as mines. The cell clicked is
-    the mine that went off (``!``); the other unread cells stay covered, unnamed. Else None."""
+    or as mines. The cell clicked is the mine that went off (``!``); the other unread cells stay covered,
+    unnamed. Else None."""
     cells = unread_were_covered(before, grid, unread)
     if cells is None:
         return None

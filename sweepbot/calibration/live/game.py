@@ -103,7 +103,7 @@ class LiveGame:
             frame, changed = self.click_taken(cell, before)
             if changed:
                 self.board.check_window()  # a program may end at a click (a crash at a win): no answer to judge
-            if changed - self.tiles.covered(before) - self.flags - self.questions:
+            if self.open_before(changed, before):
                 # cells open before the click changed: something may lie over the board (a dialog, a note)
                 frame = self.without_note(before, self.close_window_over(frame), cell)
                 changed = self.board.changes(before, frame, cell)
@@ -165,7 +165,11 @@ class LiveGame:
         """Whether a click on ``probe`` was taken: it changed (``moved``: the cells changed since ``before``), and
         only cells covered or marked on ``before`` did. A cell open before that changed lies under something
         drawn over the board (a level menu laid over it a moment after the game ended), no answer to the click."""
-        return probe in moved and not moved - self.tiles.covered(before) - self.flags - self.questions
+        return probe in moved and not self.open_before(moved, before)
+
+    def open_before(self, changed: set[Cell], before: np.ndarray) -> set[Cell]:
+        """The cells of ``changed`` that were open on ``before``: neither covered nor marked."""
+        return changed - self.tiles.covered(before) - self.flags - self.questions
 
     def misjudged(self, cell: Cell, probe: Cell, moved: set[Cell], frame: np.ndarray, after: np.ndarray,
                   mark: int, looks: int, exploded: int) -> Click:
@@ -241,7 +245,7 @@ class LiveGame:
         again, at most OVERLAY_WAIT s later. A client seen to keep such a change that long (one that dims its
         board when a game ends) is not waited for again."""
         board = self.board
-        odd = board.changes(before, frame, cell) - self.tiles.covered(before) - self.flags - self.questions
+        odd = self.open_before(board.changes(before, frame, cell), before)
         if not odd or board.notes_go is False:
             return frame
 
