@@ -325,6 +325,10 @@ class Player:
             return None, f"read: {err}", getattr(err, "crops", None) or {}, getattr(err, "board_but_unread", None)
         if view.board.mines is None:
             view = replace(view, board=self.settings.with_mines(view.board))
+        else:
+            # the total the screen shows: the next games on a board of this size know it where their counter
+            # does not read (a window resized to a size whose looks hold no digits of the counter)
+            self.settings.known_mines[(view.board.rows, view.board.cols)] = view.board.mines
         return view, "", {}, None
 
     def window_over(self, seen: BoardView | None) -> bool:

@@ -27,8 +27,8 @@ class PlaySettings:
     #: keys that close a window the client may open over its board at any time (gnome-mines's scores
     #: dialog can open late, after the next game started): pressed once when the board is gone
     dismiss_keys: tuple[tuple[str, ...], ...] = ()
-    #: the mine total of each board size (rows, columns) when the screen shows none: from the profile, and
-    #: from the games won (their covered cells and flags)
+    #: the mine total of each board size (rows, columns) when the screen shows none: from the profile, from the
+    #: counter read on a board of that size before, and from the games won (their covered cells and flags)
     known_mines: dict[tuple[int, int], int] = field(default_factory=dict)
     #: seconds each click holds the button down (a client that takes only held presses)
     press_hold: float = 0.0

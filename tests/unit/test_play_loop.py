@@ -30,9 +30,16 @@ from sweepbot.vision.refusal import REFUSED, PartRead, ReadError
 from sweepbot.watch import PLAY
 from tests.fakes import CELL, MARGIN_X, MARGIN_Y, LaggingDevice, SimDevice, SimReader, SimScreen, watcher
 
-OPENING = PlaySettings(first_click="opening")
-#: play on a client that answers at once: a click not taken is given up on after 50 ms
-QUICK = PlaySettings(first_click="opening", waits=replace(PLAY, timeout=0.05))
+
+def opening(**changes: Any) -> PlaySettings:
+    """Settings of a client whose first click opens, each game's own (play learns mine totals into them)."""
+    return PlaySettings(first_click="opening", **changes)
+
+
+def quick(**changes: Any) -> PlaySettings:
+    """Settings of a client that answers at once (a click not taken is given up on after 50 ms), each game's
+    own (play learns mine totals into them)."""
+    return replace(PlaySettings(first_click="opening", waits=replace(PLAY, timeout=0.05)), **changes)
 
 
 def setup(seed: int, level: str = "beginner") -> tuple[Game, SimScreen, SimReader, SimDevice, BoardInput]:
@@ -71,7 +78,7 @@ def test_a_reader_that_learns_is_given_each_board_and_its_analysis_after_the_ste
             self.taught.append((view.board.grid, len(analysis.safe), recorder.count))
 
     reader = Learner()
-    report = Player(watcher(screen, mouse), reader, OPENING, recorder=recorder).play_game()
+    report = Player(watcher(screen, mouse), reader, opening(), recorder=recorder).play_game()
     assert report.result == game.state and report.moves == len(reader.taught) > 0
     assert [steps for _, _, steps in reader.taught] == list(range(1, report.moves + 1))
 
@@ -178,7 +185,7 @@ def test_clicks_the_client_did_not_take_are_noticed_and_sent_again() -> None:
 
         device = Deaf(game)
         mouse = BoardInput(device, ScreenMapping())
-        report = Player(watcher(screen, mouse), reader, QUICK).play_game()
+        report = Player(watcher(screen, mouse), reader, quick()).play_game()
         assert report.result == game.state in ("won", "lost")
         # a lost click on a cell that another click's opening uncovered, or in the game's last move, is
         # never seen as lost; every other one is, and is sent again
@@ -203,7 +210,7 @@ def test_a_client_that_stops_taking_clicks_ends_the_game_with_an_error_soon() ->
     reader = SimReader(16, 16, 40)
     reader.mines = None  # type: ignore[assignment]  # a client with no mine counter
     mouse = BoardInput(device, ScreenMapping())
-    report = Player(watcher(screen, mouse), reader, QUICK).play_game()
+    report = Player(watcher(screen, mouse), reader, quick()).play_game()
     assert game.state == "playing" and report.result == "unfinished"
     assert report.error is not None and "took none of the clicks" in report.error and "--mines" in report.error
     # the first move and part of the second were taken, then four moves in a row were not
@@ -261,7 +268,7 @@ def test_a_client_that_answers_clicks_seconds_late_is_waited_for_and_its_game_go
         game = Game(LEVELS["beginner"], seed, "opening")
         device = Stalled(game, FakeClock(), 4.0)
         report = Player(watcher(Answering(device), BoardInput(device, ScreenMapping())), SimReader(9, 9, 10),
-                        QUICK).play_game()
+                        quick()).play_game()
         assert device.stall_end is not None and not device.queued
         assert report.error is None and report.result == game.state, (seed, report)
         results.append(report.result)
@@ -298,7 +305,7 @@ def test_a_client_that_stops_taking_clicks_and_says_so_below_the_board_ends_the_
     device = Frozen(game)
     reader = SimReader(16, 16, 40)
     reader.mines = None  # type: ignore[assignment]  # a client with no mine counter
-    report = Player(watcher(Toast(game), BoardInput(device, ScreenMapping())), reader, QUICK).play_game()
+    report = Player(watcher(Toast(game), BoardInput(device, ScreenMapping())), reader, quick()).play_game()
     assert game.state == "playing" and report.error is None and report.result == "won"
     assert report.moves <= 2 + MAX_UNTAKEN_MOVES
 
@@ -333,7 +340,7 @@ def test_a_win_the_client_does_not_show_is_won_once_the_client_takes_no_more_cli
     inferred = 0
     for seed in range(2, 14):
         game = Game(LEVELS["intermediate"], seed, "opening")
-        settings = replace(QUICK, known_mines={})
+        settings = quick(known_mines={})
         report = Player(watcher(Quiet(game), BoardInput(Ended(game), ScreenMapping())), reader, settings).play_game()
         assert report.result == game.state or report.error is not None, (seed, report)
         inferred += report.inferred
@@ -358,7 +365,7 @@ def test_a_win_proved_by_the_numbers_is_a_win_when_the_won_board_cannot_be_read(
     for seed in range(1, 9):
         game = Game(LEVELS["beginner"], seed, "opening")
         player = Player(watcher(Marked(game), BoardInput(SimDevice(game), ScreenMapping())), reader,
-                        replace(QUICK, known_mines={}, tries=2))
+                        quick(known_mines={}, tries=2))
         try:
             report = player.play_game()
         except ScreenStoppedMakingSense:
@@ -383,31 +390,35 @@ class PartReader(SimReader):
         return super().read(frame)
 
 
+class Flagged(SimScreen):
+    """A client that flags every mine at a win, a flag beside a flag in a look play never showed, and shows
+    no other sign of the end."""
+
+    def frame(self) -> np.ndarray:
+        image = super().frame()
+        if self.game.state == "won":
+            image[0, 0, 1] = 0  # no sign of the end but the flags
+            blue = image[MARGIN_Y:-MARGIN_Y:CELL, MARGIN_X:-MARGIN_X:CELL, 0]
+            mines = blue == ord("#")
+            beside = np.zeros_like(mines)
+            beside[:, 1:] = mines[:, :-1]  # a flag with a flag on its left: never seen
+            codes = np.where(mines & beside, ord(REFUSED), np.where(mines, ord("F"), blue))
+            image[MARGIN_Y:-MARGIN_Y, MARGIN_X:-MARGIN_X, 0] = np.kron(codes, np.ones((CELL, CELL), np.uint8))
+        return image
+
+
 def test_a_win_whose_mines_are_marked_in_a_look_never_seen_is_a_win_when_the_rest_of_the_board_proves_it() -> None:
     """A client with a mine counter that flags every mine once the game is won, a flag beside a flag in a look
     play never showed (sgt-mines and gnome-mines at a size no profile was made at): the board reads but for
     those cells, every cell the last clicks opened reads as a number, and the cells left covered or unread are
     as many as the mines, so the game is won, not an error, whether or not the last clicks were sure to open
     every safe cell (an opening may open more than was clicked). The unread cells are not named."""
-    class Flagged(SimScreen):
-        def frame(self) -> np.ndarray:
-            image = super().frame()
-            if self.game.state == "won":
-                image[0, 0, 1] = 0  # no sign of the end but the flags
-                blue = image[MARGIN_Y:-MARGIN_Y:CELL, MARGIN_X:-MARGIN_X:CELL, 0]
-                mines = blue == ord("#")
-                beside = np.zeros_like(mines)
-                beside[:, 1:] = mines[:, :-1]  # a flag with a flag on its left: never seen
-                codes = np.where(mines & beside, ord(REFUSED), np.where(mines, ord("F"), blue))
-                image[MARGIN_Y:-MARGIN_Y, MARGIN_X:-MARGIN_X, 0] = np.kron(codes, np.ones((CELL, CELL), np.uint8))
-            return image
-
     results, marked = [], 0
     for seed in range(1, 25):
         game = Game(LEVELS["intermediate"], seed, "opening")
         screen = Flagged(game)
         player = Player(watcher(screen, BoardInput(SimDevice(game), ScreenMapping())), PartReader(16, 16, 40),
-                        replace(QUICK, tries=2))
+                        quick(tries=2))
         report = player.play_game()
         assert report.error is None and report.result == game.state, (seed, report)
         final = report.final
@@ -416,6 +427,25 @@ def test_a_win_whose_mines_are_marked_in_a_look_never_seen_is_a_win_when_the_res
         marked += game.state == "won" and bool((shown == ord(REFUSED)).any())
         results.append(report.result)
     assert marked >= 3, (marked, results)
+
+
+def test_the_total_a_counter_showed_on_an_earlier_game_proves_a_win_whose_counter_does_not_read() -> None:
+    """A window resized between games, to a size whose looks hold neither the counter's digits nor the flags
+    the client lays at a win: the total the counter showed on a board of this size before proves the next
+    game's win after a guess, where without it nothing tells an unread board from a screen gone wrong (these
+    seeds' wins end in an error)."""
+    for seed in (19, 20, 22):
+        settings = quick(known_mines={}, tries=2)
+        reader = PartReader(16, 16, 40)
+        game = Game(LEVELS["intermediate"], 0, "opening")
+        report = Player(watcher(Flagged(game), BoardInput(SimDevice(game), ScreenMapping())), reader,
+                        settings).play_game()
+        assert report.result == game.state and settings.known_mines == {(16, 16): 40}  # the counter, read
+        reader.mines = None  # type: ignore[assignment]
+        game = Game(LEVELS["intermediate"], seed, "opening")
+        player = Player(watcher(Flagged(game), BoardInput(SimDevice(game), ScreenMapping())), reader, settings)
+        report = player.play_game()
+        assert report.error is None and report.result == game.state == "won", (seed, report)
 
 
 def test_a_loss_the_client_does_not_show_in_a_known_look_is_never_taken_for_a_win() -> None:
@@ -437,7 +467,7 @@ def test_a_loss_the_client_does_not_show_in_a_known_look_is_never_taken_for_a_wi
     lost = 0
     for seed in range(1, 13):
         game = Game(LEVELS["intermediate"], seed, "opening")
-        settings = replace(QUICK, known_mines={})
+        settings = quick(known_mines={})
         report = Player(watcher(Hidden(game), BoardInput(Ended(game), ScreenMapping())), reader, settings).play_game()
         if game.state == "lost":
             lost += 1
@@ -555,7 +585,7 @@ def test_a_loss_whose_mines_are_shown_in_a_look_never_seen_is_a_loss_not_an_erro
     for seed in range(1, 13):
         game = Game(LEVELS["expert"], seed, "opening")
         player = Player(watcher(Unseen(game), BoardInput(SimDevice(game), ScreenMapping())), PartReader(16, 30, 99),
-                        replace(QUICK, tries=2))
+                        quick(tries=2))
         report = player.play_game()
         assert report.error is None and report.result == game.state, (seed, report)
         if game.state == "lost":
@@ -584,7 +614,7 @@ def test_no_click_goes_to_a_board_covered_after_it_was_read() -> None:
 
     lv = LEVELS["expert"]
     with pytest.raises(ScreenStoppedMakingSense, match="changed between its read and the clicks"):
-        Player(watcher(Screen(game), mouse), CoverAfterRead(lv.rows, lv.cols, lv.mines), QUICK).play_game()
+        Player(watcher(Screen(game), mouse), CoverAfterRead(lv.rows, lv.cols, lv.mines), quick()).play_game()
     assert covered and len(device.clicks) == covered[0]
 
 
@@ -779,12 +809,12 @@ def test_the_click_limit_is_a_games_not_the_sessions() -> None:
         fresh = Game(LEVELS["intermediate"], next(seeds), "opening")
         screen.game = device.game = fresh
 
-    summary = play_session(Player(watcher(screen, mouse), reader, replace(OPENING, max_clicks=250)), 5,
+    summary = play_session(Player(watcher(screen, mouse), reader, opening(max_clicks=250)), 5,
                            new_game)
     assert summary.games == 5 and summary.errors == 0 and summary.clicks > 250  # 256 cells: a game fits in 250
     new_game(None)
     with pytest.raises(LimitReached) as stop:
-        play_session(Player(watcher(screen, mouse), reader, replace(OPENING, max_clicks=3)), 2, new_game)
+        play_session(Player(watcher(screen, mouse), reader, opening(max_clicks=3)), 2, new_game)
     assert stop.value.partial is not None and stop.value.partial["games"] == 0
 
 
@@ -831,7 +861,7 @@ def test_a_win_answered_late_then_hidden_by_a_dialog_still_counts() -> None:
             return view
 
     report = Player(watcher(LateWin(game), mouse), ReadsOnce(reader.rows, reader.cols, reader.mines),
-                    replace(QUICK, tries=2)).play_game()
+                    quick(tries=2)).play_game()
     assert late["shown"] and game.state == "won" and report.result == "won"
 
 
@@ -901,7 +931,7 @@ def test_a_toast_beside_a_board_read_pixel_for_pixel_is_not_waited_for(exact: bo
         def read(self, frame: np.ndarray) -> BoardView:
             return replace(super().read(frame), exact=exact)
 
-    player = Player(watcher(screen, mouse), ExactReader(game.rows, game.cols, LEVELS["beginner"].mines), OPENING)
+    player = Player(watcher(screen, mouse), ExactReader(game.rows, game.cols, LEVELS["beginner"].mines), opening())
     assert player.play_game().result == game.state != "playing"
     screen.until = screen.clock.now() + 2.5
     screen.game = device.game = Game(LEVELS["beginner"], 5, "opening")
@@ -936,7 +966,7 @@ def test_a_band_kept_with_a_toast_over_it_is_kept_anew_once_the_toast_went_for_g
             return super().read_in_area(frame)
 
     reader = Glitch(game.rows, game.cols, LEVELS["beginner"].mines)
-    report = Player(watcher(screen, mouse), reader, replace(QUICK, tries=2)).play_game()
+    report = Player(watcher(screen, mouse), reader, quick(tries=2)).play_game()
     assert reader.failed and report.error is None and report.result == game.state != "playing"
 
 
@@ -1002,7 +1032,7 @@ def test_a_board_that_grows_by_a_few_pixels_in_play_is_no_overlay() -> None:
 
     for seed in range(3):
         game, _, _, _device, mouse = setup(seed)
-        report = Player(watcher(GrowingScreen(game), mouse), GrowingReader(), OPENING).play_game()
+        report = Player(watcher(GrowingScreen(game), mouse), GrowingReader(), opening()).play_game()
         assert report.error is None and report.result == game.state != "playing"
 
 
@@ -1046,7 +1076,8 @@ def test_a_congratulation_over_the_board_after_clicks_certain_to_win_is_not_wait
     for seed in SURE_WINS:
         game, _, _, _device, mouse = setup(seed)
         screen = WinToastScreen(game)
-        report = Player(watcher(screen, mouse), ToastReader(rows, cols, LEVELS["beginner"].mines), OPENING).play_game()
+        reader = ToastReader(rows, cols, LEVELS["beginner"].mines)
+        report = Player(watcher(screen, mouse), reader, opening()).play_game()
         assert report.error is None and report.result == game.state == "won"
         assert screen.until is not None and screen.clock.now() < screen.until, seed
     assert read == []
@@ -1284,7 +1315,7 @@ def test_the_last_screen_of_a_new_game_that_never_comes_is_kept_in_the_recording
     _game, screen, reader, _device, mouse = setup(12)
     rules = PlayRules("opening", new_game_keys=(("n",),))  # the fake client ignores keys
     recorder = Recorder(tmp_path / "record")
-    summary = play_games(watcher(screen, mouse), reader, OPENING, 2, rules, recorder)
+    summary = play_games(watcher(screen, mouse), reader, opening(), 2, rules, recorder)
     assert summary.games == 1 and summary.errors == 1
     message = summary.messages[-1]
     assert message.startswith("could not start game 2: no new game appeared") and "is kept in" in message
@@ -1539,7 +1570,7 @@ def test_a_board_no_longer_in_the_area_is_read_from_a_whole_frame() -> None:
                 raise ReadError("the board is not where it was")
             return self.read(frame)
 
-    report = Player(watcher(screen, mouse), Moving(lv.rows, lv.cols, lv.mines), OPENING).play_game()
+    report = Player(watcher(screen, mouse), Moving(lv.rows, lv.cols, lv.mines), opening()).play_game()
     assert report.result == game.state and device.outside == 0
     assert report.reads >= 2 * report.moves - 2  # after two moves each look needed a whole frame too
 
@@ -1721,7 +1752,7 @@ def test_a_win_shown_with_every_mine_drawn_as_at_a_loss_counts_as_won() -> None:
     results = []
     for seed in range(12):
         game, _, reader, _device, mouse = setup(seed)
-        report = Player(watcher(MinesAtTheEnd(game), mouse), reader, OPENING).play_game()
+        report = Player(watcher(MinesAtTheEnd(game), mouse), reader, opening()).play_game()
         assert report.error is None and report.result == game.state, (seed, report.error)
         results.append(report.result)
     assert "won" in results and "lost" in results
@@ -1777,7 +1808,7 @@ def test_clicked_cells_read_as_mines_that_cannot_all_have_gone_off_on_a_won_boar
     misread: list[int] = []
     for seed in range(16):
         game, _, reader, _device, mouse = setup(seed)
-        report = Player(watcher(FoursAsMines(game), mouse), reader, OPENING).play_game()
+        report = Player(watcher(FoursAsMines(game), mouse), reader, opening()).play_game()
         assert report.error is None and report.result == game.state, (seed, report.error)
         results.append(report.result)
     assert misread and "won" in results and "lost" in results
