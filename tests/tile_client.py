@@ -78,6 +78,8 @@ NEW_GAME_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 40, 90, 28)
 #: new game (a web page's level chooser)
 PANEL_BOX = Rect(ORIGIN[0] + 10, ORIGIN[1] + 40, 150, 50)
 PANEL_BUTTON = Rect(PANEL_BOX.x + 30, PANEL_BOX.y + 11, 90, 28)
+#: With ``shrinks``: the window once shrunk, the band above the board
+SHRUNK = Rect(0, 0, SCREEN[0], ORIGIN[1] - 6)
 #: With ``link=True``: the only way to a new game, a line of text above the board (no button, no key)
 NEW_GAME_LINK = Rect(ORIGIN[0] + 100, ORIGIN[1] - 40, 90, 16)
 
@@ -142,7 +144,8 @@ class TileClient:
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
                  quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
-                 panel: float = 0.0, win_dialog_after: float = 0.0, clock: Clock | None = None) -> None:
+                 panel: float = 0.0, win_dialog_after: float = 0.0, shrinks: float = 0.0,
+                 clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
         self._drawn: tuple[object, np.ndarray] | None = None  # the last canvas drawn, and what it showed
@@ -241,6 +244,10 @@ class TileClient:
         self.panel = panel
         self.panel_closed = False
         self.panels_closed = 0  # how many times Escape closed it
+        #: seconds after a game ends that the window shrinks to the band above the board (its buttons), the
+        #: board's place left to the desktop until a new game (a Tk window that shows a level menu alone)
+        self.shrinks = shrinks
+        self.clicks_off_window = 0  # clicks where no window was, on the desktop
         #: a new game only by a click on a line of text (a web page's link), which shows no button
         self.link = link
         #: a click is taken only with the button held this many seconds (a page that opens a cell on a long
@@ -364,7 +371,7 @@ class TileClient:
         note = bool(self.note) and self.ended_at is not None and self.clock.now() - self.ended_at < self.note
         caret = self.dialog_open and self.scores_shown and int(self.clock.now() * 2) % 2 == 0
         seen = (tuple(shown), lit, tuple(xs), tuple(ys), self.focus, toast, note, self.dialog_open, self.menu_at,
-                self.button_label, caret, self.button_hidden(), self.panel_shown())
+                self.button_label, caret, self.button_hidden(), self.panel_shown(), self.shrunk())
         if self._drawn is None or self._drawn[0] != seen:
             self._drawn = (seen, self.draw(shown, lit, xs, ys, toast, note))
         canvas = self._drawn[1].copy() if region is None else self._drawn[1]
@@ -429,6 +436,8 @@ class TileClient:
             cv2.rectangle(canvas, (PANEL_BOX.x, PANEL_BOX.y), (PANEL_BOX.right - 1, PANEL_BOX.bottom - 1),
                           (245, 245, 245), -1)
             draw_button(canvas, PANEL_BUTTON, "New")
+        if self.shrunk():
+            canvas[SHRUNK.bottom:] = 0  # the desktop, where the board was
         if self.link:
             cv2.putText(canvas, "new game", (NEW_GAME_LINK.x + 2, NEW_GAME_LINK.bottom - 3), cv2.FONT_HERSHEY_PLAIN,
                         1.0, (150, 40, 40), 1)
@@ -454,6 +463,9 @@ class TileClient:
             return  # too quick a press: nothing taken
         self.clicked.append((x, y))
         self.toast_shown()  # a game that just ended opens its dialog
+        if self.shrunk() and not SHRUNK.contains(x, y):
+            self.clicks_off_window += 1
+            return
         if self.late_scores and self.game.state == "won" and not self.scores_shown:
             self.dialog_open = self.scores_shown = True  # the scores dialog opens over the click, and takes it
         if self.dialog_open:
@@ -562,6 +574,10 @@ class TileClient:
         return bool(self.panel) and not self.panel_closed and self.ended_at is not None \
             and self.clock.now() - self.ended_at >= self.panel
 
+    def shrunk(self) -> bool:
+        """Whether the window is shrunk to the band above the board now (see ``shrinks``)."""
+        return bool(self.shrinks) and self.ended_at is not None and self.clock.now() - self.ended_at >= self.shrinks
+
     def button_hidden(self) -> bool:
         """Whether the button is not drawn now: a moment after a game other than the first ended."""
         return bool(self.late_button) and len(self.games) > 1 and self.ended_at is not None \
@@ -573,6 +589,8 @@ class TileClient:
         if self.ended:
             return None
         self.toast_shown()
+        if self.shrunk():
+            return SHRUNK.as_tuple() if SHRUNK.contains(x, y) else None
         if self.menu_at is not None and self.menu_box().contains(x, y):
             return self.menu_box().as_tuple()
         box = (scores_box if self.scores_shown else inner_box)(self.game.rows, self.game.cols)

@@ -366,6 +366,20 @@ def test_a_win_that_leaves_the_mines_covered_is_known_though_a_panel_is_laid_ove
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 4])
+def test_a_window_that_shrinks_to_its_buttons_when_a_game_ends_gets_no_click_where_the_board_was(seed: int) -> None:
+    """The drawn client leaves the mines covered at a win and, a moment after each game ends, shrinks its window
+    to the band of buttons above the board (a Tk window showing a level menu alone), the board's place left to
+    the desktop. No click goes where the board was once no window holds it: the game is over, and won when
+    the click before neither lost nor won in sight on a client whose losses showed the mine that went off.
+    Calibration counts the wins the games had, and its profile misreads none of its cells."""
+    client = TileClient(level="9x9/10", seed=seed, button=True, shrinks=0.6)
+    session = calibrate(client, games=6)
+    assert client.clicks_off_window == 0 and session.wins >= 2
+    profile_true_to_the_games(client, session)
+
+
+@pytest.mark.slow
 def test_a_click_the_client_missed_is_sent_again_not_taken_for_a_won_game() -> None:
     """A client that loses a click now and then (busy, or the window manager took it): the click is sent
     once more before calibration calls the game over, so no game is counted won that was not, and the mine

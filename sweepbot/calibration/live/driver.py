@@ -156,13 +156,22 @@ class BoardDriver:
 
     def window_over(self) -> bool:
         """Whether another window lies over the board (see :meth:`Watcher.window_over`), once the client's
-        window is known."""
-        return self.window is not None and self.watcher.window_over(self.region)
+        window is known; not when no window holds the board (the client's own window shrank)."""
+        return self.window is not None and not self.board_gone() and self.watcher.window_over(self.region)
 
     def check_window(self) -> None:
-        """Stop when no window holds the board any more: the client's program ended (or closed its window)."""
-        if self.window is not None and self.watcher.input().window_at(*self.region.center) is None:
+        """Stop when the client's window is gone: no window holds the board, nor the corner where the client's
+        window began (a window that shrank to a level menu still holds that): its program ended, or closed it."""
+        found = self.watcher.input().window_at
+        if self.window is not None and found(*self.region.center) is None \
+                and found(self.window.x + 1, self.window.y + 1) is None:
             raise CalibrationError("the game's window closed (its program may have ended): start the client again")
+
+    def board_gone(self) -> bool:
+        """Whether no window holds the board any more while the client's window is still on screen (a Tk
+        window that shrinks to a level menu when a game ends); stops as :meth:`check_window` does."""
+        self.check_window()
+        return self.window is not None and self.watcher.input().window_at(*self.region.center) is None
 
     def popup_at(self, cell: Cell) -> bool:
         """Whether a window lies just below and right of where ``cell`` was clicked: a menu the click opened
@@ -210,7 +219,12 @@ class BoardDriver:
         return Rect(x - 2, y - 2, w + 4, h + 4)
 
     def click(self, cell: Cell, button: str) -> np.ndarray:
-        """Click a cell and return the screen once the client has answered and the board settled."""
+        """Click a cell and return the screen once the client has answered and the board settled; the screen
+        now, and no click, when no window holds the board any more (:meth:`board_gone`): a click there would
+        land on whatever took the board's place."""
+        if self.board_gone():
+            self.last_frame = self.watcher.grab()
+            return self.last_frame
         self.watcher.grab()  # the board followed to where its cells are now
         board_before = self.watcher.grab(self.region)
         old = self.cell_window(cell)

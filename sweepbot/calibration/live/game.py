@@ -12,6 +12,7 @@ from enum import Enum
 
 import numpy as np
 
+from sweepbot.board import EXPLODED
 from sweepbot.calibration.facts import AT_LOSS, FLAG_AT_LOSS, QUESTION_AT_LOSS, REVEALED, WON_COVERED
 from sweepbot.calibration.live.choose import Chooser
 from sweepbot.calibration.live.driver import BoardDriver, Cell
@@ -101,8 +102,16 @@ class LiveGame:
             before = frame
             self.note_waited = False
             frame, changed = self.click_taken(cell, before)
-            if changed:
-                self.board.check_window()  # a program may end at a click (a crash at a win): no answer to judge
+            if changed and self.board.board_gone():
+                # no window holds the board: the game ended before this click (the click went to what took the
+                # board's place); the click before won it when it neither lost nor won in sight, on a client
+                # seen to show a loss on its board before it lets the board go
+                if clicks and self.tiles.covered(before) - self.flags and self.losses_shown():
+                    self.fact_log.record(before, {cell: WON_COVERED})
+                    self.log(f"game {self.number + 1}: won after {clicks} clicks (the board gave way after)")
+                    return True
+                self.log(f"game {self.number + 1}: over after {clicks} clicks (the board gave way)")
+                break
             if self.open_before(changed, before):
                 # cells open before the click changed: something may lie over the board (a dialog, a note)
                 frame = self.without_note(before, self.close_window_over(frame), cell)
@@ -155,6 +164,10 @@ class LiveGame:
                 self.log(f"game {self.number + 1}: won after {clicks} clicks")
                 return True
         return False
+
+    def losses_shown(self) -> bool:
+        """Whether a loss seen in the session showed the mine that went off on the board."""
+        return any(f.char == EXPLODED for f in self.fact_log.session.facts)
 
     def losses_show_mines(self) -> bool:
         """Whether a loss seen in the session changed cells covered before besides the mine that went off (the
