@@ -78,6 +78,8 @@ NEW_GAME_BUTTON = Rect(ORIGIN[0], ORIGIN[1] - 40, 90, 28)
 #: new game (a web page's level chooser)
 PANEL_BOX = Rect(ORIGIN[0] + 10, ORIGIN[1] + 40, 150, 50)
 PANEL_BUTTON = Rect(PANEL_BOX.x + 30, PANEL_BOX.y + 11, 90, 28)
+#: With ``menu``: the panel's second button, a game of another level
+OTHER_LEVEL_BUTTON = Rect(PANEL_BUTTON.x, PANEL_BUTTON.bottom + 12, 90, 28)
 #: With ``shrinks``: the window once shrunk, the band above the board
 SHRUNK = Rect(0, 0, SCREEN[0], ORIGIN[1] - 6)
 #: With ``link=True``: the only way to a new game, a line of text above the board (no button, no key)
@@ -144,7 +146,7 @@ class TileClient:
                  ends_at_game: int = 0, ends_at_win: bool = False, link: bool = False, hold: float = 0.0,
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
                  quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
-                 panel: float = 0.0, win_dialog_after: float = 0.0, shrinks: float = 0.0,
+                 panel: float = 0.0, win_dialog_after: float = 0.0, shrinks: float = 0.0, menu: bool = False,
                  clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
@@ -247,6 +249,10 @@ class TileClient:
         #: seconds after a game ends that the window shrinks to the band above the board (its buttons), the
         #: board's place left to the desktop until a new game (a Tk window that shows a level menu alone)
         self.shrinks = shrinks
+        #: with ``panel``: the panel covers the whole board, a level menu with a second button that starts a
+        #: game of another level (16x16, 40 mines) below the "New" one
+        self.menu = menu
+        self.clicks_on_menu = 0  # clicks on it but on the "New" button
         self.clicks_off_window = 0  # clicks where no window was, on the desktop
         #: a new game only by a click on a line of text (a web page's link), which shows no button
         self.link = link
@@ -433,9 +439,11 @@ class TileClient:
             if not self.button_hidden():
                 draw_button(canvas, NEW_GAME_BUTTON, self.button_label)
         if self.panel_shown():
-            cv2.rectangle(canvas, (PANEL_BOX.x, PANEL_BOX.y), (PANEL_BOX.right - 1, PANEL_BOX.bottom - 1),
-                          (245, 245, 245), -1)
+            box = self.panel_box()
+            cv2.rectangle(canvas, (box.x, box.y), (box.right - 1, box.bottom - 1), (245, 245, 245), -1)
             draw_button(canvas, PANEL_BUTTON, "New")
+            if self.menu:
+                draw_button(canvas, OTHER_LEVEL_BUTTON, "Large")
         if self.shrunk():
             canvas[SHRUNK.bottom:] = 0  # the desktop, where the board was
         if self.link:
@@ -484,6 +492,11 @@ class TileClient:
             return
         if self.panel_shown():
             if button == "left" and PANEL_BUTTON.contains(x, y):
+                self.new_game()
+            elif self.menu:
+                self.clicks_on_menu += 1
+            if self.menu and button == "left" and OTHER_LEVEL_BUTTON.contains(x, y):
+                self.level = parse_level("16x16/40")
                 self.new_game()
             return  # the panel takes every click over it, and the game is over
         if self.link and button == "left" and NEW_GAME_LINK.contains(x, y):
@@ -573,6 +586,10 @@ class TileClient:
         """Whether the panel with the new-game button is drawn now (see ``panel``)."""
         return bool(self.panel) and not self.panel_closed and self.ended_at is not None \
             and self.clock.now() - self.ended_at >= self.panel
+
+    def panel_box(self) -> Rect:
+        """Where the panel shows (see ``panel`` and ``menu``)."""
+        return Rect(ORIGIN[0], ORIGIN[1], self.game.cols * TILE, self.game.rows * TILE) if self.menu else PANEL_BOX
 
     def shrunk(self) -> bool:
         """Whether the window is shrunk to the band above the board now (see ``shrinks``)."""

@@ -380,6 +380,26 @@ def test_a_window_that_shrinks_to_its_buttons_when_a_game_ends_gets_no_click_whe
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 3, 5])
+def test_a_level_menu_laid_over_the_whole_board_after_a_game_gets_no_click_but_on_its_new_game_button(
+        seed: int) -> None:
+    """The drawn client lays a level menu over its whole board a moment after each game ends, its "New"
+    button above a "Large" one that starts a game of another level. Calibration clicks no cell once the board
+    gave way to the menu (most of its cells changed with no click since the last answer): no click lands on
+    the menu but the new-game one, the session ends with every game of the level played, and its profile
+    misreads none of its cells."""
+    client = TileClient(level="9x9/10", seed=seed, panel=0.6, menu=True)
+    session = calibrate(client, games=6)
+    assert client.clicks_on_menu == 0 and session.games == 6
+    assert {(g.rows, g.cols) for g in client.games} == {(9, 9)}
+    exploded = {g.exploded for g in client.games[:-1] if g.exploded}
+    assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
+    cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
+                           geometries=[locate(session.frames[0])] * len(session.frames))[0]
+    assert cal.misread == 0
+
+
+@pytest.mark.slow
 def test_a_click_the_client_missed_is_sent_again_not_taken_for_a_won_game() -> None:
     """A client that loses a click now and then (busy, or the window manager took it): the click is sent
     once more before calibration calls the game over, so no game is counted won that was not, and the mine

@@ -92,6 +92,11 @@ def board_region(geometry: Geometry) -> Rect:
     return Rect(x, y, w, h)
 
 
+#: The share of the board's cells that, changed with no click since the last answer, tell that the board is no
+#: longer there (a level menu in its place): no click goes.
+REPLACED_SHARE = 0.5
+
+
 @dataclass
 class BoardDriver:
     """The board on screen, as the ``watcher`` sees it: its cells, and the frame the last click settled on."""
@@ -167,6 +172,14 @@ class BoardDriver:
                 and found(self.window.x + 1, self.window.y + 1) is None:
             raise CalibrationError("the game's window closed (its program may have ended): start the client again")
 
+    def gave_way(self, since: np.ndarray) -> bool:
+        """Whether the board is not there any more, with no click since ``since`` (the screen the game's last
+        answer settled on): no window holds it (:meth:`board_gone`), or most of its cells changed (a level menu
+        laid in its place)."""
+        now = self.watcher.grab()
+        return self.board_gone() or len(self.cells.changed(since, now)) > REPLACED_SHARE * self.geometry.rows \
+            * self.geometry.cols
+
     def board_gone(self) -> bool:
         """Whether no window holds the board any more while the client's window is still on screen (a Tk
         window that shrinks to a level menu when a game ends); stops as :meth:`check_window` does."""
@@ -218,11 +231,11 @@ class BoardDriver:
         x, y, w, h = self.on_screen.cell_rect(*cell)
         return Rect(x - 2, y - 2, w + 4, h + 4)
 
-    def click(self, cell: Cell, button: str) -> np.ndarray:
+    def click(self, cell: Cell, button: str, since: np.ndarray | None = None) -> np.ndarray:
         """Click a cell and return the screen once the client has answered and the board settled; the screen
-        now, and no click, when no window holds the board any more (:meth:`board_gone`): a click there would
-        land on whatever took the board's place."""
-        if self.board_gone():
+        now, and no click, when the board gave way since ``since`` (:meth:`gave_way`): a click would land on
+        whatever took the board's place."""
+        if since is not None and self.gave_way(since):
             self.last_frame = self.watcher.grab()
             return self.last_frame
         self.watcher.grab()  # the board followed to where its cells are now

@@ -101,16 +101,16 @@ class LiveGame:
             cell = choice
             before = frame
             self.note_waited = False
+            if clicks and self.board.gave_way(before):
+                # the board gave way before this click (no click went): the game ended
+                if self.won_unseen(cell, before, clicks):
+                    return True
+                break
             frame, changed = self.click_taken(cell, before)
             if changed and self.board.board_gone():
-                # no window holds the board: the game ended before this click (the click went to what took the
-                # board's place); the click before won it when it neither lost nor won in sight, on a client
-                # seen to show a loss on its board before it lets the board go
-                if clicks and self.tiles.covered(before) - self.flags and self.losses_shown():
-                    self.fact_log.record(before, {cell: WON_COVERED})
-                    self.log(f"game {self.number + 1}: won after {clicks} clicks (the board gave way after)")
+                # ... or while it was sent (the click went to the desktop where the board was)
+                if self.won_unseen(cell, before, clicks):
                     return True
-                self.log(f"game {self.number + 1}: over after {clicks} clicks (the board gave way)")
                 break
             if self.open_before(changed, before):
                 # cells open before the click changed: something may lie over the board (a dialog, a note)
@@ -145,7 +145,7 @@ class LiveGame:
                     # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
                     # its facts are dropped and the probe's own answer is read as any click's
                     probe = self.chooser.choose(frame, self.flags | {cell})
-                    after = self.board.click(probe, "left") if probe is not None else frame
+                    after = self.board.click(probe, "left", since=frame) if probe is not None else frame
                     moved = self.board.changes(frame, after, probe) if probe is not None else set()
                     # a game on opens a covered cell clicked; what changed elsewhere only (a "You have lost"
                     # note fading out over the board, kmines) is no answer to the click
@@ -163,6 +163,18 @@ class LiveGame:
             if result is Click.WON or not self.tiles.covered(frame) - self.flags:
                 self.log(f"game {self.number + 1}: won after {clicks} clicks")
                 return True
+        return False
+
+    def won_unseen(self, cell: Cell, before: np.ndarray, clicks: int) -> bool:
+        """Whether a game whose board gave way after ``clicks`` clicks, on a board as ``before`` shows it, was
+        won (recorded so, at ``cell``, a covered cell there): the click before neither lost nor won it in sight,
+        and the client was seen to show a loss on its board before it lets the board go. Else the game is
+        over, unjudged."""
+        if clicks and self.tiles.covered(before) - self.flags and self.losses_shown():
+            self.fact_log.record(before, {cell: WON_COVERED})
+            self.log(f"game {self.number + 1}: won after {clicks} clicks (the board gave way after)")
+            return True
+        self.log(f"game {self.number + 1}: over after {clicks} clicks (the board gave way)")
         return False
 
     def losses_shown(self) -> bool:
@@ -341,12 +353,15 @@ class LiveGame:
         """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
         changed nothing, on a cell that still looks covered, is sent once more before it counts as refused
         (the game over): the client may have missed it (pygame-minesweeper now and then does). A cell that no
-        longer looks covered is not clicked again: on an open number a click may open the cells around it."""
-        frame = self.board.click(cell, "left")
+        longer looks covered is not clicked again: on an open number a click may open the cells around it; nor
+        one the board gave way after (see :meth:`BoardDriver.gave_way`): none changed then."""
+        frame = self.board.click(cell, "left", since=before)
         changed = self.board.changes(before, frame, cell)
         if not changed and cell in self.tiles.covered(frame):
+            if self.board.gave_way(before):
+                return before, set()  # not taken, and the board gave way since: the game is over
             clicked_before = self.board.previous
-            frame = self.board.click(cell, "left")
+            frame = self.board.click(cell, "left", since=before)
             self.board.previous = clicked_before  # a focus ring moved once, from the cell clicked before
             changed = self.board.changes(before, frame, cell)
         if not changed and self.number == 0 and not self.tiles.opened_looks and cell in self.tiles.covered(frame):
