@@ -80,8 +80,11 @@ PANEL_BOX = Rect(ORIGIN[0] + 10, ORIGIN[1] + 40, 150, 50)
 PANEL_BUTTON = Rect(PANEL_BOX.x + 30, PANEL_BOX.y + 11, 90, 28)
 #: With ``menu``: the panel's second button, a game of another level
 OTHER_LEVEL_BUTTON = Rect(PANEL_BUTTON.x, PANEL_BUTTON.bottom + 12, 90, 28)
-#: With ``shrinks``: the window once shrunk, the band above the board
-SHRUNK = Rect(0, 0, SCREEN[0], ORIGIN[1] - 6)
+#: With ``shrinks``: the window once shrunk, its buttons above where the board was and a bare part over the
+#: board's top left corner (a Tk window's level menu)
+SHRUNK = Rect(0, 0, ORIGIN[0] + 6 * TILE, ORIGIN[1] + 3 * TILE)
+#: ... the band of its buttons
+BAND_BOTTOM = ORIGIN[1] - 6
 #: With ``link=True``: the only way to a new game, a line of text above the board (no button, no key)
 NEW_GAME_LINK = Rect(ORIGIN[0] + 100, ORIGIN[1] - 40, 90, 16)
 
@@ -445,7 +448,9 @@ class TileClient:
             if self.menu:
                 draw_button(canvas, OTHER_LEVEL_BUTTON, "Large")
         if self.shrunk():
+            canvas[BAND_BOTTOM:SHRUNK.bottom, :SHRUNK.right] = (200, 200, 200)  # the window's bare part
             canvas[SHRUNK.bottom:] = 0  # the desktop, where the board was
+            canvas[:, SHRUNK.right:] = 0
         if self.link:
             cv2.putText(canvas, "new game", (NEW_GAME_LINK.x + 2, NEW_GAME_LINK.bottom - 3), cv2.FONT_HERSHEY_PLAIN,
                         1.0, (150, 40, 40), 1)
@@ -474,6 +479,8 @@ class TileClient:
         if self.shrunk() and not SHRUNK.contains(x, y):
             self.clicks_off_window += 1
             return
+        if self.shrunk() and y >= BAND_BOTTOM:
+            return  # the window's bare part
         if self.late_scores and self.game.state == "won" and not self.scores_shown:
             self.dialog_open = self.scores_shown = True  # the scores dialog opens over the click, and takes it
         if self.dialog_open:

@@ -130,8 +130,12 @@ class Watcher:
         """Whether another window lies over ``board`` (a dialog the client opened at the end of a game): the
         window at the board's centre or at the middle of a quarter of it does not hold the whole board, as
         the client's window does. A dialog inside the board leaves its edges alone, which the band around the
-        board (``overlays``) cannot see. False where the device cannot tell windows apart."""
+        board (``overlays``) cannot see. False where the device cannot tell windows apart, and where no window holds
+        the board's centre: the board is gone, not hidden (a client's window that shrank to a level menu in its
+        place, which Escape would reach as the client itself)."""
         x, y, w, h = board.as_tuple()
+        if self.input().window_at(x + w / 2, y + h / 2) is None:
+            return False
         return any(self.foreign_window_at(board, x + fx * w, y + fy * h) for fx, fy in WINDOW_PROBES)
 
     def foreign_window_at(self, board: Rect, x: float, y: float) -> bool:

@@ -372,11 +372,29 @@ def test_a_window_that_shrinks_to_its_buttons_when_a_game_ends_gets_no_click_whe
     to the band of buttons above the board (a Tk window showing a level menu alone), the board's place left to
     the desktop. No click goes where the board was once no window holds it: the game is over, and won when
     the click before neither lost nor won in sight on a client whose losses showed the mine that went off.
-    Calibration counts the wins the games had, and its profile misreads none of its cells."""
-    client = TileClient(level="9x9/10", seed=seed, button=True, shrinks=0.6)
+    Calibration counts the wins the games had, and its profile misreads none of its cells; Escape never goes
+    to the shrunk window as to a window over the board (this client quits on it)."""
+    from sweepbot.playing.newgame import start_new_game
+    from tests.tile_client import NEW_GAME_BUTTON
+
+    client = TileClient(level="9x9/10", seed=seed, button=True, shrinks=0.6, quits_on_escape=True)
     session = calibrate(client, games=6)
     assert client.clicks_off_window == 0 and session.wins >= 2
     profile_true_to_the_games(client, session)
+    # play starts the next game with the button once the window shrank, pressing no Escape (the client's own
+    # window would take it: this one quits)
+    _, Reader = profile_and_reader(session)
+    covered = Reader().read(client.grab())
+    play_out(client, locate(client.grab()))
+    client.grab()  # the game's end seen
+    client.clock.sleep(1.0)
+    assert client.shrunk()
+    games, clicks = len(client.games), len(client.clicked)
+    mouse = BoardInput(client, mapping_for(SCREEN, (0, 0), SCREEN))
+    last = replace(covered, board=client.game.view())
+    fresh = start_new_game(watcher(client, mouse), Reader(), session.play, last, timeout=4.0)
+    assert len(client.games) == games + 1 and fresh.board.count("#") == 81 and not client.ended
+    assert [NEW_GAME_BUTTON.contains(*p) for p in client.clicked[clicks:]] == [True]
 
 
 @pytest.mark.slow

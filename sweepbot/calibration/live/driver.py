@@ -161,8 +161,8 @@ class BoardDriver:
 
     def window_over(self) -> bool:
         """Whether another window lies over the board (see :meth:`Watcher.window_over`), once the client's
-        window is known; not when no window holds the board (the client's own window shrank)."""
-        return self.window is not None and not self.board_gone() and self.watcher.window_over(self.region)
+        window is known."""
+        return self.window is not None and self.watcher.window_over(self.region)
 
     def check_window(self) -> None:
         """Stop when the client's window is gone: no window holds the board, nor the corner where the client's
