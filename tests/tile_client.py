@@ -85,6 +85,9 @@ OTHER_LEVEL_BUTTON = Rect(PANEL_BUTTON.x, PANEL_BUTTON.bottom + 12, 90, 28)
 SHRUNK = Rect(0, 0, ORIGIN[0] + 6 * TILE, ORIGIN[1] + 3 * TILE)
 #: ... the band of its buttons
 BAND_BOTTOM = ORIGIN[1] - 6
+#: With ``title``: the window manager's title bar above the client's window, and the copy of a button in it
+TITLE_BAR = Rect(0, 0, SCREEN[0], 36)
+TITLE_COPY = Rect(200, 4, 90, 28)
 #: With ``link=True``: the only way to a new game, a line of text above the board (no button, no key)
 NEW_GAME_LINK = Rect(ORIGIN[0] + 100, ORIGIN[1] - 40, 90, 16)
 
@@ -150,6 +153,7 @@ class TileClient:
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
                  quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
                  panel: float = 0.0, win_dialog_after: float = 0.0, shrinks: float = 0.0, menu: bool = False,
+                 title: bool = False,
                  clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
@@ -255,6 +259,9 @@ class TileClient:
         #: with ``panel``: the panel covers the whole board, a level menu with a second button that starts a
         #: game of another level (16x16, 40 mines) below the "New" one
         self.menu = menu
+        #: a window manager's title bar above the window's client area, which shows a copy of the panel's "New"
+        #: button (a title drawn in a like font and box), no control of the game
+        self.title = title
         self.clicks_on_menu = 0  # clicks on it but on the "New" button
         self.clicks_off_window = 0  # clicks where no window was, on the desktop
         #: a new game only by a click on a line of text (a web page's link), which shows no button
@@ -451,6 +458,9 @@ class TileClient:
             canvas[BAND_BOTTOM:SHRUNK.bottom, :SHRUNK.right] = (200, 200, 200)  # the window's bare part
             canvas[SHRUNK.bottom:] = 0  # the desktop, where the board was
             canvas[:, SHRUNK.right:] = 0
+        if self.title:
+            canvas[: TITLE_BAR.bottom] = (150, 110, 80)
+            draw_button(canvas, TITLE_COPY, "New")
         if self.link:
             cv2.putText(canvas, "new game", (NEW_GAME_LINK.x + 2, NEW_GAME_LINK.bottom - 3), cv2.FONT_HERSHEY_PLAIN,
                         1.0, (150, 40, 40), 1)
@@ -620,7 +630,7 @@ class TileClient:
         box = (scores_box if self.scores_shown else inner_box)(self.game.rows, self.game.cols)
         if self.dialog_open and box.contains(x, y):
             return box.as_tuple()
-        return (0, 0, *SCREEN)
+        return (0, TITLE_BAR.bottom, SCREEN[0], SCREEN[1] - TITLE_BAR.bottom) if self.title else (0, 0, *SCREEN)
 
     def size(self) -> tuple[int, int]:
         return SCREEN

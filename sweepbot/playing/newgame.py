@@ -134,7 +134,8 @@ def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
     (:meth:`Watcher.escape_is_safe`); the control found is clicked even if a window stays over the board. The
     frame it was found on."""
     looks = [decode_look(t) for t in control.looks]
-    near = around_board(last.bbox, (before.shape[1], before.shape[0]))
+    # the client's controls lie in its window (not in the window manager's title bar above it), else near the board
+    near = watcher.input().window_at(*last.bbox.center) or around_board(last.bbox, (before.shape[1], before.shape[0]))
     box = find_known_control(before, last.bbox, control.offset, looks, near)
     for attempt in range(DIALOG_ESCAPES):
         over = watcher.window_over(last.bbox)

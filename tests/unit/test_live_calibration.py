@@ -304,14 +304,17 @@ def test_a_scores_dialog_over_the_board_at_a_win_is_closed_at_once_not_waited_ou
 
 
 @pytest.mark.slow
-def test_a_new_game_button_in_a_panel_that_opens_over_the_board_after_each_game_is_clicked_never_closed() -> None:
+@pytest.mark.parametrize("title", [False, True])
+def test_a_new_game_button_in_a_panel_that_opens_over_the_board_after_each_game_is_clicked_never_closed(
+        title: bool) -> None:
     """A client whose only way to a new game is a button in a panel it draws over the board a moment after each
     game ends (a web page's level chooser), which Escape closes: calibration finds the button by its label at
-    the first game's end, and at the next ones clicks it again, never closing the panel first; play does too."""
+    the first game's end, and at the next ones clicks it again, never closing the panel first; play does too,
+    waiting for the panel rather than taking a look-alike outside the client's window (a title bar's)."""
     from sweepbot.playing.newgame import start_new_game
     from tests.tile_client import PANEL_BUTTON
 
-    client = TileClient(seed=7, panel=0.6, flags_at_win=True)
+    client = TileClient(seed=7, panel=0.6, flags_at_win=True, title=title)
     session = calibrate(client, games=3)
     assert session.games == 3 and len(client.games) == 4
     assert session.play.new_game_control is not None and not session.play.new_game_keys
