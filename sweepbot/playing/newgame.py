@@ -10,6 +10,7 @@ from sweepbot.board import Board, game_over
 from sweepbot.errors import SweepbotError
 from sweepbot.playing.clients import face_rect
 from sweepbot.playing.view import BoardView, Reader
+from sweepbot.rect import Rect
 from sweepbot.vision.controls import around_board, decode_look, find_known_control
 from sweepbot.vision.face import looks_like_a_face
 from sweepbot.vision.frames import same_frame
@@ -55,7 +56,7 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
     if rules.new_game_keys:
         watcher.press(rules.new_game_keys, rules.key_gap)
     elif rules.new_game_control is not None:
-        before = click_control(watcher, rules.new_game_control, before, last, quiet)
+        before = click_control(watcher, rules.new_game_control, before, last, quiet, reader)
     else:
         allowed = face_rect(last.bbox, rules)
         if allowed is None:
@@ -101,7 +102,8 @@ def start_new_game(watcher: Watcher, reader: Reader, rules: PlayRules, last: Boa
                     watcher.press(closing, rules.key_gap)
                 elif hidden and watcher.escape_is_safe(last.bbox):
                     watcher.press((("escape",),), rules.key_gap)
-                click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet)
+                click_control(watcher, rules.new_game_control, watcher.hold_still(quiet=quiet), last, quiet,
+                              reader)
                 asked, again_times = clock.now(), again_times + 1
         return None
 
@@ -125,18 +127,19 @@ class NoNewGame(SweepbotError):
 
 
 def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
-                  last: BoardView, quiet: float) -> np.ndarray:
+                  last: BoardView, quiet: float, reader: Reader) -> np.ndarray:
     """Click the client's own new-game control, found on ``before`` by its looks; when it is not in sight, or a
     window lies over the board (a modal dialog would take the click, though the control shows beside it: a
     scores dialog calibration never met), looked for again DIALOG_ESCAPES times at most once the screen
     changed and settled (or CONTROL_LATE s passed unchanged), Escape pressed first where a window lies over
     the board, and before the second look where it may close a window that hides the control
-    (:meth:`Watcher.escape_is_safe`); the control found is clicked even if a window stays over the board. The
-    frame it was found on."""
+    (:meth:`Watcher.escape_is_safe`); the control found is clicked even if a window stays over the board. A
+    control found over the board while the board of the game that ended still shows there is none (a level
+    menu a client lays in its board's place, found at its place before it came). The frame it was found on."""
     looks = [decode_look(t) for t in control.looks]
     # the client's controls lie in its window (not in the window manager's title bar above it), else near the board
     near = watcher.input().window_at(*last.bbox.center) or around_board(last.bbox, (before.shape[1], before.shape[0]))
-    box = find_known_control(before, last.bbox, control.offset, looks, near)
+    box = in_sight(find_known_control(before, last.bbox, control.offset, looks, near), before, last, reader)
     for attempt in range(DIALOG_ESCAPES):
         over = watcher.window_over(last.bbox)
         if box is not None and not over:
@@ -149,12 +152,24 @@ def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
         # game ended, longer after than the screen holds still; and where the board's own window has the
         # keyboard, nothing over it, Escape would go to the client, which may take it as quit)
         before = watcher.settle(before=before, quiet=quiet, timeout=CONTROL_LATE, poll=CONTROL_POLL).frame
-        box = find_known_control(before, last.bbox, control.offset, looks, near)
+        box = in_sight(find_known_control(before, last.bbox, control.offset, looks, near), before, last, reader)
     if box is None:
         raise SweepbotError("the new-game control is not beside the board where calibration found it: "
                             "not clicking")
     watcher.click_control(*box.center, allowed=box, board=last.bbox)
     return before
+
+
+def in_sight(box: Rect | None, frame: np.ndarray, last: BoardView, reader: Reader) -> Rect | None:
+    """``box``, a new-game control found on ``frame``, unless it lies over the board while ``reader`` reads the
+    board of the game that ended (``last``) there still: a look-alike among its tiles."""
+    if box is None or box.intersect(last.bbox) is None:
+        return box
+    try:
+        shown = reader.read(frame).board.grid == last.board.grid
+    except SweepbotError:
+        return box
+    return None if shown else box
 
 
 #: What :func:`look_for_new_game` says of a screen that still shows the game that ended.

@@ -1878,3 +1878,22 @@ def test_a_new_game_button_shown_a_moment_after_the_game_ended_is_waited_for_and
     view = start_new_game(watcher(screen, mouse), reader, rules, last)
     assert view.board.grid == ("#########",) * 9
     assert box.contains(*device.clicks[-1][:2])
+
+
+def test_a_new_game_control_found_over_the_board_while_the_ended_board_still_shows_there_is_not_in_sight() -> None:
+    """A level menu a client lays in its board's place a moment after a game ends: its button, found at its
+    place over the board before the menu came (a look-alike among the tiles), is not clicked while the board of
+    the game that ended reads there; once it no longer does, or beside the board, the control is taken."""
+    from sweepbot.playing.newgame import in_sight
+
+    _, screen, reader, _, _ = setup(0)
+    frame = screen.frame()
+    last = reader.read(frame)
+    box = last.bbox
+    over, beside = Rect(box.x + 5, box.y + 5, 40, 20), Rect(box.right + 5, box.y, 40, 20)
+    assert in_sight(over, frame, last, reader) is None
+    assert in_sight(beside, frame, last, reader) == beside
+    gone = frame.copy()
+    gone[0, 0, 1] = 3  # what the reader reads as no board
+    assert in_sight(over, gone, last, reader) == over
+
