@@ -137,8 +137,11 @@ def click_control(watcher: Watcher, control: NewGameControl, before: np.ndarray,
     control found over the board while the board of the game that ended still shows there is none (a level
     menu a client lays in its board's place, found at its place before it came). The frame it was found on."""
     looks = [decode_look(t) for t in control.looks]
-    # the client's controls lie in its window (not in the window manager's title bar above it), else near the board
-    near = watcher.input().window_at(*last.bbox.center) or around_board(last.bbox, (before.shape[1], before.shape[0]))
+    # the client's controls lie in its window, the one that holds the whole board (not in the window manager's
+    # title bar above it, nor only in a dialog over the board), else near the board
+    window = watcher.input().window_at(*last.bbox.center)
+    near = window if window is not None and window.intersect(last.bbox) == last.bbox \
+        else around_board(last.bbox, (before.shape[1], before.shape[0]))
     box = in_sight(find_known_control(before, last.bbox, control.offset, looks, near), before, last, reader)
     for attempt in range(DIALOG_ESCAPES):
         over = watcher.window_over(last.bbox)
