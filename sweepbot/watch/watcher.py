@@ -46,8 +46,14 @@ FLASH_SHARE = 0.5
 #: Seconds the screen must hold still after the pointer left the board, before its first read (a tile the
 #: pointer lit is drawn again unlit)
 OFF_BOARD_QUIET = 0.3
-#: Where on the board (shares of its width and height) a window over it is looked for.
+#: Where on the board (shares of its width and height) a window over it is looked for: its centre first.
 WINDOW_PROBES = ((0.5, 0.5), (0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75))
+
+
+def _foreign(found: Rect | None, board: Rect) -> bool:
+    """Whether ``found``, a window's client area, is known and is not the one that holds the whole of ``board``."""
+    bx, by, w, h = board.as_tuple()
+    return found is not None and not (found.contains(bx + 3, by + 3) and found.contains(bx + w - 4, by + h - 4))
 
 
 @dataclass(frozen=True)
@@ -134,15 +140,13 @@ class Watcher:
         the board's centre: the board is gone, not hidden (a client's window that shrank to a level menu in its
         place, which Escape would reach as the client itself)."""
         x, y, w, h = board.as_tuple()
-        if self.input().window_at(x + w / 2, y + h / 2) is None:
-            return False
-        return any(self.foreign_window_at(board, x + fx * w, y + fy * h) for fx, fy in WINDOW_PROBES)
+        windows = (self.input().window_at(x + fx * w, y + fy * h) for fx, fy in WINDOW_PROBES)
+        centre = next(windows)  # the first probe
+        return centre is not None and (_foreign(centre, board) or any(_foreign(found, board) for found in windows))
 
     def foreign_window_at(self, board: Rect, x: float, y: float) -> bool:
         """Whether the window at ``(x, y)`` is known, and is not the one that holds the whole of ``board``."""
-        found = self.input().window_at(x, y)
-        bx, by, w, h = board.as_tuple()
-        return found is not None and not (found.contains(bx + 3, by + 3) and found.contains(bx + w - 4, by + h - 4))
+        return _foreign(self.input().window_at(x, y), board)
 
     def escape_is_safe(self, board: Rect) -> bool:
         """Whether Escape may be pressed to close a window that keeps the game from its keys or clicks: a window

@@ -165,12 +165,8 @@ class BoardDriver:
         return self.window is not None and self.watcher.window_over(self.region)
 
     def check_window(self) -> None:
-        """Stop when the client's window is gone: no window holds the board, nor the corner where the client's
-        window began (a window that shrank to a level menu still holds that): its program ended, or closed it."""
-        found = self.watcher.input().window_at
-        if self.window is not None and found(*self.region.center) is None \
-                and found(self.window.x + 1, self.window.y + 1) is None:
-            raise CalibrationError("the game's window closed (its program may have ended): start the client again")
+        """Stop when the client's window is gone (see :meth:`board_gone`)."""
+        self.board_gone()
 
     def gave_way(self, since: np.ndarray) -> bool:
         """Whether the board is not there any more, with no click since ``since`` (the screen the game's last
@@ -182,9 +178,17 @@ class BoardDriver:
 
     def board_gone(self) -> bool:
         """Whether no window holds the board any more while the client's window is still on screen (a Tk
-        window that shrinks to a level menu when a game ends); stops as :meth:`check_window` does."""
-        self.check_window()
-        return self.window is not None and self.watcher.input().window_at(*self.region.center) is None
+        window that shrinks to a level menu when a game ends). Stops when the client's window is gone: no window
+        holds the board, nor the corner where the client's window began (a window that shrank to a level menu
+        still holds that): its program ended, or closed it."""
+        if self.window is None:
+            return False
+        found = self.watcher.input().window_at
+        if found(*self.region.center) is not None:
+            return False
+        if found(self.window.x + 1, self.window.y + 1) is None:
+            raise CalibrationError("the game's window closed (its program may have ended): start the client again")
+        return True
 
     def popup_at(self, cell: Cell) -> bool:
         """Whether a window lies just below and right of where ``cell`` was clicked: a menu the click opened
@@ -231,13 +235,16 @@ class BoardDriver:
         x, y, w, h = self.on_screen.cell_rect(*cell)
         return Rect(x - 2, y - 2, w + 4, h + 4)
 
-    def click(self, cell: Cell, button: str, since: np.ndarray | None = None) -> np.ndarray:
-        """Click a cell and return the screen once the client has answered and the board settled; the screen
-        now, and no click, when the board gave way since ``since`` (:meth:`gave_way`): a click would land on
-        whatever took the board's place."""
-        if since is not None and self.gave_way(since):
+    def click_unless_gone(self, cell: Cell, button: str, since: np.ndarray) -> np.ndarray | None:
+        """:meth:`click`, unless the board gave way since ``since`` (:meth:`gave_way`): a click would land on
+        whatever took the board's place. None then, and no click; the screen now is the ``last_frame``."""
+        if self.gave_way(since):
             self.last_frame = self.watcher.grab()
-            return self.last_frame
+            return None
+        return self.click(cell, button)
+
+    def click(self, cell: Cell, button: str) -> np.ndarray:
+        """Click a cell and return the screen once the client has answered and the board settled."""
         self.watcher.grab()  # the board followed to where its cells are now
         board_before = self.watcher.grab(self.region)
         old = self.cell_window(cell)

@@ -101,17 +101,14 @@ class LiveGame:
             cell = choice
             before = frame
             self.note_waited = False
-            if clicks and self.board.gave_way(before):
-                # the board gave way before this click (no click went): the game ended
+            taken = self.click_taken(cell, before)
+            if taken is None or (taken[1] and self.board.board_gone()):
+                # the board gave way before this click (none went), or while it was sent (it went to the desktop
+                # where the board was): the game ended
                 if self.won_unseen(cell, before, clicks):
                     return True
                 break
-            frame, changed = self.click_taken(cell, before)
-            if changed and self.board.board_gone():
-                # ... or while it was sent (the click went to the desktop where the board was)
-                if self.won_unseen(cell, before, clicks):
-                    return True
-                break
+            frame, changed = taken
             if self.open_before(changed, before):
                 # cells open before the click changed: something may lie over the board (a dialog, a note)
                 frame = self.without_note(before, self.close_window_over(frame), cell)
@@ -145,7 +142,8 @@ class LiveGame:
                     # make sure: after a loss a click changes nothing. If it does, the loss was misjudged:
                     # its facts are dropped and the probe's own answer is read as any click's
                     probe = self.chooser.choose(frame, self.flags | {cell})
-                    after = self.board.click(probe, "left", since=frame) if probe is not None else frame
+                    sent = self.board.click_unless_gone(probe, "left", frame) if probe is not None else None
+                    after = frame if sent is None else sent
                     moved = self.board.changes(frame, after, probe) if probe is not None else set()
                     # a game on opens a covered cell clicked; what changed elsewhere only (a "You have lost"
                     # note fading out over the board, kmines) is no answer to the click
@@ -349,19 +347,23 @@ class LiveGame:
             return frame
         return None if found is new_game else found
 
-    def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]]:
-        """Left-click ``cell`` and return the screen and the cells that changed from ``before``. A click that
+    def click_taken(self, cell: Cell, before: np.ndarray) -> tuple[np.ndarray, set[Cell]] | None:
+        """Left-click ``cell`` and return the screen and the cells that changed from ``before``; None, and no
+        click, when the board gave way since ``before`` (see :meth:`BoardDriver.gave_way`). A click that
         changed nothing, on a cell that still looks covered, is sent once more before it counts as refused
-        (the game over): the client may have missed it (pygame-minesweeper now and then does). A cell that no
-        longer looks covered is not clicked again: on an open number a click may open the cells around it; nor
-        one the board gave way after (see :meth:`BoardDriver.gave_way`): none changed then."""
-        frame = self.board.click(cell, "left", since=before)
+        (the game over): the client may have missed it (pygame-minesweeper now and then does); not on a board
+        that gave way since: none changed then. A cell that no longer looks covered is not clicked again: on an
+        open number a click may open the cells around it."""
+        frame = self.board.click_unless_gone(cell, "left", before)
+        if frame is None:
+            return None
         changed = self.board.changes(before, frame, cell)
         if not changed and cell in self.tiles.covered(frame):
-            if self.board.gave_way(before):
-                return before, set()  # not taken, and the board gave way since: the game is over
             clicked_before = self.board.previous
-            frame = self.board.click(cell, "left", since=before)
+            again = self.board.click_unless_gone(cell, "left", before)
+            if again is None:
+                return before, set()  # not taken, and the board gave way since: the game is over
+            frame = again
             self.board.previous = clicked_before  # a focus ring moved once, from the cell clicked before
             changed = self.board.changes(before, frame, cell)
         if not changed and self.number == 0 and not self.tiles.opened_looks and cell in self.tiles.covered(frame):
@@ -433,10 +435,10 @@ class LiveGame:
                 probe = self.chooser.choose(frame, self.flags | {cell} | ({probe} if probe else set()))
                 if probe is None:
                     break
-                after, moved = self.click_taken(probe, frame)
-                if self.opened_by(probe, moved, frame):  # a game on opens it (see play())
+                taken = self.click_taken(probe, frame)
+                if taken is not None and self.opened_by(probe, taken[1], frame):  # a game on opens it (see play())
                     self.fact_log.record(frame, {cell: REVEALED})
-                    return self.judge(probe, moved, frame, after)
+                    return self.judge(probe, taken[1], frame, taken[0])
             if probe is not None:
                 self.exploded = cell
                 self.loss = (cell, before, frame, {cell: "!"})
