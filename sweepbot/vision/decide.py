@@ -21,7 +21,7 @@ from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import margins_among
-from sweepbot.vision.levels import fit_profile_levels, levels_differ
+from sweepbot.vision.levels import fit_profile_levels, levels_differ, pinned_alone
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.shifted import nudged
 from sweepbot.vision.track import Fitted, Kept, Scored, Track, score_frame
@@ -151,7 +151,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     held = _held_when_alike(plain.scores, profile, max_rms)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, held.chars, held.best,
                                  float(held.rms.mean()), bool(held.accepted.all())):
-        fitted = _fitted_before(image, geometry, plain, held, max_rms, whole, kept) \
+        fitted = _fitted_before(image, geometry, profile, plain, held, max_rms, whole, kept) \
             or _fitted_afresh(image, geometry, profile, plain, held, max_rms, whole, kept)
         if fitted is not None:
             return fitted[0], fitted[1], _second_looks(image, geometry, profile, held, kept) if ranked else None
@@ -175,8 +175,8 @@ def _held_when_alike(scores: CellScores, profile: Profile, max_rms: float) -> Ce
     return _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=limits.LIMITS.unanchored_rms)
 
 
-def _fitted_before(image: np.ndarray, geometry: Geometry, plain: Scored, scores: CellScores, max_rms: float,
-                   whole: bool, kept: Kept) -> tuple[CellScores, Profile] | None:
+def _fitted_before(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, scores: CellScores,
+                   max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile] | None:
     """The cells' scores against the looks fitted to the screen's brightness on a frame before (scored again
     only where the pixels changed), and those looks, while they read every cell (None: no such looks, or
     they do not)."""
@@ -185,7 +185,7 @@ def _fitted_before(image: np.ndarray, geometry: Geometry, plain: Scored, scores:
         return None
     again = score_frame(image, geometry, before.plain.profile, max_rms, before.plain, plain.windows)
     looks = Kept(looks_before=before.looks)
-    held = _fit_taken(image, geometry, again, scores, whole, looks)
+    held = _fit_taken(image, geometry, profile, again, scores, whole, looks)
     if held is None or not held.accepted.all():
         return None
     kept.fitted = Fitted(again, looks.looks)
@@ -201,22 +201,24 @@ def _fitted_afresh(image: np.ndarray, geometry: Geometry, profile: Profile, plai
         return None
     fitted = score_frame(image, geometry, adjusted, max_rms, windows=plain.windows)
     looks = Kept()
-    taken = _fit_taken(image, geometry, fitted, scores, whole, looks)
+    taken = _fit_taken(image, geometry, profile, fitted, scores, whole, looks)
     if taken is None:
         return None
     kept.fitted = Fitted(fitted, looks.looks)
     return taken, adjusted
 
 
-def _fit_taken(image: np.ndarray, geometry: Geometry, fitted: Scored, scores: CellScores, whole: bool,
-               looks: Kept) -> CellScores | None:
+def _fit_taken(image: np.ndarray, geometry: Geometry, profile: Profile, fitted: Scored, scores: CellScores,
+               whole: bool, looks: Kept) -> CellScores | None:
     """The cells' scores against looks fitted to the screen's brightness (``fitted``: their plain scores), with
     second looks at the cells they refuse (``looks``: those that may be taken again, and those taken); None
-    when the fit is not to be trusted: it does not pin two kinds of cell, comes no nearer than the looks as
+    when the fit is not to be trusted: it pins neither two kinds of cell nor one by its shape alone
+    (``vision.levels.pinned_alone``), comes no nearer than the looks as
     they are (``scores``: their plain scores held to the board's limits), or makes a covered tile look like an
     open empty cell, around numbers that then count more mines than their neighbours can hold."""
     nearer = limits.LIMITS.fitted_nearer
-    if not (_anchored(fitted.scores) and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer
+    if not ((_anchored(fitted.scores) or pinned_alone(fitted.windows, profile, fitted.scores))
+            and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer
             and not (whole and unheld_numbers(fitted.scores.grid()))):
         return None
     return replace(_second_looks(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from sweepbot.vision import limits
-from sweepbot.vision.cells import score
+from sweepbot.vision.cells import CellScores, score
 from sweepbot.vision.derived import derived
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.profile import Profile
@@ -129,3 +129,43 @@ def fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
             return current  # no sensible least-squares fit (a plain tile near white): the best guess stands
         current = with_levels(profile, fit)
     return current
+
+
+
+
+def pinned_alone(windows: np.ndarray, profile: Profile, fitted: CellScores) -> bool:
+    """Whether a board whose cells are nearly all of one look pins the screen's brightness by that look's shape
+    alone (``fitted``: the cells' scores against ``profile``'s looks fitted to the brightness; ``windows``:
+    their pixels): every cell named nearly pixel for pixel (the table's ``unanchored_rms``), the look most of
+    them show not a plain patch (``flat_std``), and no look of another character coming within
+    ``pin_apart_rms`` of those cells under any gain and offset, a screen's or not (:func:`affine_residual`).
+    A gain and an offset map a plain patch onto any other level, so a board of plain tiles alone never pins a
+    fit; a bevelled tile's light and dark edges pin both. Looks drawn at another size, which come only so
+    close to any cell, never pin one alone."""
+    table = limits.LIMITS
+    if profile.drawn_from or not fitted.accepted.all() or float(fitted.rms.max()) > table.unanchored_rms:
+        return False
+    values, counts = np.unique(fitted.best, return_counts=True)
+    pin = int(values[int(counts.argmax())])
+    mine = (fitted.best == pin).reshape(-1)
+    if int(mine.sum()) < table.anchor_cells or float(profile.stack[pin].std()) < table.flat_std:
+        return False
+    first, inverse = distinct_rows(windows[mine])
+    weights = np.bincount(inverse).astype(np.float64)
+    cells = windows[mine][first]
+    others = [i for i, label in enumerate(profile.labels) if label != profile.labels[pin]]
+    return all(affine_residual(cells, profile.stack[i], weights) >= table.pin_apart_rms for i in others)
+
+
+def affine_residual(cells: np.ndarray, look: np.ndarray, weights: np.ndarray) -> float:
+    """How near (RMS over the ``cells``, each counted ``weights`` times) a look comes to them under the gain (at
+    least 0) and offset per colour channel that bring it nearest each cell, by least squares: what its shape
+    alone leaves, whatever the screen's brightness."""
+    y = cells.reshape(len(cells), -1, 3).astype(np.float64)
+    x = look.reshape(-1, 3).astype(np.float64)
+    xm = x - x.mean(axis=0)
+    var = (xm * xm).sum(axis=0)
+    gain = np.maximum(np.einsum("npc,pc->nc", y, xm) / np.where(var > 0, var, np.inf), 0.0)
+    ym = y - y.mean(axis=1, keepdims=True)
+    residual = ((ym - gain[:, None, :] * xm[None]) ** 2).mean(axis=(1, 2))
+    return float(np.sqrt((residual * weights).sum() / weights.sum()))

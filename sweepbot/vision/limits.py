@@ -40,7 +40,8 @@ class Limits:
     unanchored_rms: float = _number(6.0, (
         "On a board whose cells all look alike (a fresh board), the most a cell may differ from its look: "
         "a brighter screen and a board of revealed cells look the same, so only a near-exact match tells "
-        "covered from revealed until two kinds of cell pin the screen's brightness down."))
+        "covered from revealed until two kinds of cell, or one kind's shape (pin_apart_rms), pin the screen's "
+        "brightness down."))
     levels_rms: float = _number(6.0, (
         "A board whose cells are all named by the looks as they are, with a mean residual above this, is tried "
         "with the screen's brightness and contrast fitted to the looks (a screen a few levels brighter or "
@@ -85,6 +86,15 @@ class Limits:
         "Looks fitted to the screen's brightness read a board only when the cells' mean residual against them "
         "is at least this much under their mean residual against the looks as they are: a fit that comes no "
         "nearer than that found no brightness change, and the exact looks are kept."))
+    pin_apart_rms: float = _number(20.0, (
+        "A board of one kind of cell (a fresh board, or one with a first number) pins a fit of the looks to the "
+        "screen's brightness by that look's shape alone when no other character's look, under whatever gain "
+        "and offset bring it nearest each cell, comes within this of them: a bevelled tile's light and dark "
+        "edges say what the gain and offset are (ace-minesweeper's covered tile on screens 8 % brighter or 10 % "
+        "darker: its other looks come 23 (the question mark at 12 px) to 58 from it; xdemineur's, 31), while a "
+        "tile that is another look's shape at another level does not (gnome-mines's covered tile, its empty "
+        "cell 0.1-0.4 from it, sgt-mines's, 5-8): its board is refused, not named by a guess about the "
+        "screen."))
     anchor_cells: int = _number(2, (
         "A brightness fit is trusted only when two kinds of cell pin it down, each named on at least this "
         "many cells: one cell alone of a kind may be the cell read wrongly."))

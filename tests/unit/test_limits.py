@@ -58,6 +58,40 @@ def test_a_number_changed_for_a_block_changes_the_read_and_is_put_back_after() -
     assert limits.LIMITS.min_margin == 0.5 and read(name, "xdemineur-21px") == expected(name)
 
 
+def read_image(image: np.ndarray) -> Board | None:
+    """The board read from an image with the built-in profiles, None when the read is refused."""
+    try:
+        return read_screenshot(image).board
+    except SweepbotError:
+        return None
+
+
+def levelled(name: str, gain: float, offset: float) -> np.ndarray:
+    """A fixture as a screen with this gain and offset shows it."""
+    return np.clip(load_image(FIXTURES / name).astype(np.float32) * gain + offset, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("gain, offset", [(1.08, 6.0), (0.9, -8.0), (0.85, 0.0)])
+def test_a_fresh_board_on_another_screen_is_read_when_its_tiles_shape_pins_the_brightness(
+        gain: float, offset: float) -> None:
+    """What ``pin_apart_rms`` guards: a board of covered tiles alone (and a first number) on a screen brighter,
+    darker or less contrasted than the looks. ace-minesweeper's bevelled tile pins the screen's gain and offset
+    by its shape, which no other look has at any brightness: the board reads right, and is refused with the
+    number out of reach. gnome-mines's covered tile is its empty cell's shape at another level: its fresh
+    board says nothing of the screen (covered tiles, or a board all open on a darker screen) and is refused,
+    and read only with the number at 0."""
+    for name in ("ace-minesweeper/level2-fresh.png", "ace-minesweeper/level3-first.png"):
+        image = levelled(name, gain, offset)
+        assert read_image(image) == expected(name), name
+        with limits.using(pin_apart_rms=1000.0):
+            assert read_image(image) is None, name
+    name = "gnome-mines/small-fresh.png"
+    image = levelled(name, gain, offset)
+    assert read_image(image) is None
+    with limits.using(pin_apart_rms=0.0):
+        assert read_image(image) == expected(name)
+
+
 def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_pixel_for_pixel() -> None:
     """What ``levels_rms`` and ``level_guesses`` guard: sgt-mines's 20 px board on a screen 8 % brighter, +6.
     Its brightened empty cells, refused where they are, bring the fit before any cell is given a second look,
