@@ -78,9 +78,10 @@ def _numbers_held_close(plain: Scored, profile: Profile, scores: CellScores,
     # distances are): a cell far from two looks drawn close together is nearly as near one as the other,
     # however large a share of their distance it is nearer
     nearer = scores.rival ** 2 - scores.rms ** 2
+    # farther than drawn_number_rms, only a cell far nearer its look than any other's is named by its shape
+    far = (scores.rms > table.drawn_number_rms) & (scores.rival < table.drawn_number_apart * scores.rms)
     loose = (codes >= ord("1")) & (codes <= ord("8")) & (
-        (scores.rms > table.drawn_number_rms) | (scores.margin < table.drawn_number_margin)
-        | (nearer < table.drawn_number_margin * scores.rms ** 2))
+        far | (scores.margin < table.drawn_number_margin) | (nearer < table.drawn_number_margin * scores.rms ** 2))
     if not loose.any():
         return scores
     cells = np.flatnonzero(loose & (scores.rms <= table.drawn_ink_rms))

@@ -129,9 +129,18 @@ class Limits:
         "pixel and a client draws its tiles anew at each size (21-32 from their own looks at 1.3 or 0.94 "
         "times the size); the margin still has to hold."))
     drawn_number_rms: float = _number(18.0, (
-        "A number read with a profile drawn at another size is named only this close to its look: a client "
-        "draws its digits anew at each size, and a 3 drawn small may be nearer a 2 scaled down than to "
-        "anything else. Farther, only its digit's colour names it (drawn_ink_rms)."))
+        "A number read with a profile drawn at another size is named by its shape this close to its look "
+        "(held apart from the other looks by drawn_number_margin): a client draws its digits anew at each "
+        "size, and a 3 drawn small may be nearer a 2 scaled down than to anything else. Farther, its shape "
+        "names it only when every other look lies drawn_number_apart times as far, and else only its digit's "
+        "colour (drawn_ink_rms)."))
+    drawn_number_apart: float = _number(1.6, (
+        "A drawn number farther than drawn_number_rms from its look is named by its shape when the nearest "
+        "look of another character lies at least this many times as far: a window or screen resized as a whole "
+        "(a desktop's fractional scale) blurs every edge of a digit drawn in a single colour, and "
+        "ace-minesweeper's and xdemineur's digits shown 1.25 to 2 times larger lie 19-34 from their looks drawn "
+        "there, each 1.6 to 2.7 times as far from any other look; a digit drawn anew small, near two looks, "
+        "lies about as far from both (nicegui-minesweeper's 3 at 14 px: 15.8 from its look, 15 from its 2)."))
     drawn_number_margin: float = _number(0.75, (
         "... and only this far from any other look: a drawn number half-way between two digits is an open cell "
         "of unknown number, learnt when a game shows what it is. The margin is taken as well as a share of the "

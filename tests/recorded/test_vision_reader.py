@@ -13,13 +13,11 @@ import pytest
 import sweepbot
 from sweepbot.board import Board, game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.playing.consistency import won_beneath_unread
 from sweepbot.playing.view import BoardView
 from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import load_profile
 from sweepbot.vision.read import ReadError, Reading, read_screenshot
-from sweepbot.vision.refusal import REFUSED
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SGT = FIXTURES / "sgt-mines"
@@ -325,12 +323,11 @@ def test_cells_refused_by_a_profile_read_a_pixel_off_its_size_are_read_with_the_
     assert reader.profile is not None and reader.profile.drawn_from
 
 
-def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_judged_where_it_was() -> None:
+def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_read_with_the_clients_other_looks() -> None:
     """sgt-mines with 23 px tiles, read in play with its 12 px looks drawn at that size: at the win the client
-    flags every mine, in a look those looks do not hold close. Where the board was, every cell but the ten
-    flags reads; located afresh with the same looks, a grid lined up anew on those flags leaves 38 cells
-    unread, empty ones among them. The error the loop gets is the board where it was but for its flags, from
-    which the last clicks are known to win (``playing.consistency.won_beneath_unread``)."""
+    flags every mine, in a look those looks do not hold close. The board is located afresh and read whole by
+    the client's 32 px looks drawn at 23 px, its numbers, blurred by the drawing, named by their shape: each
+    far nearer its own look than any other (the table's ``drawn_number_apart``)."""
     drawn = FIXTURES / "drawn-sizes"
     expected = {name: Board.parse((drawn / f"sgt-mines-23px-{name}.board").read_text()) for name in
                 ("fresh", "before", "won")}
@@ -339,11 +336,6 @@ def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_judged_w
     before = reader.read(load_image(drawn / "sgt-mines-23px-before.png")).board
     assert before.grid == expected["before"].grid and before.mines == 10
     assert reader.profile is not None and reader.profile.drawn_from == "sgt-mines-12px"
-    with pytest.raises(ReadError) as caught:
-        reader.read(load_image(drawn / "sgt-mines-23px-won.png"))
-    part = caught.value.board_but_unread
-    assert part is not None
-    flags = {(r, c) for r, row in enumerate(expected["won"].grid) for c, ch in enumerate(row) if ch == "F"}
-    assert {(r, c) for r, row in enumerate(part.grid) for c, ch in enumerate(row) if ch == REFUSED} == flags
-    won = won_beneath_unread(before, part.grid, [(0, 4), (0, 5), (1, 8), (2, 8)], REFUSED)
-    assert won is not None and won.state == "won"
+    won = reader.read(load_image(drawn / "sgt-mines-23px-won.png")).board
+    assert won.grid == expected["won"].grid and won.state == "won"
+    assert reader.profile is not None and reader.profile.drawn_from == "sgt-mines-32px"

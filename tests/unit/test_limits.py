@@ -141,13 +141,18 @@ def test_a_fit_to_a_brighter_screen_is_taken_when_it_comes_nearer_from_enough_pi
 def test_a_fit_of_the_looks_far_from_any_screen_setting_is_not_taken() -> None:
     """What ``min_level_gain`` and ``max_level_offset`` guard: sgt-mines at 28 px on a screen of 30 % more
     contrast, 10 levels darker (far past the guesses a fit starts from), is refused; with a fit of any gain
-    and offset taken, it reads wrongly (the looks fitted to cells named wrongly)."""
+    and offset taken, it is refused still (its 2s, far from the looks so fitted), or, with drawn numbers named
+    only where held close (``drawn_number_apart`` out of reach), read wrongly (the looks fitted to cells
+    named wrongly)."""
     name = "drawn-sizes/sgt-mines-28px-lost.png"
     image = np.clip(load_image(FIXTURES / name).astype(np.float32) * 1.3 - 10, 0, 255).astype(np.uint8)
     with pytest.raises(SweepbotError, match="match no template"):
         read_screenshot(image)
     with limits.using(min_level_gain=0.0, max_level_offset=1000.0):
-        wrong = read_screenshot(image).board
+        with pytest.raises(SweepbotError, match="match no template"):
+            read_screenshot(image)
+        with limits.using(drawn_number_apart=1000.0):
+            wrong = read_screenshot(image).board
     assert wrong != expected(name)
 
 
@@ -261,12 +266,15 @@ def test_a_board_at_another_size_is_read_with_the_likeliest_profiles_drawn_at_it
 
 def test_numbers_at_a_drawn_size_named_by_their_colour_need_enough_coloured_pixels() -> None:
     """What ``min_ink`` guards, moved far: sgt-mines at 28 px, read with its sizes drawn together, names its
-    numbers by their colour (their shapes, drawn anew, come only so close); asked for 30 % of a cell coloured,
-    no digit has a colour, and the board is refused."""
+    numbers by their colour where their shapes, drawn anew, are not held close (``drawn_number_apart`` out of
+    reach: no shape far nearer its look than any other's names one); asked for 30 % of a cell coloured, no
+    digit has a colour, and the board is refused."""
     name = "drawn-sizes/sgt-mines-28px-lost.png"
     assert read(name) == expected(name)
-    with limits.using(min_ink=0.3):
-        assert read(name) is None
+    with limits.using(drawn_number_apart=1000.0):
+        assert read(name) == expected(name)
+        with limits.using(min_ink=0.3):
+            assert read(name) is None
 
 
 def _cells_grow_profile() -> Profile:
