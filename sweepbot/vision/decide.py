@@ -21,7 +21,7 @@ from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import margins_among
-from sweepbot.vision.levels import fit_profile_levels, levels_differ, pinned_alone
+from sweepbot.vision.levels import fit_profile_levels, levels_differ, pinned_alone, pinned_by_shape
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.shifted import nudged
 from sweepbot.vision.track import Fitted, Kept, Scored, Track, score_frame
@@ -149,7 +149,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     same). In stages, each run once: the plain scores held to the board's limits; where the screen differs
     from the looks all over, the looks fitted to it (on a frame before, or afresh); then a second look at the
     cells the looks chosen refuse."""
-    held = _held_when_alike(plain.scores, profile, max_rms)
+    held = _held_when_alike(plain, profile, max_rms)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, held.chars, held.best,
                                  float(held.rms.mean()), bool(held.accepted.all())):
         fitted = _fitted_before(image, geometry, profile, plain, held, max_rms, whole, kept) \
@@ -165,15 +165,20 @@ def _second_looks(image: np.ndarray, geometry: Geometry, profile: Profile, score
     return scores if scores.accepted.all() else nudged(image, geometry, profile, scores, kept)
 
 
-def _held_when_alike(scores: CellScores, profile: Profile, max_rms: float) -> CellScores:
-    """``scores`` held to the table's ``unanchored_rms`` where too few kinds of cell are named to pin a fit to
-    the screen's brightness (see :func:`_anchored`): on a board of cells all alike (a fresh board) only a
+def _held_when_alike(plain: Scored, profile: Profile, max_rms: float) -> CellScores:
+    """The plain scores held to the table's ``unanchored_rms`` where too few kinds of cell are named to pin a fit
+    to the screen's brightness (see :func:`_anchored`): on a board of cells all alike (a fresh board) only a
     near-exact match tells covered from revealed on a screen that may be brighter or darker. With a profile
     drawn at another size, whose looks come only so close, a cell unlike the rest (the mine that went off at a
-    first click) keeps the profile's limit (:func:`_minority_kept`)."""
+    first click) keeps the profile's limit (:func:`_minority_kept`), and every cell does where the look most
+    of them show pins the screen by its shape (``vision.levels.pinned_by_shape``: no other look comes near
+    them at any brightness)."""
+    scores = plain.scores
     if _anchored(scores) or max_rms <= limits.LIMITS.unanchored_rms:
         return scores
-    return _minority_kept(scores) if profile.drawn_from else replace(scores, max_rms=limits.LIMITS.unanchored_rms)
+    if not profile.drawn_from:
+        return replace(scores, max_rms=limits.LIMITS.unanchored_rms)
+    return scores if pinned_by_shape(plain.windows, profile, scores) else _minority_kept(scores)
 
 
 def _fitted_before(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, scores: CellScores,

@@ -136,25 +136,33 @@ def fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
 def pinned_alone(windows: np.ndarray, profile: Profile, fitted: CellScores) -> bool:
     """Whether a board whose cells are nearly all of one look pins the screen's brightness by that look's shape
     alone (``fitted``: the cells' scores against ``profile``'s looks fitted to the brightness; ``windows``:
-    their pixels): every cell named nearly pixel for pixel (the table's ``unanchored_rms``), the look most of
-    them show not a plain patch (``flat_std``), and no look of another character coming within
-    ``pin_apart_rms`` of those cells under any gain and offset, a screen's or not (:func:`affine_residual`).
-    A gain and an offset map a plain patch onto any other level, so a board of plain tiles alone never pins a
-    fit; a bevelled tile's light and dark edges pin both. Looks drawn at another size, which come only so
-    close to any cell, never pin one alone."""
+    their pixels): every cell named nearly pixel for pixel (the table's ``unanchored_rms``) and the look most of
+    them show pinned by its shape (:func:`pinned_by_shape`). Looks drawn at another size, which come only so
+    close to any cell, are never fitted so."""
     table = limits.LIMITS
-    if profile.drawn_from or not fitted.accepted.all() or float(fitted.rms.max()) > table.unanchored_rms:
-        return False
-    values, counts = np.unique(fitted.best, return_counts=True)
+    return (not profile.drawn_from and bool(fitted.accepted.all())
+            and float(fitted.rms.max()) <= table.unanchored_rms and pinned_by_shape(windows, profile, fitted))
+
+
+def pinned_by_shape(windows: np.ndarray, profile: Profile, scores: CellScores) -> bool:
+    """Whether the look most of a board's cells show (by ``scores``; ``windows``: the cells' pixels) tells them
+    apart from every other look whatever the screen's brightness: it is no plain patch (the table's
+    ``flat_std``), is shown on ``anchor_cells`` cells at least, and no look of another character comes within
+    ``pin_apart_rms`` more than it of those cells under any gain and offset, a screen's or not
+    (:func:`affine_residual`). A gain and an offset map a plain patch onto any other level, so a board of
+    plain tiles never pins one; a bevelled tile's light and dark edges do."""
+    table = limits.LIMITS
+    values, counts = np.unique(scores.best, return_counts=True)
     pin = int(values[int(counts.argmax())])
-    mine = (fitted.best == pin).reshape(-1)
+    mine = (scores.best == pin).reshape(-1)
     if int(mine.sum()) < table.anchor_cells or float(profile.stack[pin].std()) < table.flat_std:
         return False
     first, inverse = distinct_rows(windows[mine])
     weights = np.bincount(inverse).astype(np.float64)
     cells = windows[mine][first]
+    reach = affine_residual(cells, profile.stack[pin], weights) + table.pin_apart_rms
     others = [i for i, label in enumerate(profile.labels) if label != profile.labels[pin]]
-    return all(affine_residual(cells, profile.stack[i], weights) >= table.pin_apart_rms for i in others)
+    return all(affine_residual(cells, profile.stack[i], weights) >= reach for i in others)
 
 
 def affine_residual(cells: np.ndarray, look: np.ndarray, weights: np.ndarray) -> float:

@@ -87,14 +87,16 @@ class Limits:
         "is at least this much under their mean residual against the looks as they are: a fit that comes no "
         "nearer than that found no brightness change, and the exact looks are kept."))
     pin_apart_rms: float = _number(20.0, (
-        "A board of one kind of cell (a fresh board, or one with a first number) pins a fit of the looks to the "
-        "screen's brightness by that look's shape alone when no other character's look, under whatever gain "
-        "and offset bring it nearest each cell, comes within this of them: a bevelled tile's light and dark "
-        "edges say what the gain and offset are (ace-minesweeper's covered tile on screens 8 % brighter or 10 % "
-        "darker: its other looks come 23 (the question mark at 12 px) to 58 from it; xdemineur's, 31), while a "
-        "tile that is another look's shape at another level does not (gnome-mines's covered tile, its empty "
-        "cell 0.1-0.4 from it, sgt-mines's, 5-8): its board is refused, not named by a guess about the "
-        "screen."))
+        "A board of one kind of cell (a fresh board, or one with a first number) pins the screen's brightness "
+        "by that look's shape alone when no other character's look, under whatever gain and offset bring it "
+        "nearest each cell, comes within this much more than the look itself of them: a bevelled tile's light "
+        "and dark edges say what the gain and offset are (ace-minesweeper's covered tile on screens 8 % "
+        "brighter or 10 % darker: its other looks come 23 (the question mark at 12 px) to 58 from it, its own "
+        "within 1; xdemineur's, 31), while a tile that is another look's shape at another level does not "
+        "(gnome-mines's covered tile, its empty cell 0.1-0.4 from it; sgt-mines's, 5-8): its board is refused, "
+        "not named by a guess about the screen. Looks drawn at another size come only so close to any cell "
+        "(ace-minesweeper's tiles resized 1.25 or 1.5 times: 6-17 from theirs drawn there, the question mark "
+        "33-38), and a board of one look read with them is read only so pinned."))
     anchor_cells: int = _number(2, (
         "A brightness fit is trusted only when two kinds of cell pin it down, each named on at least this "
         "many cells: one cell alone of a kind may be the cell read wrongly."))

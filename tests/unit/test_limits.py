@@ -92,6 +92,23 @@ def test_a_fresh_board_on_another_screen_is_read_when_its_tiles_shape_pins_the_b
         assert read_image(image) == expected(name)
 
 
+@pytest.mark.parametrize("name, scale", [("ace-minesweeper/level2-fresh.png", 1.25),
+                                         ("ace-minesweeper/level3-first.png", 1.25),
+                                         ("ace-minesweeper/level1-fresh.png", 1.5),
+                                         ("ace-minesweeper/level2-fresh.png", 1.5)])
+def test_a_fresh_board_resized_as_a_whole_is_read_when_its_tiles_shape_pins_it(name: str, scale: float) -> None:
+    """What ``pin_apart_rms`` guards at a drawn size: ace-minesweeper's fresh board and its board after a first
+    click, resized as a desktop's fractional scale resizes a window, read with looks drawn at the new size,
+    which come only so close to a cell (the covered tiles 6-20 from them). The bevelled tile's shape, which no
+    other look has at any brightness, tells the covered tiles apart where no near-exact match can: the board
+    reads right, and is refused with the number out of reach (a board of one look is then held to a
+    near-exact match)."""
+    image = cv2.resize(load_image(FIXTURES / name), None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    assert read_image(image) == expected(name)
+    with limits.using(pin_apart_rms=1000.0):
+        assert read_image(image) is None
+
+
 def test_a_brighter_screen_is_read_with_the_looks_fitted_to_it_and_pixel_for_pixel() -> None:
     """What ``levels_rms`` and ``level_guesses`` guard: sgt-mines's 20 px board on a screen 8 % brighter, +6.
     Its brightened empty cells, refused where they are, bring the fit before any cell is given a second look,
