@@ -1,9 +1,10 @@
 """Which look each cell of a located board is, or refused, in stages, each run once: the plain scores
-(``vision.cells``) held to the board's limits; the looks fitted to the screen's brightness when the screen
-differs from them all over (``vision.levels``); a second look at the cells the looks chosen refuse
-(``vision.shifted``); for looks drawn at another size, numbers taken only when held close or drawn in their
-digit's colour (``vision.ink``); empty cells beside covered tiles refused. Every number that decides is the
-table's (``vision.limits``).
+(``vision.cells``) held to the board's limits (a board of one look to a near-exact match, unless that look's
+shape pins the screen's brightness: ``vision.levels``); the looks fitted to the screen's brightness when the
+screen differs from them all over (``vision.levels``); a second look at the cells the looks chosen refuse
+(``vision.shifted``); for looks drawn at another size, numbers taken only when held close, far nearer their
+look than any other, or drawn in their digit's colour (``vision.ink``); empty cells beside covered tiles
+refused. Every number that decides is the table's (``vision.limits``).
 
 With the track of the frame before (``vision.track``), only what changed is looked at again, and the looks
 fitted to the screen's brightness on a frame before are tried before a fit afresh.
@@ -219,9 +220,9 @@ def _fit_taken(image: np.ndarray, geometry: Geometry, profile: Profile, fitted: 
     """The cells' scores against looks fitted to the screen's brightness (``fitted``: their plain scores), with
     second looks at the cells they refuse (``looks``: those that may be taken again, and those taken); None
     when the fit is not to be trusted: it pins neither two kinds of cell nor one by its shape alone
-    (``vision.levels.pinned_alone``), comes no nearer than the looks as
-    they are (``scores``: their plain scores held to the board's limits), or makes a covered tile look like an
-    open empty cell, around numbers that then count more mines than their neighbours can hold."""
+    (``vision.levels.pinned_alone``), comes no nearer than the looks as they are (``scores``: their plain
+    scores held to the board's limits), or makes a covered tile look like an open empty cell, around numbers
+    that then count more mines than their neighbours can hold."""
     nearer = limits.LIMITS.fitted_nearer
     if not ((_anchored(fitted.scores) or pinned_alone(fitted.windows, profile, fitted.scores))
             and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer

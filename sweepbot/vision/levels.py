@@ -131,8 +131,6 @@ def fit_profile_levels(windows: np.ndarray, profile: Profile) -> Profile:
     return current
 
 
-
-
 def pinned_alone(windows: np.ndarray, profile: Profile, fitted: CellScores) -> bool:
     """Whether a board whose cells are nearly all of one look pins the screen's brightness by that look's shape
     alone (``fitted``: the cells' scores against ``profile``'s looks fitted to the brightness; ``windows``:
