@@ -147,7 +147,7 @@ def pinned_by_shape(windows: np.ndarray, profile: Profile, scores: CellScores) -
     apart from every other look whatever the screen's brightness: it is no plain patch (the table's
     ``flat_std``), is shown on ``anchor_cells`` cells at least, and no look of another character comes within
     ``pin_apart_rms`` more than it of those cells under any gain and offset, a screen's or not
-    (:func:`affine_residual`). A gain and an offset map a plain patch onto any other level, so a board of
+    (:func:`affine_residuals`). A gain and an offset map a plain patch onto any other level, so a board of
     plain tiles never pins one; a bevelled tile's light and dark edges do."""
     table = limits.LIMITS
     values, counts = np.unique(scores.best, return_counts=True)
@@ -155,23 +155,34 @@ def pinned_by_shape(windows: np.ndarray, profile: Profile, scores: CellScores) -
     mine = (scores.best == pin).reshape(-1)
     if int(mine.sum()) < table.anchor_cells or float(profile.stack[pin].std()) < table.flat_std:
         return False
-    first, inverse = distinct_rows(windows[mine])
-    weights = np.bincount(inverse).astype(np.float64)
-    cells = windows[mine][first]
-    reach = affine_residual(cells, profile.stack[pin], weights) + table.pin_apart_rms
-    others = [i for i, label in enumerate(profile.labels) if label != profile.labels[pin]]
-    return all(affine_residual(cells, profile.stack[i], weights) >= reach for i in others)
+    shown = windows[mine]
+    first, inverse = distinct_rows(shown)
+    residual = affine_residuals(shown[first], *centred_looks(profile), np.bincount(inverse).astype(np.float64))
+    others = np.array([label != profile.labels[pin] for label in profile.labels])
+    return bool((residual[others] >= residual[pin] + table.pin_apart_rms).all())
 
 
-def affine_residual(cells: np.ndarray, look: np.ndarray, weights: np.ndarray) -> float:
-    """How near (RMS over the ``cells``, each counted ``weights`` times) a look comes to them under the gain (at
-    least 0) and offset per colour channel that bring it nearest each cell, by least squares: what its shape
-    alone leaves, whatever the screen's brightness."""
+def centred_looks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    """The profile's looks (looks x pixels x channels) less each one's mean level per channel, and the sum of
+    their squares per look and channel: what :func:`affine_residuals` holds cells against (kept beside the
+    profile)."""
+    def made() -> tuple[np.ndarray, np.ndarray]:
+        looks = profile.stack.reshape(len(profile.stack), -1, 3).astype(np.float64)
+        centred = looks - looks.mean(axis=1, keepdims=True)
+        return centred, (centred * centred).sum(axis=1)
+
+    return derived(profile, "centred looks", made)
+
+
+def affine_residuals(cells: np.ndarray, centred: np.ndarray, spread: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """How near (RMS over the ``cells``, each counted ``weights`` times) each look comes to them under the gain
+    (at least 0) and offset per colour channel that bring it nearest each cell, by least squares: what its
+    shape alone leaves, whatever the screen's brightness. The looks as :func:`centred_looks` gives them
+    (``centred``, ``spread``); one product for every look."""
     y = cells.reshape(len(cells), -1, 3).astype(np.float64)
-    x = look.reshape(-1, 3).astype(np.float64)
-    xm = x - x.mean(axis=0)
-    var = (xm * xm).sum(axis=0)
-    gain = np.maximum(np.einsum("npc,pc->nc", y, xm) / np.where(var > 0, var, np.inf), 0.0)
     ym = y - y.mean(axis=1, keepdims=True)
-    residual = ((ym - gain[:, None, :] * xm[None]) ** 2).mean(axis=(1, 2))
-    return float(np.sqrt((residual * weights).sum() / weights.sum()))
+    along = np.matmul(ym.transpose(2, 0, 1), centred.transpose(2, 1, 0)).transpose(1, 2, 0)  # cells x looks x channels
+    gain = np.maximum(along / np.where(spread > 0, spread, np.inf)[None], 0.0)
+    # the squares left once each channel's gain times the look is taken off the cell (both about their means)
+    left = (ym * ym).sum(axis=(1, 2))[:, None] - (gain * (2.0 * along - gain * spread[None])).sum(axis=2)
+    return np.sqrt(np.maximum(left / (y.shape[1] * 3), 0.0).T @ weights / weights.sum())
