@@ -1896,4 +1896,3 @@ def test_a_new_game_control_found_over_the_board_while_the_ended_board_still_sho
     gone = frame.copy()
     gone[0, 0, 1] = 3  # what the reader reads as no board
     assert in_sight(over, gone, last, reader) == over
-
