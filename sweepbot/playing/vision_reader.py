@@ -235,11 +235,12 @@ class VisionReader:
         cells (at most a ``MOSTLY_UNREAD`` share): a board of its client, where it was, with something laid over
         those cells (a toast, a dialog). No other profile is tried then: they are other clients', or its client
         at other sizes, and a read with every one takes several times as long (``benchmarks/unread_frame.py``).
-        A profile not made at the board's cell size (read as it is a pixel off) is no such sign: a new board of
-        covered tiles alone, which it read, shows nothing of its cells' other looks, and where it refuses the
-        cells opened since, the client's other sizes may read them."""
+        A profile not made at the board's cell size (read as it is a pixel off, or drawn there from another
+        size) is no such sign: a new board of covered tiles alone, which it read, shows nothing of its cells'
+        other looks, and where it refuses the cells opened since (or the flags a client lays at a win), the
+        client's other sizes may read them."""
         part = error.board_but_unread if isinstance(error, ReadError) else None
-        if part is None or self.geometry is None or self.profile is None \
+        if part is None or self.geometry is None or self.profile is None or self.profile.drawn_from \
                 or not made_at(self.profile, self.geometry.pitch):
             return False
         return lies_at(part, self.geometry.xs, self.geometry.ys) and _unread(part) <= MOSTLY_UNREAD * len(

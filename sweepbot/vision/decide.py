@@ -148,8 +148,9 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     """The cells' scores, the looks that scored them (``profile``'s, or fitted to the screen's brightness),
     and, where they were fitted and the fit is ``ranked``, the scores the looks as they are gave (None: the
     same). In stages, each run once: the plain scores held to the board's limits; where the screen differs
-    from the looks all over, the looks fitted to it (on a frame before, or afresh); then a second look at the
-    cells the looks chosen refuse."""
+    from the looks all over, the looks fitted to it (on a frame before, or afresh); then, on a whole board, a
+    second look at the cells the looks chosen refuse (a line of cells beside a board is read where it is: a
+    window beyond the board's edge moved toward it would take in the board's own edge)."""
     held = _held_when_alike(plain, profile, max_rms)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, held.chars, held.best,
                                  float(held.rms.mean()), bool(held.accepted.all())):
@@ -157,13 +158,13 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
             or _fitted_afresh(image, geometry, profile, plain, held, max_rms, whole, kept)
         if fitted is not None:
             return fitted[0], fitted[1], _second_looks(image, geometry, profile, held, kept) if ranked else None
-    return _second_looks(image, geometry, profile, held, kept), profile, None
+    return (_second_looks(image, geometry, profile, held, kept) if whole else held), profile, None
 
 
 def _second_looks(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
                   kept: Kept) -> CellScores:
-    """``scores`` with a second look at the cells they refuse (``vision.shifted``), if any."""
-    return scores if scores.accepted.all() else nudged(image, geometry, profile, scores, kept)
+    """``scores`` with a second look at every cell they refuse (``vision.shifted``)."""
+    return nudged(image, geometry, profile, scores, kept)
 
 
 def _held_when_alike(plain: Scored, profile: Profile, max_rms: float) -> CellScores:

@@ -101,15 +101,11 @@ class Limits:
         "A brightness fit is trusted only when two kinds of cell pin it down, each named on at least this "
         "many cells: one cell alone of a kind may be the cell read wrongly."))
     nudge_reach: int = _number(3, (
-        "How far (px) a refused cell's window is moved each way for a second look: a client that draws at "
-        "fractional positions puts some glyphs a pixel off."))
-    nudge_most: int = _number(8, (
-        "The second look (nudge_reach) is taken at up to this many refused cells, or one cell in nudge_share "
-        "on a larger board: more refused cells mean the looks do not fit the board, which no move of a few "
-        "pixels mends, and each second look scores a cell's window at 49 places."))
-    nudge_share: int = _number(4, (
-        "... or one cell in this many (a board of many cells drawn a pixel off, a client drawing at "
-        "fractional positions)."))
+        "How far (px) a refused cell's window is moved each way for a second look, at every cell refused: a "
+        "client that draws at fractional positions puts some glyphs a pixel off, and looks drawn at another "
+        "size may fit a quarter of a board (sgt-mines's covered tiles at 28 px, by its 32 px looks) or all of "
+        "it (gnome-mines's fresh board at 1.3x, by its 46 px looks) a pixel or two off. Each second look "
+        "scores a cell's window at (2 reach + 1)^2 places, a bound on 2x2 blocks first."))
     align_radius: int = _number(2, (
         "How far (px) one pass of lining the grid up with the looks moves it each way: the edges a board is "
         "located by may be a pixel or two off its cells' windows."))

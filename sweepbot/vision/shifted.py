@@ -155,13 +155,13 @@ def _looks_in_blocks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
 
 
 def nudged(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, kept: Kept) -> CellScores:
-    """Second chance for refused cells (up to the table's ``nudge_most``, or a ``nudge_share`` of the board):
-    their windows moved by up to ``nudge_reach`` px each way (a client that draws at fractional positions puts
-    some glyphs a pixel off). Only a few cells, so cheap; each cell's look depends on the pixels around its
-    window alone, and is taken again only when they changed (``kept``)."""
-    table = limits.LIMITS
+    """A second look at every refused cell: its window moved by up to the table's ``nudge_reach`` px each way
+    (a client that draws at fractional positions puts some glyphs a pixel off; looks drawn at another size
+    may fit a board's cells a pixel or two off), taken where it comes nearer a look than where it is. Each
+    cell's look depends on the pixels around its window alone, and is taken again only when they changed
+    (``kept``)."""
     rows, cols = np.nonzero(~scores.accepted)
-    if not len(rows) or len(rows) > max(table.nudge_most, geometry.rows * geometry.cols // table.nudge_share):
+    if not len(rows):
         return scores
     ox, oy, w, h = profile.crop
     cells = rows * geometry.cols + cols  # row-major: ascending

@@ -137,18 +137,22 @@ def test_what_a_drawn_profile_learns_in_play_is_read_next_time(tmp_path: Path) -
     assert kept.drawn_from == "sgt-mines-20px" and kept.labels.count("2") == drawn.labels.count("2") + 1
 
 
-def test_covered_tiles_a_pixel_off_a_drawn_look_are_refused_never_read_as_open() -> None:
+def test_covered_tiles_a_pixel_off_a_drawn_look_are_read_by_a_second_look_never_as_open() -> None:
     """gnome-mines at 1.3x, a fresh board: its 46 px looks drawn at 60.6 px fit the tiles a pixel off only
-    loosely. Left where they were located (no lining up) or lined up, those tiles are refused (the board's one
-    look, held close), never read as open cells of unknown number; the looks that fit best read every tile."""
+    loosely. Left where they were located (no lining up) or lined up, every tile is refused where it is and
+    read as the covered tile its window comes nearly to when moved by a pixel or two (the table's
+    ``nudge_reach``), never as an open cell of unknown number; with no such move, every tile is refused, as
+    the board's one look held close. The looks that fit best read every tile."""
     path = FIXTURES / "drawn-sizes" / "gnome-mines-fresh-1.3x.png"
     image = load_image(path)
+    expected = Board.parse(path.with_suffix(".board").read_text()).grid
     loose = at_pitch(load_profile(BUILTIN_DIR / "gnome-mines-46px"), (60.6, 60.5))
     for radius in (0, limits.LIMITS.align_radius):
-        with limits.using(align_radius=radius), pytest.raises(ReadError) as refused:
+        with limits.using(align_radius=radius):
+            assert read_screenshot(image, profiles=[loose], opened_unknown=True).board.grid == expected
+        with limits.using(align_radius=radius, nudge_reach=0), pytest.raises(ReadError) as refused:
             read_screenshot(image, profiles=[loose], opened_unknown=True)
         assert (0, 0) in refused.value.cells
-    expected = Board.parse(path.with_suffix(".board").read_text()).grid
     assert read_screenshot(image, opened_unknown=True).board.grid == expected
 
 
@@ -270,16 +274,21 @@ def test_a_status_text_set_in_the_desktops_font_is_read_at_any_cell_size() -> No
     assert reading.mines_left == 10 and reading.board.mines == 10
 
 
-def test_a_client_that_draws_itself_anew_at_each_size_is_read_with_its_sizes_drawn_together() -> None:
+def test_a_client_that_draws_itself_anew_at_each_size_is_read_by_a_second_look_at_every_cell_refused() -> None:
     """sgt-mines with 28 px tiles, a size between its profiles' 20 and 32: its tiles look as at 20 px and its
-    digits as at 32 px, so that each profile drawn alone refuses part of the board, and the client's looks
-    drawn together read all of it as written down."""
+    digits as at 32 px. Its 32 px looks drawn at 28 px name the digits, and come near the covered tiles only a
+    pixel off: a quarter of the board (121 cells) is refused where it is, and each of those cells is read by a
+    second look, its window moved by a pixel or two (the table's ``nudge_reach``): the board reads as written
+    down, and is refused with no such move. The 12 and 20 px looks drawn alone refuse part of it."""
     path = FIXTURES / "drawn-sizes" / "sgt-mines-28px-lost.png"
     image = load_image(path)
     reading = read_screenshot(image)
     assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
-    assert reading.profile.drawn_from == "sgt-mines-12px+sgt-mines-20px+sgt-mines-32px"
-    for name in ("sgt-mines-20px", "sgt-mines-32px"):
+    assert reading.profile.drawn_from == "sgt-mines-32px"
+    with limits.using(nudge_reach=0), pytest.raises(ReadError) as refused:
+        read_screenshot(image, profiles=[reading.profile], geometry=reading.geometry)
+    assert len(refused.value.cells) >= reading.board.rows * reading.board.cols // 4
+    for name in ("sgt-mines-12px", "sgt-mines-20px"):
         alone = at_pitch(load_profile(BUILTIN_DIR / name), reading.geometry.pitch)
         with pytest.raises(ReadError):
             read_screenshot(image, profiles=[alone])

@@ -173,21 +173,22 @@ def test_a_fit_of_the_looks_far_from_any_screen_setting_is_not_taken() -> None:
     assert wrong != expected(name)
 
 
-def test_a_few_cells_drawn_a_pixel_off_are_read_by_a_second_look_at_as_many_as_the_table_allows() -> None:
-    """What ``nudge_most`` and ``nudge_share`` guard: xdemineur's board with three numbers drawn a pixel down
-    and right of their cells reads right, each refused cell looked at again with its window moved; with a
-    second look at two refused cells at most, the board is refused."""
+def test_cells_drawn_a_pixel_off_are_read_by_a_second_look_however_many() -> None:
+    """What ``nudge_reach`` guards: xdemineur's board with three of its numbers, then every one of them, drawn
+    a pixel down and right of their cells reads right, each refused cell looked at again with its window
+    moved; with no such move (``nudge_reach`` 0), the board is refused at those cells."""
     name = "xdemineur/30x16-lost.png"
     image = load_image(FIXTURES / name)
     grid = read_screenshot(image).geometry
-    moved = image.copy()
-    numbers = [divmod(i, grid.cols) for i, ch in enumerate("".join(expected(name).grid)) if ch in "123"][:3]
-    for r, c in numbers:
-        x, y, w, h = grid.cell_rect(r, c)
-        moved[y:y + h, x:x + w] = image[y - 1:y + h - 1, x - 1:x + w - 1]
-    assert read_screenshot(moved, geometry=grid).board == expected(name)
-    with limits.using(nudge_most=2, nudge_share=10**6), pytest.raises(SweepbotError, match="3 cell"):
-        read_screenshot(moved, geometry=grid)
+    numbers = [divmod(i, grid.cols) for i, ch in enumerate("".join(expected(name).grid)) if ch in "12345678"]
+    for count in (3, len(numbers)):
+        moved = image.copy()
+        for r, c in numbers[:count]:
+            x, y, w, h = grid.cell_rect(r, c)
+            moved[y:y + h, x:x + w] = image[y - 1:y + h - 1, x - 1:x + w - 1]
+        assert read_screenshot(moved, geometry=grid).board == expected(name)
+        with limits.using(nudge_reach=0), pytest.raises(SweepbotError, match=f"{count} cell"):
+            read_screenshot(moved, geometry=grid)
 
 
 def test_a_board_found_a_column_short_is_refused_and_read_short_without_the_edge_check() -> None:
