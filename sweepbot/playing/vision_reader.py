@@ -235,12 +235,11 @@ class VisionReader:
         cells (at most a ``MOSTLY_UNREAD`` share): a board of its client, where it was, with something laid over
         those cells (a toast, a dialog). No other profile is tried then: they are other clients', or its client
         at other sizes, and a read with every one takes several times as long (``benchmarks/unread_frame.py``).
-        A profile not made at the board's cell size (read as it is a pixel off, or drawn there from another
-        size) is no such sign: a new board of covered tiles alone, which it read, shows nothing of its cells'
-        other looks, and where it refuses the cells opened since (or the flags a client lays at a win), the
-        client's other sizes may read them."""
+        A profile not made at the board's cell size (read as it is a pixel off) is no such sign: a new board of
+        covered tiles alone, which it read, shows nothing of its cells' other looks, and where it refuses the
+        cells opened since, the client's other sizes may read them."""
         part = error.board_but_unread if isinstance(error, ReadError) else None
-        if part is None or self.geometry is None or self.profile is None or self.profile.drawn_from \
+        if part is None or self.geometry is None or self.profile is None \
                 or not made_at(self.profile, self.geometry.pitch):
             return False
         return lies_at(part, self.geometry.xs, self.geometry.ys) and _unread(part) <= MOSTLY_UNREAD * len(
@@ -253,7 +252,7 @@ class VisionReader:
         in_use = self.profile
         if in_use is not None:
             try:
-                return read_screenshot(frame, profiles=[in_use], opened_unknown=True)
+                return self._with_kin(frame, read_screenshot(frame, profiles=[in_use], opened_unknown=True))
             except SweepbotError as error:
                 if self.mostly_read_here(error):
                     raise  # something lies over a few of its cells: no other client's looks read them
@@ -269,6 +268,22 @@ class VisionReader:
                               if isinstance(e, ReadError) and e.board_but_unread), None)
             raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops,
                             part_read) from error
+
+
+    def _with_kin(self, frame: np.ndarray, reading: Reading) -> Reading:
+        """``reading`` (by the profile in use, located afresh), or the board read by that profile beside its
+        client's other sizes when that reads fewer open cells of unknown number, where the profile was made at
+        another cell size than the board's: its looks may name the cells of this size only in part (sgt-mines's
+        12 px looks, their windows moved a pixel, name its 13 px empty cells but not its 1s)."""
+        in_use = reading.profile if self.profile is None else self.profile
+        if not unknown(reading) or made_at(in_use, reading.geometry.pitch):
+            return reading
+        kin = [p for p in available_profiles() if p.client == in_use.client and p.name != in_use.name]
+        try:
+            again = read_screenshot(frame, profiles=[in_use, *kin], opened_unknown=True)
+        except SweepbotError:
+            return reading
+        return again if unknown(again) < unknown(reading) else reading
 
 
 def _unread(board: PartRead) -> int:

@@ -14,12 +14,14 @@ import pytest
 import sweepbot
 from sweepbot.board import Board, game_over
 from sweepbot.errors import SweepbotError
+from sweepbot.playing.consistency import won_beneath_unread
 from sweepbot.playing.view import BoardView
 from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import load_profile
 from sweepbot.vision.read import ReadError, Reading, read_screenshot
+from sweepbot.vision.refusal import REFUSED
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SGT = FIXTURES / "sgt-mines"
@@ -334,12 +336,12 @@ def test_cells_refused_by_a_profile_read_a_pixel_off_its_size_are_read_with_the_
             assert reader.profile is not None and (reach or reader.profile.drawn_from)
 
 
-def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_read_with_the_clients_other_looks() -> None:
+def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_judged_from_the_board_where_it_was() -> None:
     """sgt-mines with 23 px tiles, read in play with its 12 px looks drawn at that size: at the win the client
-    flags every mine, in a look those looks do not hold close: looks drawn from another size are no sign of
-    something laid over those cells. The board is located afresh and read whole by the client's looks drawn at
-    23 px, its 32 px ones among them, its numbers, blurred by the drawing, named by their shape: each
-    far nearer its own look than any other (the table's ``drawn_number_apart``)."""
+    flags every mine, in a look those looks do not hold close. The board is read where it was but for those
+    flags (its covered tiles and cells refused where they are named by a second look). No other profile is
+    tried (something lies over a few cells of a board read where it was), and the loop judges the game from
+    that board: won, the flags left covered."""
     drawn = FIXTURES / "drawn-sizes"
     expected = {name: Board.parse((drawn / f"sgt-mines-23px-{name}.board").read_text()) for name in
                 ("fresh", "before", "won")}
@@ -348,6 +350,13 @@ def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_read_wit
     before = reader.read(load_image(drawn / "sgt-mines-23px-before.png")).board
     assert before.grid == expected["before"].grid and before.mines == 10
     assert reader.profile is not None and reader.profile.drawn_from == "sgt-mines-12px"
-    won = reader.read(load_image(drawn / "sgt-mines-23px-won.png")).board
-    assert won.grid == expected["won"].grid and won.state == "won"
-    assert reader.profile is not None and "sgt-mines-32px" in reader.profile.drawn_from.split("+")
+    with pytest.raises(ReadError) as caught:
+        reader.read(load_image(drawn / "sgt-mines-23px-won.png"))
+    part = caught.value.board_but_unread
+    flags = {(r, c) for r, row in enumerate(expected["won"].grid) for c, ch in enumerate(row) if ch == "F"}
+    assert part is not None and {(r, c) for r, row in enumerate(part.grid) for c, ch in enumerate(row)
+                                 if ch == REFUSED} == flags
+    # the last click opened the 2 at the top (its cascade the rest)
+    won = won_beneath_unread(before, part.grid, [(0, 4)], REFUSED)
+    assert won is not None and won.state == "won"
+    assert won.grid == tuple(row.replace("F", "#") for row in expected["won"].grid)
