@@ -252,7 +252,7 @@ class VisionReader:
         in_use = self.profile
         if in_use is not None:
             try:
-                return self._with_kin(frame, read_screenshot(frame, profiles=[in_use], opened_unknown=True))
+                return _with_kin(frame, in_use, read_screenshot(frame, profiles=[in_use], opened_unknown=True))
             except SweepbotError as error:
                 if self.mostly_read_here(error):
                     raise  # something lies over a few of its cells: no other client's looks read them
@@ -270,20 +270,19 @@ class VisionReader:
                             part_read) from error
 
 
-    def _with_kin(self, frame: np.ndarray, reading: Reading) -> Reading:
-        """``reading`` (by the profile in use, located afresh), or the board read by that profile beside its
-        client's other sizes when that reads fewer open cells of unknown number, where the profile was made at
-        another cell size than the board's: its looks may name the cells of this size only in part (sgt-mines's
-        12 px looks, their windows moved a pixel, name its 13 px empty cells but not its 1s)."""
-        in_use = reading.profile if self.profile is None else self.profile
-        if not unknown(reading) or made_at(in_use, reading.geometry.pitch):
-            return reading
-        kin = [p for p in available_profiles() if p.client == in_use.client and p.name != in_use.name]
-        try:
-            again = read_screenshot(frame, profiles=[in_use, *kin], opened_unknown=True)
-        except SweepbotError:
-            return reading
-        return again if unknown(again) < unknown(reading) else reading
+def _with_kin(frame: np.ndarray, in_use: Profile, reading: Reading) -> Reading:
+    """``reading`` (by the profile in use, ``in_use``, the board located afresh), or the board read by that
+    profile beside its client's other sizes when that reads fewer open cells of unknown number, where the
+    profile was made at another cell size than the board's: its looks may name the cells of this size only in
+    part (sgt-mines's 12 px looks, their windows moved a pixel, name its 13 px empty cells but not its 1s)."""
+    if not unknown(reading) or made_at(in_use, reading.geometry.pitch):
+        return reading
+    kin = [p for p in available_profiles() if p.client == in_use.client and p.name != in_use.name]
+    try:
+        again = read_screenshot(frame, profiles=[in_use, *kin], opened_unknown=True)
+    except SweepbotError:
+        return reading
+    return again if unknown(again) < unknown(reading) else reading
 
 
 def _unread(board: PartRead) -> int:
