@@ -36,10 +36,11 @@ def classify(
     ``last`` (the ``track`` of an earlier frame's scores), only the cells whose pixels changed are looked at
     afresh (see ``vision.track``); the result is the same as without, but on a screen brighter or darker than
     the looks, where the looks fitted to it on the frame before are used again while they read every cell
-    (a fit made afresh would be made on this frame's cells). A profile's own ``max_rms`` is the
-    most it accepts (None: the table's ``max_rms``). ``whole``: the geometry holds a whole board, every cell
-    around a number among its cells (not a line of cells beside one). ``ranked``: scores fitted to the
-    screen's brightness keep the mean residual the looks as they are left (``shown_rms``), to rank fits by."""
+    (a fit made afresh would be made on this frame's cells). A profile's own ``max_rms`` is the most it accepts
+    (None: the table's ``max_rms``). ``whole``: the geometry holds a whole board, every cell around a number
+    among its cells (not a line of cells beside one, whose refused cells get no second look). ``ranked``:
+    scores fitted to the screen's brightness keep the mean residual the looks as they are left (``shown_rms``),
+    to rank fits by."""
     max_rms = limits.LIMITS.max_rms if max_rms is None else max_rms
     if profile.max_rms is not None:
         # a profile drawn at another size sets its own limit (see vision.scaled); any other may only tighten it
@@ -157,14 +158,8 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
         fitted = _fitted_before(image, geometry, profile, plain, held, max_rms, whole, kept) \
             or _fitted_afresh(image, geometry, profile, plain, held, max_rms, whole, kept)
         if fitted is not None:
-            return fitted[0], fitted[1], _second_looks(image, geometry, profile, held, kept) if ranked else None
-    return (_second_looks(image, geometry, profile, held, kept) if whole else held), profile, None
-
-
-def _second_looks(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores,
-                  kept: Kept) -> CellScores:
-    """``scores`` with a second look at every cell they refuse (``vision.shifted``)."""
-    return nudged(image, geometry, profile, scores, kept)
+            return fitted[0], fitted[1], nudged(image, geometry, profile, held, kept) if ranked else None
+    return (nudged(image, geometry, profile, held, kept) if whole else held), profile, None
 
 
 def _held_when_alike(plain: Scored, profile: Profile, max_rms: float) -> CellScores:
@@ -229,7 +224,7 @@ def _fit_taken(image: np.ndarray, geometry: Geometry, profile: Profile, fitted: 
             and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer
             and not (whole and unheld_numbers(fitted.scores.grid()))):
         return None
-    return replace(_second_looks(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
+    return replace(nudged(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
 
 
 def _minority_kept(scores: CellScores) -> CellScores:
