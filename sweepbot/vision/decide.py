@@ -152,7 +152,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     from the looks all over, the looks fitted to it (on a frame before, or afresh); then, on a whole board, a
     second look at the cells the looks chosen refuse (a line of cells beside a board is read where it is: a
     window beyond the board's edge moved toward it would take in the board's own edge)."""
-    held = _held_when_alike(plain, profile, max_rms)
+    held = _held_when_alike(plain, profile, max_rms, kept)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, held.chars, held.best,
                                  float(held.rms.mean()), bool(held.accepted.all())):
         fitted = _fitted_before(image, geometry, profile, plain, held, max_rms, whole, kept) \
@@ -162,7 +162,7 @@ def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scor
     return (nudged(image, geometry, profile, held, kept) if whole else held), profile, None
 
 
-def _held_when_alike(plain: Scored, profile: Profile, max_rms: float) -> CellScores:
+def _held_when_alike(plain: Scored, profile: Profile, max_rms: float, kept: Kept) -> CellScores:
     """The plain scores held to the table's ``unanchored_rms`` where too few kinds of cell are named to pin a fit
     to the screen's brightness (see :func:`_anchored`): on a board of cells all alike (a fresh board) only a
     near-exact match tells covered from revealed on a screen that may be brighter or darker. With a profile
@@ -175,7 +175,7 @@ def _held_when_alike(plain: Scored, profile: Profile, max_rms: float) -> CellSco
         return scores
     if not profile.drawn_from:
         return replace(scores, max_rms=limits.LIMITS.unanchored_rms)
-    return scores if pinned_by_shape(plain.windows, profile, scores) else _minority_kept(scores)
+    return scores if pinned_by_shape(profile, scores, lambda: kept.shape_residuals(plain)) else _minority_kept(scores)
 
 
 def _fitted_before(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, scores: CellScores,

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from sweepbot.vision import limits
-from sweepbot.vision.cells import CellScores, score
+from sweepbot.vision.cells import CellScores, exact_looks, score
 from sweepbot.vision.derived import derived
 from sweepbot.vision.distinct import distinct_rows
 from sweepbot.vision.profile import Profile
@@ -139,15 +139,16 @@ def pinned_alone(windows: np.ndarray, profile: Profile, fitted: CellScores) -> b
     close to any cell, are never fitted so."""
     table = limits.LIMITS
     return (not profile.drawn_from and bool(fitted.accepted.all())
-            and float(fitted.rms.max()) <= table.unanchored_rms and pinned_by_shape(windows, profile, fitted))
+            and float(fitted.rms.max()) <= table.unanchored_rms
+            and pinned_by_shape(profile, fitted, lambda: shape_residuals(windows, profile)))
 
 
-def pinned_by_shape(windows: np.ndarray, profile: Profile, scores: CellScores) -> bool:
-    """Whether the look most of a board's cells show (by ``scores``; ``windows``: the cells' pixels) tells them
-    apart from every other look whatever the screen's brightness: it is no plain patch (the table's
-    ``flat_std``), is shown on ``anchor_cells`` cells at least, and no look of another character comes within
-    ``pin_apart_rms`` more than it of those cells under any gain and offset, a screen's or not
-    (:func:`affine_residuals`). A gain and an offset map a plain patch onto any other level, so a board of
+def pinned_by_shape(profile: Profile, scores: CellScores, residuals: Callable[[], np.ndarray]) -> bool:
+    """Whether the look most of a board's cells show (by ``scores``) tells them apart from every other look
+    whatever the screen's brightness: it is no plain patch (the table's ``flat_std``), is shown on
+    ``anchor_cells`` cells at least, and no look of another character comes within ``pin_apart_rms`` more than
+    it of those cells under any gain and offset, a screen's or not (``residuals``: the cells' (:func:`shape_residuals`),
+    asked for only when needed). A gain and an offset map a plain patch onto any other level, so a board of
     plain tiles never pins one; a bevelled tile's light and dark edges do."""
     table = limits.LIMITS
     values, counts = np.unique(scores.best, return_counts=True)
@@ -155,34 +156,42 @@ def pinned_by_shape(windows: np.ndarray, profile: Profile, scores: CellScores) -
     mine = (scores.best == pin).reshape(-1)
     if int(mine.sum()) < table.anchor_cells or float(profile.stack[pin].std()) < table.flat_std:
         return False
-    shown = windows[mine]
-    first, inverse = distinct_rows(shown)
-    residual = affine_residuals(shown[first], *centred_looks(profile), np.bincount(inverse).astype(np.float64))
+    residual = np.sqrt(residuals()[mine].mean(axis=0))
     others = np.array([label != profile.labels[pin] for label in profile.labels])
     return bool((residual[others] >= residual[pin] + table.pin_apart_rms).all())
 
 
-def centred_looks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
-    """The profile's looks (looks x pixels x channels) less each one's mean level per channel, and the sum of
-    their squares per look and channel: what :func:`affine_residuals` holds cells against (kept beside the
-    profile)."""
-    def made() -> tuple[np.ndarray, np.ndarray]:
-        looks = profile.stack.reshape(len(profile.stack), -1, 3).astype(np.float64)
-        centred = looks - looks.mean(axis=1, keepdims=True)
-        return centred, (centred * centred).sum(axis=1)
-
-    return derived(profile, "centred looks", made)
-
-
-def affine_residuals(cells: np.ndarray, centred: np.ndarray, spread: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """How near (RMS over the ``cells``, each counted ``weights`` times) each look comes to them under the gain
-    (at least 0) and offset per colour channel that bring it nearest each cell, by least squares: what its
-    shape alone leaves, whatever the screen's brightness. The looks as :func:`centred_looks` gives them
-    (``centred``, ``spread``); one product for every look."""
-    y = cells.reshape(len(cells), -1, 3).astype(np.float64)
-    ym = y - y.mean(axis=1, keepdims=True)
-    along = np.matmul(ym.transpose(2, 0, 1), centred.transpose(2, 1, 0)).transpose(1, 2, 0)  # cells x looks x channels
+def shape_residuals(windows: np.ndarray, profile: Profile) -> np.ndarray:
+    """How near each of ``profile``'s looks comes to each window (windows x looks: the mean square left over
+    the window's pixels and channels) under the gain (at least 0) and offset per colour channel that bring it
+    nearest, by least squares: what the look's shape alone leaves, whatever the screen's brightness. A
+    window's row depends on its pixels alone, to the bit: the looks are held to multiples of 1/256 (as
+    ``vision.cells.exact_looks``), where the sums of a window's pixels times a look's add up exactly in any
+    order, so that a window scores alike alone or among others. Windows drawn alike are worked on once."""
+    first, inverse = distinct_rows(windows)
+    looks, sums, spread = _looks_by_channel(profile)
+    y = windows[first].reshape(len(first), -1, 3).astype(np.float64)
+    pixels = y.shape[1]
+    # windows x looks x channels
+    along_sums = np.matmul(y.transpose(2, 0, 1), looks.transpose(2, 1, 0)).transpose(1, 2, 0)
+    window_sums = y.sum(axis=1)
+    # each look and window about its mean, channel by channel: their product's sum, and the window's squares
+    along = along_sums - window_sums[:, None, :] * sums[None, :, :] / pixels
+    own = ((y * y).sum(axis=1) - window_sums * window_sums / pixels).sum(axis=1)
     gain = np.maximum(along / np.where(spread > 0, spread, np.inf)[None], 0.0)
-    # the squares left once each channel's gain times the look is taken off the cell (both about their means)
-    left = (ym * ym).sum(axis=(1, 2))[:, None] - (gain * (2.0 * along - gain * spread[None])).sum(axis=2)
-    return np.sqrt(np.maximum(left / (y.shape[1] * 3), 0.0).T @ weights / weights.sum())
+    # the squares left once each channel's gain times the look is taken off the window
+    left = own[:, None] - (gain * (2.0 * along - gain * spread[None])).sum(axis=2)
+    return np.maximum(left / (pixels * 3), 0.0)[inverse]
+
+
+def _looks_by_channel(profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The profile's looks held to multiples of 1/256 (looks x pixels x channels), the sum of each look's
+    pixels per channel and its squares about their mean per channel: what :func:`shape_residuals` holds
+    windows against (kept beside the profile)."""
+    def made() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        stack, _ = exact_looks(profile)
+        looks = stack.reshape(len(stack), -1, 3)
+        sums = looks.sum(axis=1)
+        return looks, sums, (looks * looks).sum(axis=1) - sums * sums / looks.shape[1]
+
+    return derived(profile, "looks by channel", made)

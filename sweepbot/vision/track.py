@@ -20,7 +20,7 @@ import numpy as np
 
 from sweepbot.vision.cells import CellScores, score, window_pixels
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.levels import row_means
+from sweepbot.vision.levels import row_means, shape_residuals
 from sweepbot.vision.profile import Profile
 
 
@@ -137,6 +137,9 @@ class Track:
     inked: int = 0
     #: each window's mean level, when the read needed it (see :meth:`Kept.window_means`)
     means: np.ndarray | None = None
+    #: each window's shape residuals against the looks, when the read needed them (see
+    #: :meth:`Kept.shape_residuals`)
+    residuals: np.ndarray | None = None
     #: the looks fitted to the screen's brightness that read this frame, if any
     fitted: Fitted | None = None
 
@@ -154,6 +157,8 @@ class Kept:
     inked: int = 0
     means_before: np.ndarray | None = None
     means: np.ndarray | None = None
+    residuals_before: np.ndarray | None = None
+    residuals: np.ndarray | None = None
     fitted_before: Fitted | None = None
     fitted: Fitted | None = None
 
@@ -164,7 +169,7 @@ class Kept:
         # the frame before's looks are read only; its colour checks, copied, grow with this frame's (a cell
         # drawn as one checked before, a new 1 like the others, is not checked again)
         return cls(looks_before=last.looks, inks=dict(last.inks),
-                   means_before=last.means, fitted_before=last.fitted)
+                   means_before=last.means, residuals_before=last.residuals, fitted_before=last.fitted)
 
     def window_means(self, plain: Scored) -> np.ndarray:
         """Each window's mean level on this frame: the frame before's where the window is unchanged (a mean
@@ -179,5 +184,18 @@ class Kept:
                 self.means[plain.changed] = row_means(plain.windows[plain.changed])
         return self.means
 
+    def shape_residuals(self, plain: Scored) -> np.ndarray:
+        """Each window's :func:`~sweepbot.vision.levels.shape_residuals` against ``plain``'s looks on this frame:
+        the frame before's where the window is unchanged (a window's row depends on its pixels alone)."""
+        if self.residuals is None:
+            if self.residuals_before is None or plain.changed is None:
+                self.residuals = shape_residuals(plain.windows, plain.profile)
+            elif not len(plain.changed):
+                self.residuals = self.residuals_before  # never written to: shared from frame to frame
+            else:
+                self.residuals = self.residuals_before.copy()
+                self.residuals[plain.changed] = shape_residuals(plain.windows[plain.changed], plain.profile)
+        return self.residuals
+
     def track(self, plain: Scored) -> Track:
-        return Track(plain, self.looks, self.inks, self.looked, self.inked, self.means, self.fitted)
+        return Track(plain, self.looks, self.inks, self.looked, self.inked, self.means, self.residuals, self.fitted)

@@ -21,7 +21,9 @@ def test_the_play_example_of_the_docs_plays_three_games_of_a_real_client(tmp_pat
     from sweeplab.display import VirtualDisplay
 
     with VirtualDisplay() as display, launch_client(display, "xdemineur", "12x9/10"):
-        program = "import sweepbot\n" + example("Play the game on screen") + "\nimport sys\nprint(summary.messages, file=sys.stderr)\n"
+        # the session's error messages, to tell what went wrong when a game ends in one
+        shown = "\nimport sys\nprint(summary.messages, file=sys.stderr)\n"
+        program = "import sweepbot\n" + example("Play the game on screen") + shown
         result = subprocess.run([sys.executable, "-c", program],
                                 env=dict(display.env), cwd=tmp_path, capture_output=True, text=True, timeout=300,
                                 check=False)

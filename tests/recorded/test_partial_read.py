@@ -192,6 +192,46 @@ def test_a_board_read_with_looks_drawn_at_its_size_is_looked_at_again_only_where
     assert same.scores.track.means is track.means
 
 
+def test_a_fresh_board_read_with_drawn_looks_is_held_against_their_shapes_again_only_where_it_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # gnome-mines's fresh big board, read by its 34 px looks drawn at 29.7 px: one kind of cell alone, so the
+    # read asks whether the covered tile's shape pins the screen's brightness (vision.levels.pinned_by_shape);
+    # each cell's residuals against the looks' shapes depend on its window alone, and are taken again only for
+    # a window that changed
+    image = load_image(FIXTURES / "gnome-mines" / "big-fresh.png")
+    reading = read_screenshot(image, profiles=[load_profile(BUILTIN_DIR / "gnome-mines-34px")])
+    geometry, profile = reading.geometry, reading.profile
+    assert profile.drawn_from and set("".join(reading.board.grid)) == {"#"}
+    given: list[int] = []
+    real = track.shape_residuals
+
+    def counted(windows: np.ndarray, looks: object) -> np.ndarray:
+        given.append(len(windows))
+        return real(windows, looks)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(track, "shape_residuals", counted)
+    fresh = read_located(image, geometry, profile)
+    assert fresh.scores.track is not None and fresh.scores.track.residuals is not None
+    assert given == [geometry.rows * geometry.cols]
+    same = read_located(image, geometry, profile, last=fresh.seen)
+    assert same.scores.track is not None and same.scores.track.residuals is fresh.scores.track.residuals
+    assert given == [geometry.rows * geometry.cols]
+
+    # one pixel of the cell (3, 4)'s window a level darker: that cell's residuals alone are taken again
+    ox, oy, w, h = profile.crop
+    y, x = geometry.ys[3] + oy + h // 2, geometry.xs[4] + ox + w // 2
+    changed = image.copy()
+    changed[y, x] = np.maximum(changed[y, x].astype(np.int16) - 1, 0).astype(np.uint8)
+    given.clear()
+    full = read_located(changed, geometry, profile)
+    partial = read_located(changed, geometry, profile, last=fresh.seen)
+    assert given == [geometry.rows * geometry.cols, 1]
+    same_reading(full, partial)
+    assert full.scores.track is not None and partial.scores.track is not None
+    assert np.array_equal(partial.scores.track.residuals, full.scores.track.residuals)  # type: ignore[arg-type]
+    assert not np.array_equal(partial.scores.track.residuals, fresh.scores.track.residuals)  # type: ignore[arg-type]
+
+
 def test_a_refused_cell_is_looked_at_again_when_the_pixels_around_its_window_change_and_its_window_stays() -> None:
     # the second look at a refused cell moves its window by a few pixels: a change beside the window, which
     # leaves the window as it was, may change what the look finds, and the look is taken again
