@@ -2,8 +2,9 @@
 where its pixels changed.
 
 A cell's plain scores depend on its window alone (``vision.cells.distances``), the second look at a refused
-cell (``vision.decide``) on the pixels around its window alone, and the colour check of a number on its
-window and digit alone. Each is kept with the pixels it came from and used again while they stay the same,
+cell (``vision.decide``) on the pixels around its window alone, the colour check of a number on its window
+and digit alone, and a cell's residuals against the looks' shapes (``vision.levels.shape_residuals``) on its
+window alone. Each is kept with the pixels it came from and used again while they stay the same,
 so that a tracked read gives what a fresh one gives.
 
 A fit of the looks to a screen brighter or darker than them is the screen's, not the cells': it is kept
