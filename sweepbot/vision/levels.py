@@ -147,9 +147,9 @@ def pinned_by_shape(profile: Profile, scores: CellScores, residuals: Callable[[]
     """Whether the look most of a board's cells show (by ``scores``) tells them apart from every other look
     whatever the screen's brightness: it is no plain patch (the table's ``flat_std``), is shown on
     ``anchor_cells`` cells at least, and no look of another character comes within ``pin_apart_rms`` more than
-    it of those cells under any gain and offset, a screen's or not (``residuals``: the cells' (:func:`shape_residuals`),
-    asked for only when needed). A gain and an offset map a plain patch onto any other level, so a board of
-    plain tiles never pins one; a bevelled tile's light and dark edges do."""
+    it of those cells under any gain and offset, a screen's or not (``residuals`` gives every cell's
+    :func:`shape_residuals`, asked for only when needed). A gain and an offset map a plain patch onto any
+    other level, so a board of plain tiles never pins one; a bevelled tile's light and dark edges do."""
     table = limits.LIMITS
     values, counts = np.unique(scores.best, return_counts=True)
     pin = int(values[int(counts.argmax())])

@@ -15,6 +15,7 @@ read them but for the fit, made then on other cells.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -176,27 +177,29 @@ class Kept:
         """Each window's mean level on this frame: the frame before's where the window is unchanged (a mean
         depends on its window alone)."""
         if self.means is None:
-            if self.means_before is None or plain.changed is None:
-                self.means = row_means(plain.windows)
-            elif not len(plain.changed):
-                self.means = self.means_before  # never written to: shared from frame to frame
-            else:
-                self.means = self.means_before.copy()
-                self.means[plain.changed] = row_means(plain.windows[plain.changed])
+            self.means = by_window(plain, self.means_before, row_means)
         return self.means
 
     def shape_residuals(self, plain: Scored) -> np.ndarray:
         """Each window's :func:`~sweepbot.vision.levels.shape_residuals` against ``plain``'s looks on this frame:
         the frame before's where the window is unchanged (a window's row depends on its pixels alone)."""
         if self.residuals is None:
-            if self.residuals_before is None or plain.changed is None:
-                self.residuals = shape_residuals(plain.windows, plain.profile)
-            elif not len(plain.changed):
-                self.residuals = self.residuals_before  # never written to: shared from frame to frame
-            else:
-                self.residuals = self.residuals_before.copy()
-                self.residuals[plain.changed] = shape_residuals(plain.windows[plain.changed], plain.profile)
+            self.residuals = by_window(plain, self.residuals_before,
+                                       lambda windows: shape_residuals(windows, plain.profile))
         return self.residuals
 
     def track(self, plain: Scored) -> Track:
         return Track(plain, self.looks, self.inks, self.looked, self.inked, self.means, self.residuals, self.fitted)
+
+
+def by_window(plain: Scored, before: np.ndarray | None, of: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """One row for each window of ``plain``, as ``of`` gives them (a row depends on its window alone): the frame
+    before's rows (``before``) where the window is unchanged, taken afresh where it changed or when none were
+    kept."""
+    if before is None or plain.changed is None:
+        return of(plain.windows)
+    if not len(plain.changed):
+        return before  # never written to: shared from frame to frame
+    rows = before.copy()
+    rows[plain.changed] = of(plain.windows[plain.changed])
+    return rows

@@ -228,8 +228,10 @@ def test_a_fresh_board_read_with_drawn_looks_is_held_against_their_shapes_again_
     assert given == [geometry.rows * geometry.cols, 1]
     same_reading(full, partial)
     assert full.scores.track is not None and partial.scores.track is not None
-    assert np.array_equal(partial.scores.track.residuals, full.scores.track.residuals)  # type: ignore[arg-type]
-    assert not np.array_equal(partial.scores.track.residuals, fresh.scores.track.residuals)  # type: ignore[arg-type]
+    kept, afresh = partial.scores.track.residuals, full.scores.track.residuals
+    assert kept is not None and afresh is not None
+    assert np.array_equal(kept, afresh)
+    assert not np.array_equal(kept, fresh.scores.track.residuals)
 
 
 def test_a_refused_cell_is_looked_at_again_when_the_pixels_around_its_window_change_and_its_window_stays() -> None:
