@@ -158,6 +158,18 @@ class Limits:
         "screen 8 % brighter moves it by about 19, and the drawn looks' loose limit would take it (covered "
         "tiles named in place of brightened empty cells). Its mean residual says nothing there: drawn looks "
         "differ from the screen by up to 19 on average."))
+    register_cells: int = _number(2, (
+        "A look drawn at another size is registered at the board's pixels (moved where the board shows it, "
+        "vision.register) when at least this many cells of it were named a few pixels off it, every one by the "
+        "same move, and more of them than where they are: one cell alone may be a cell half drawn; a client draws each "
+        "size's looks at its own place in the cell (sgt-mines's 12 px covered tiles drawn at 20 px fit its "
+        "cells 1 px down and right, its flags 2 px), and every cell of such a look is found again by a second "
+        "look on each frame the board is not tracked."))
+    register_inset_share: float = _number(0.125, (
+        "... and only while the looks registered leave the window at least this much less than its size on "
+        "each side (the moves' span, a share of the window's width or height): the windows shrink by that "
+        "span, and a covered tile's bevel, a pixel or two at 12 px, must stay in them to tell it from an open "
+        "cell."))
     drawn_fitting_share: float = _number(0.25, (
         "A board read with a profile drawn at another size reads its refused cells as open cells of unknown "
         "number only while this share of its cells fit the drawn looks as they are; fewer, and the looks are "

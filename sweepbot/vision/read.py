@@ -27,6 +27,7 @@ from sweepbot.vision.opened import as_opened, reads_unknown
 from sweepbot.vision.profile import Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, off_pitch, redraw
 from sweepbot.vision.refusal import ReadError, all_open, refuse
+from sweepbot.vision.register import registered
 from sweepbot.vision.track import Track
 
 
@@ -186,8 +187,24 @@ def read_screenshot(
     found = geometry or locate(image)
     seen, fit, placed = fit_board(image, found, candidates, opened_unknown, trim=geometry is None)
     kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)
-    reading = read_located(seen, fit.grid, fit.profile, opened_unknown=opened_unknown and reads_unknown(fit.profile),
-                           last=kept)
+    unknown = opened_unknown and reads_unknown(fit.profile)
+    reading = registered_reading(seen, read_located(seen, fit.grid, fit.profile, opened_unknown=unknown, last=kept),
+                                 unknown)
     return reading if placed is None else replace(reading, geometry=placed)
+
+
+def registered_reading(image: np.ndarray, reading: Reading, opened_unknown: bool) -> Reading:
+    """``reading`` (of a board by a profile drawn at another size) read again with the looks that its cells
+    showed a few pixels off registered where the board shows them (``vision.register``), when that reads the
+    same board: the next frames are then read with them, most cells where they are rather than by a second
+    look. ``reading`` as it is when no look is registered, or the looks registered read the board otherwise."""
+    moved = registered(reading.profile, reading.scores)
+    if moved is reading.profile:
+        return reading
+    try:
+        again = read_located(image, reading.geometry, moved, opened_unknown=opened_unknown)
+    except ReadError:
+        return reading
+    return again if again.board == reading.board and again.mines_left == reading.mines_left else reading
 
 

@@ -12,6 +12,8 @@ scoring every move exactly would take.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from sweepbot.vision import limits
@@ -52,7 +54,9 @@ def best_moves(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple
     first, inverse = distinct_rows(np.concatenate(
         [grown.reshape(len(grown), -1), oy.astype(np.uint8), ox.astype(np.uint8)], axis=1))
     found = _best_moves(grown[first], oy[first], ox[first], profile, max_rms)
-    return [found[k] for k in inverse.tolist()]
+    # each look's move from its own window (``_best_moves`` gives the place in the grown window)
+    return [replace(found[k], move=(found[k].move[0] + int(gy[i] - y0s[i]), found[k].move[1] + int(gx[i] - x0s[i])))
+            for i, k in enumerate(inverse.tolist())]
 
 
 def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Profile, max_rms: float) -> list[Look]:
@@ -85,7 +89,7 @@ def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Prof
     np.minimum.at(nearest, cells, d)
     np.maximum.at(largest, cells, wsq)
     near = d <= (nearest + FLOAT32_ROUNDING * (largest + float(profile.norms.max())))[cells]
-    cells, shifted = cells[near], shifted[near]
+    cells, tried, shifted = cells[near], tried[near], shifted[near]
     # (moves of a plain tile are often the same pixels: ``score`` takes each distinct window once)
     exact = score(shifted, profile, len(shifted), 1, max_rms)
     # each window's moves lie together, in the order of the moves (every window keeps one: the nearest); the
@@ -95,8 +99,11 @@ def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Prof
     nearest_rms = np.minimum.reduceat(rms, starts)
     at = np.flatnonzero(rms == nearest_rms[np.searchsorted(cells[starts], cells)])
     _, first = np.unique(cells[at], return_index=True)
+    taken = at[first]
+    # (the move as its place in the grown window, for ``best_moves`` to make the window's own)
+    places = zip(oy[cells[taken], tried[taken]].tolist(), ox[cells[taken], tried[taken]].tolist(), strict=True)
     return [Look(str(exact.chars[k, 0]), float(rms[k]), float(exact.margin[k, 0]), int(exact.best[k, 0]),
-                 float(exact.rival[k, 0])) for k in at[first].tolist()]
+                 float(exact.rival[k, 0]), place) for k, place in zip(taken.tolist(), places, strict=True)]
 
 
 def _moves(shape: tuple[int, int], x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \

@@ -89,6 +89,8 @@ class Look:
     margin: float
     best: int
     rival: float
+    #: where the window was moved to (rows down, columns across, in px)
+    move: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True, eq=False)

@@ -18,7 +18,7 @@ from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.fit import drawn_at_size, likeliest, sample_fit
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, load_profile, make_profile, user_profiles_dir
-from sweepbot.vision.read import read_screenshot
+from sweepbot.vision.read import read_located, read_screenshot
 from sweepbot.vision.refusal import REFUSED, ReadError
 from sweepbot.vision.rules import NewGameControl, PlayRules
 from sweepbot.vision.scaled import at_pitch
@@ -285,13 +285,41 @@ def test_a_client_that_draws_itself_anew_at_each_size_is_read_by_a_second_look_a
     reading = read_screenshot(image)
     assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
     assert reading.profile.drawn_from == "sgt-mines-32px"
+    drawn = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-32px"), reading.geometry.pitch)
     with limits.using(nudge_reach=0), pytest.raises(ReadError) as refused:
-        read_screenshot(image, profiles=[reading.profile], geometry=reading.geometry)
+        read_screenshot(image, profiles=[drawn], geometry=reading.geometry)
     assert len(refused.value.cells) >= reading.board.rows * reading.board.cols // 4
     for name in ("sgt-mines-12px", "sgt-mines-20px"):
         alone = at_pitch(load_profile(BUILTIN_DIR / name), reading.geometry.pitch)
         with pytest.raises(ReadError):
             read_screenshot(image, profiles=[alone])
+
+
+def test_looks_drawn_a_pixel_off_a_board_are_registered_where_the_board_shows_them() -> None:
+    """On sgt-mines's 28 px board the 32 px covered tile drawn at 28 px fits a quarter of the cells a pixel off
+    (above): the read registers that look there (``vision.register``), its windows cut by the move's span and
+    every look cut where the board shows it. The looks registered read the board as the drawn ones did, every
+    cell where it is: a frame read without the one before takes no second look, and none is needed (with
+    ``nudge_reach`` 0 it reads the same). Asked for more cells than the board shows a pixel off
+    (``register_cells``), the read keeps the looks as drawn."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-28px-lost.png"
+    image = load_image(path)
+    reading = read_screenshot(image)
+    drawn = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-32px"), reading.geometry.pitch)
+    ox, oy, w, h = reading.profile.crop
+    dx, dy, dw, dh = drawn.crop
+    # the windows inside the drawn ones, smaller by no more than the table's share of them
+    assert dx <= ox and dy <= oy and ox + w <= dx + dw and oy + h <= dy + dh and w * h < dw * dh
+    share = limits.LIMITS.register_inset_share
+    assert dw - w <= share * dw and dh - h <= share * dh
+    frame = read_located(image, reading.geometry, reading.profile)
+    assert frame.board == reading.board and frame.scores.track is not None and frame.scores.track.looked == 0
+    with limits.using(nudge_reach=0):
+        assert read_located(image, reading.geometry, reading.profile).board == reading.board
+    with limits.using(register_cells=reading.board.rows * reading.board.cols):
+        kept = read_screenshot(image)
+    assert kept.profile.crop == drawn.crop and kept.board == reading.board
+    assert read_located(image, kept.geometry, kept.profile).scores.track.looked > 0  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(("gain", "offset"), [(1.08, 6.0), (0.9, -8.0)])

@@ -18,7 +18,8 @@ FIXTURES = Path(__file__).parent.parent / "fixtures"
 
 
 def every_move_scored(image: np.ndarray, x0: int, y0: int, profile: Profile, max_rms: float) -> Look:
-    """The reference: each move of the window kept inside the image, scored exactly, the first of the least rms."""
+    """The reference: each move of the window kept inside the image, scored exactly, the first of the least rms
+    (with the move it took, inside the image)."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
     height, width = image.shape[:2]
@@ -29,7 +30,7 @@ def every_move_scored(image: np.ndarray, x0: int, y0: int, profile: Profile, max
             window = windows_at(image, np.array([y]), np.array([x]), (w, h)).astype(np.float32)
             s = score(window, profile, 1, 1, max_rms)
             look = Look(str(s.chars[0, 0]), float(s.rms[0, 0]), float(s.margin[0, 0]), int(s.best[0, 0]),
-                        float(s.rival[0, 0]))
+                        float(s.rival[0, 0]), (y - y0, x - x0))
             if best is None or look.rms < best.rms:
                 best = look
     assert best is not None

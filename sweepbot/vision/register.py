@@ -1,0 +1,91 @@
+"""Looks drawn at another size registered at a board's pixels (:func:`registered`).
+
+A client draws each of its sizes' looks at its own place in the cell: drawn at the board's size, one look may
+fit the board's cells a pixel or two off the others (sgt-mines's 12 px covered tiles drawn at 20 px, 1 px down
+and right; its flags, 2 px). Every cell of such a look is then refused where it is and named by a second look
+(``vision.shifted``), a search of every move of its window, on every frame a board is read afresh. Once a board
+shows where each such look lies, the profile is drawn again with every look at that place: the windows cut a
+few pixels smaller (by the span of the moves) and each look cut from its template where the board shows it,
+so that its cells are named where they are, by the one pass over the board's cells.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from sweepbot.vision import limits
+from sweepbot.vision.cells import CellScores
+from sweepbot.vision.derived import derived
+from sweepbot.vision.profile import Profile, make_profile
+
+#: A move of a look (rows down, columns across, px), by the look's index.
+Moves = dict[int, tuple[int, int]]
+
+
+def registered(profile: Profile, scores: CellScores) -> Profile:
+    """``profile`` (drawn at another size) with each look that the board (``scores``: its read with the
+    profile, second looks kept in its track) showed a few pixels off moved to where the board shows it
+    (:func:`board_moves`); ``profile`` itself when none is, or the profile was made at the board's size (its
+    looks are the client's own at this size), or its looks were fitted to the screen's brightness. Made once
+    for the same moves (kept beside the profile), so that a board read again is read with the same profile."""
+    if not profile.drawn_from or scores.leveled:
+        return profile
+    moves = board_moves(profile, scores)
+    if not moves:
+        return profile
+    key = tuple(sorted(moves.items()))
+    return derived(profile, ("registered", key), lambda: _moved(profile, moves), family="registered")
+
+
+def board_moves(profile: Profile, scores: CellScores) -> Moves:
+    """The looks to register and their moves: each look whose cells the board names by a second look, at
+    least the table's ``register_cells`` of them, every one by the same move, and more than it names where
+    they are (a look of few edges, an empty cell, may fit a cell in place and a pixel off alike); the most
+    seen first, while the moves' span leaves the window its ``register_inset_share``."""
+    track = scores.track
+    if track is None or not len(track.looks.cells):
+        return {}
+    table = limits.LIMITS
+    named = scores.accepted.reshape(-1)
+    best = scores.best.reshape(-1)
+    plain = track.plain.scores.rms.reshape(-1)
+    looked = np.zeros(len(named), bool)
+    looked[track.looks.cells] = True
+    moves: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    counts: dict[int, int] = defaultdict(int)
+    for cell, look in zip(track.looks.cells.tolist(), track.looks.found, strict=True):
+        # a cell named by its second look (the read took the look: nearer than where the window is)
+        if named[cell] and look.best == best[cell] and look.rms < plain[cell]:
+            moves[look.best].add(look.move)
+            counts[look.best] += 1
+    in_place = np.bincount(best[named & ~looked], minlength=len(profile.labels))
+    wanted = [t for t, seen in moves.items() if len(seen) == 1 and seen != {(0, 0)}
+              and counts[t] >= table.register_cells and counts[t] > in_place[t]]
+    _, _, w, h = profile.crop
+    taken: Moves = {}
+    for t in sorted(wanted, key=lambda t: (-counts[t], t)):
+        trial = {**taken, t: next(iter(moves[t]))}
+        dys, dxs = [m[0] for m in trial.values()] + [0], [m[1] for m in trial.values()] + [0]
+        if (max(dys) - min(dys) <= table.register_inset_share * h
+                and max(dxs) - min(dxs) <= table.register_inset_share * w):
+            taken = trial
+    return taken
+
+
+def _moved(profile: Profile, moves: Moves) -> Profile:
+    """``profile`` with its window cut by the moves' span and every look cut where its move puts it."""
+    ox, oy, w, h = profile.crop
+    dys, dxs = [m[0] for m in moves.values()] + [0], [m[1] for m in moves.values()] + [0]
+    top, left = max(dys), max(dxs)
+    height, width = h - top + min(dys), w - left + min(dxs)
+    looks = []
+    for i, ch in enumerate(profile.labels):
+        dy, dx = moves.get(i, (0, 0))
+        # the board's pixel (top + j, left + i) of the window lies at the look's (top + j - dy, left + i - dx)
+        cut = profile.template(i)[top - dy:top - dy + height, left - dx:left - dx + width]
+        looks.append((ch, np.ascontiguousarray(cut)))
+    return make_profile(profile.name, profile.client, profile.pitch, (ox + left, oy + top, width, height), looks,
+                        profile.sizes, profile.counter, profile.folder, profile.play, profile.max_rms,
+                        profile.drawn_from, profile.built_in)
