@@ -76,15 +76,22 @@ def levels_differ(means: Callable[[], np.ndarray], profile: Profile, chars: np.n
     ``profile`` (their mean levels, from ``means`` when needed; their ``chars``, ``best`` look, mean
     ``residual``, and whether they were ``all_named``): a profile's own looks match pixel for pixel on the
     screen it was made on (a refused cell, or a mean residual over the table's ``levels_rms``, says otherwise);
-    looks drawn at another size never do, but keep the mean level of each look (the cells' median level off
-    their best looks over ``drawn_levels_offset`` says otherwise, on a board of two kinds of cell at least)."""
+    looks drawn at another size never do, but keep the mean level of each look (the cells' level off their
+    best looks over ``drawn_levels_offset``, each look's median and then their median, says otherwise, on a
+    board of two kinds of cell at least)."""
     table = limits.LIMITS
     if not profile.drawn_from:
         return not all_named or residual > table.levels_rms
     if not (chars != chars.flat[0]).any():
         return False  # cells all alike: no fit could be trusted (see vision.cells)
-    levels = derived(profile, "look levels", lambda: profile.stack.mean(axis=1))[best.ravel()]
-    return abs(median_of(means() - levels)) > table.drawn_levels_offset
+    looks = best.ravel()
+    offsets = means() - derived(profile, "look levels", lambda: profile.stack.mean(axis=1))[looks]
+    # each look's cells' median offset, then the median of those: a screen moves every look's cells, while one
+    # look drawn from another size than the rest (its flag larger or smaller) moves only its own, however many
+    order = np.argsort(looks, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(looks[order]) != 0])
+    each = [median_of(part) for part in np.split(offsets[order], starts[1:])]
+    return abs(median_of(np.array(each))) > table.drawn_levels_offset
 
 
 def median_of(values: np.ndarray) -> float:

@@ -152,12 +152,15 @@ class Limits:
         "drawn anew, does not."))
     drawn_levels_offset: float = _number(6.0, (
         "A board read with a profile drawn at another size is tried again with the screen's brightness fitted "
-        "when its cells are, in the median, this many levels brighter or darker than their best looks: "
-        "resizing keeps a look's mean level (the median is under 1 level on the recorded boards at a drawn "
-        "size, 10 on ace-minesweeper's 12 px board scaled by 1.5, whose fit then refuses a cell), while a "
-        "screen 8 % brighter moves it by about 19, and the drawn looks' loose limit would take it (covered "
-        "tiles named in place of brightened empty cells). Its mean residual says nothing there: drawn looks "
-        "differ from the screen by up to 19 on average."))
+        "when its cells are this many levels brighter or darker than their best looks (each look's cells' "
+        "median, then the median over the looks named): resizing keeps a look's mean level (under 1 level on "
+        "most recorded boards at a drawn size, 10 on ace-minesweeper's 12 px board scaled by 1.5, whose fit then "
+        "refuses a cell), while a screen 8 % brighter moves every look's cells by about 19, and the drawn looks' "
+        "loose limit would take it (covered tiles named in place of brightened empty cells). One look drawn "
+        "from another size than the rest moves only its own cells: sgt-mines's flags drawn from its 20 px "
+        "looks lie 7 levels off its 32 px board's, 120 of the 192 cells of a board of flags and numbers, whose "
+        "numbers lie 2 to 4 off (the cells' median alone would be 7). Its mean residual says nothing there: "
+        "drawn looks differ from the screen by up to 19 on average."))
     register_cells: int = _number(2, (
         "A look drawn at another size is registered at the board's pixels (moved where the board shows it, "
         "vision.register) when at least this many cells of it were named a few pixels off it, every one by the "

@@ -12,12 +12,19 @@ import pytest
 
 from sweepbot.board import Board
 from sweepbot.playing.consistency import won_beneath_unread
-from sweepbot.vision import limits
+from sweepbot.vision import decide, limits
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.fit import drawn_at_size, likeliest, sample_fit
 from sweepbot.vision.locate import locate
-from sweepbot.vision.profile import BUILTIN_DIR, available_profiles, load_profile, make_profile, user_profiles_dir
+from sweepbot.vision.profile import (
+    BUILTIN_DIR,
+    Profile,
+    available_profiles,
+    load_profile,
+    make_profile,
+    user_profiles_dir,
+)
 from sweepbot.vision.read import read_located, read_screenshot
 from sweepbot.vision.refusal import REFUSED, ReadError
 from sweepbot.vision.rules import NewGameControl, PlayRules
@@ -320,6 +327,31 @@ def test_looks_drawn_a_pixel_off_a_board_are_registered_where_the_board_shows_th
         kept = read_screenshot(image)
     assert kept.profile.crop == drawn.crop and kept.board == reading.board
     assert read_located(image, kept.geometry, kept.profile).scores.track.looked > 0  # type: ignore[union-attr]
+
+
+def test_one_look_drawn_from_another_size_is_no_sign_of_a_brighter_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """sgt-mines's 32 px board of flags and numbers read without its 32 px looks: the flags drawn from its 20 px
+    looks lie 7 levels off the board's (120 of its 192 cells), its numbers 2 to 4. A screen moves every look's
+    cells, so the board is not fitted to a brightness (``drawn_levels_offset``, each look's median and then
+    theirs); the same board 8 % brighter and 6 levels up is, and reads the same."""
+    path = FIXTURES / "sgt-mines" / "digits-32-1.png"
+    image = load_image(path)
+    others = [p for p in available_profiles() if p.name != "sgt-mines-32px"]
+    fits: list[str] = []
+    real = decide.fit_profile_levels
+
+    def counted(windows: np.ndarray, profile: Profile) -> Profile:
+        fits.append(profile.name)
+        return real(windows, profile)
+
+    monkeypatch.setattr(decide, "fit_profile_levels", counted)
+    reading = read_screenshot(image, profiles=others)
+    assert reading.profile.drawn_from and reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
+    fits.clear()
+    assert not read_located(image, reading.geometry, reading.profile).scores.leveled and fits == []
+    brighter = np.clip(image.astype(np.float32) * 1.08 + 6.0, 0, 255).astype(np.uint8)
+    lit = read_screenshot(brighter, profiles=others)
+    assert lit.scores.leveled and lit.board == reading.board
 
 
 @pytest.mark.parametrize(("gain", "offset"), [(1.08, 6.0), (0.9, -8.0)])
