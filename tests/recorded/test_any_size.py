@@ -13,6 +13,7 @@ import pytest
 from sweepbot.board import Board
 from sweepbot.playing.consistency import won_beneath_unread
 from sweepbot.vision import decide, limits
+from sweepbot.vision import read as read_module
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.fit import drawn_at_size, likeliest, sample_fit
@@ -327,6 +328,26 @@ def test_looks_drawn_a_pixel_off_a_board_are_registered_where_the_board_shows_th
         kept = read_screenshot(image)
     assert kept.profile.crop == drawn.crop and kept.board == reading.board
     assert read_located(image, kept.geometry, kept.profile).scores.track.looked > 0  # type: ignore[union-attr]
+
+
+def test_looks_registered_that_read_a_board_otherwise_are_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A registration is kept only when it reads the board as the looks drawn did: looks registered wrongly
+    (here every look but the first swapped for the first, as a registration gone wrong would misplace them)
+    leave the read with the drawn looks, and the board as it was."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-28px-lost.png"
+    image = load_image(path)
+    drawn = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-32px"), locate(image).pitch)
+
+    def misplaced(profile: Profile, scores: object) -> Profile:
+        first = profile.template(0)
+        return make_profile(profile.name, profile.client, profile.pitch, profile.crop,
+                            [(ch, first) for ch in profile.labels], profile.sizes, profile.counter, None,
+                            profile.play, profile.max_rms, profile.drawn_from, profile.built_in)
+
+    monkeypatch.setattr(read_module, "registered", misplaced)
+    reading = read_screenshot(image, profiles=[drawn])
+    assert reading.profile is drawn
+    assert reading.board.grid == Board.parse(path.with_suffix(".board").read_text()).grid
 
 
 def test_one_look_drawn_from_another_size_is_no_sign_of_a_brighter_screen(monkeypatch: pytest.MonkeyPatch) -> None:
