@@ -198,7 +198,7 @@ def registered_reading(image: np.ndarray, reading: Reading, opened_unknown: bool
     showed a few pixels off registered where the board shows them (``vision.register``), when that reads the
     same board: the next frames are then read with them, most cells where they are rather than by a second
     look. ``reading`` as it is when no look is registered, or the looks registered read the board otherwise."""
-    moved = registered(reading.profile, reading.scores)
+    moved = registered(reading.profile, reading.scores, image, reading.geometry)
     if moved is reading.profile:
         return reading
     try:

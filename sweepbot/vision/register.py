@@ -6,7 +6,9 @@ and right; its flags, 2 px). Every cell of such a look is then refused where it 
 (``vision.shifted``), a search of every move of its window, on every frame a board is read afresh. Once a board
 shows where each such look lies, the profile is drawn again with every look at that place: the windows cut a
 few pixels smaller (by the span of the moves) and each look cut from its template where the board shows it,
-so that its cells are named where they are, by the one pass over the board's cells.
+so that its cells are named where they are, by the one pass over the board's cells. A text counter (a status
+line below the board) is looked for by a drawn profile in a band two or three lines tall; once the board shows
+the line its text is on, the box is narrowed to that line.
 """
 
 from __future__ import annotations
@@ -18,25 +20,45 @@ import numpy as np
 from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores
 from sweepbot.vision.derived import derived
+from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile, make_profile
+from sweepbot.vision.text_counter import box_at_line, text_counter_line
 
 #: A move of a look (rows down, columns across, px), by the look's index.
 Moves = dict[int, tuple[int, int]]
 
 
-def registered(profile: Profile, scores: CellScores) -> Profile:
+def registered(profile: Profile, scores: CellScores, image: np.ndarray, geometry: Geometry) -> Profile:
     """``profile`` (drawn at another size) with each look that the board (``scores``: its read with the
-    profile, second looks kept in its track) showed a few pixels off moved to where the board shows it
-    (:func:`board_moves`); ``profile`` itself when none is, or the profile was made at the board's size (its
-    looks are the client's own at this size), or its looks were fitted to the screen's brightness. Made once
-    for the same moves (kept beside the profile), so that a board read again is read with the same profile."""
+    profile on ``image`` at ``geometry``, second looks kept in its track) showed a few pixels off moved to where
+    the board shows it (:func:`board_moves`), and a text counter's box narrowed to the line the board shows its
+    text on (:func:`counter_line`); ``profile`` itself when neither changes, or the profile was made at the
+    board's size (its looks are the client's own at this size), or its looks were fitted to the screen's
+    brightness. Made once for the same moves and box (kept beside the profile), so that a board read again is
+    read with the same profile."""
     if not profile.drawn_from or scores.leveled:
         return profile
     moves = board_moves(profile, scores)
-    if not moves:
+    box = counter_line(profile, image, geometry)
+    if not moves and box is None:
         return profile
-    key = tuple(sorted(moves.items()))
-    return derived(profile, ("registered", key), lambda: _moved(profile, moves), family="registered")
+    key = (tuple(sorted(moves.items())), None if box is None else tuple(box))
+    return derived(profile, ("registered", key), lambda: _moved(profile, moves, box), family="registered")
+
+
+def counter_line(profile: Profile, image: np.ndarray, geometry: Geometry) -> list[int] | None:
+    """A drawn profile's text counter box narrowed to the line the board shows its text on (None: no text
+    counter, the text not read, or the box no taller than that). A drawn profile looks for its client's text
+    in a band from where the board drawn larger or smaller would put it to where it was (``vision.scaled``),
+    two or three lines tall, and every frame read afresh looks through all of it."""
+    spec = profile.counter
+    if spec.get("kind") != "text":
+        return None
+    found = text_counter_line(image, geometry, spec)
+    if found is None:
+        return None
+    box = box_at_line(geometry, spec, found[1])
+    return box if box[3] < spec["box"][3] else None
 
 
 def board_moves(profile: Profile, scores: CellScores) -> Moves:
@@ -74,8 +96,9 @@ def board_moves(profile: Profile, scores: CellScores) -> Moves:
     return taken
 
 
-def _moved(profile: Profile, moves: Moves) -> Profile:
-    """``profile`` with its window cut by the moves' span and every look cut where its move puts it."""
+def _moved(profile: Profile, moves: Moves, box: list[int] | None) -> Profile:
+    """``profile`` with its window cut by the moves' span and every look cut where its move puts it, and its
+    text counter's ``box`` (None: as it is)."""
     ox, oy, w, h = profile.crop
     dys, dxs = [m[0] for m in moves.values()] + [0], [m[1] for m in moves.values()] + [0]
     top, left = max(dys), max(dxs)
@@ -87,5 +110,6 @@ def _moved(profile: Profile, moves: Moves) -> Profile:
         cut = profile.template(i)[top - dy:top - dy + height, left - dx:left - dx + width]
         looks.append((ch, np.ascontiguousarray(cut)))
     return make_profile(profile.name, profile.client, profile.pitch, (ox + left, oy + top, width, height), looks,
-                        profile.sizes, profile.counter, profile.folder, profile.play, profile.max_rms,
+                        profile.sizes, profile.counter if box is None else {**profile.counter, "box": box},
+                        profile.folder, profile.play, profile.max_rms,
                         profile.drawn_from, profile.built_in)

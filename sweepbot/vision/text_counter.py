@@ -135,14 +135,37 @@ def text_of(items: list[Glyph], known: dict[str, list[np.ndarray]]) -> str:
 
 def read_text_counter(image: np.ndarray, geometry: Geometry, spec: dict[str, Any]) -> tuple[int, int] | None:
     """``(flags, total)`` from the text at the profile's box, or None when it cannot be read."""
+    found = text_counter_line(image, geometry, spec)
+    return None if found is None else found[0]
+
+
+def text_counter_line(image: np.ndarray, geometry: Geometry, spec: dict[str, Any]) \
+        -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """``(flags, total)`` from the text at the profile's box, and the top and bottom rows of the image the
+    line it is read on spans; None when it cannot be read."""
     x0, y0, x1, y1 = text_box(geometry, spec)
     region = image[y0:y1, x0:x1]
     known = {ch: [_mask_of(rows) for rows in variants] for ch, variants in spec["glyphs"].items()}
     for line in _text_lines(glyphs(region)):
         match = _FRACTION.search(text_of(line, known))
         if match:
-            return int(match.group(1)), int(match.group(2))
+            top, bottom = min(g.y for g in line), max(g.y + g.h for g in line)
+            return (int(match.group(1)), int(match.group(2))), (y0 + top, y0 + bottom)
     return None
+
+
+#: Rows of the text's ground kept above and below a line of text in a counter's box: the box a counter is
+#: learnt with, or narrowed to where a board shows its text (``vision.register``)
+LINE_MARGIN = 4
+
+
+def box_at_line(geometry: Geometry, spec: dict[str, Any], rows: tuple[int, int]) -> list[int]:
+    """The profile's box (as wide as it is) narrowed to ``rows``, the top and bottom rows of the image that a
+    line of its text spans, and ``LINE_MARGIN`` above and below."""
+    _, by = _corner(geometry, spec.get("anchor", "top-left"))
+    dx, _, w, _ = spec["box"]
+    top, bottom = rows
+    return [int(dx), top - LINE_MARGIN - by, int(w), bottom - top + 2 * LINE_MARGIN]
 
 
 def text_box(geometry: Geometry, spec: dict[str, Any]) -> tuple[int, int, int, int]:
@@ -219,8 +242,8 @@ def learn_text_counter(samples: Sequence[tuple[np.ndarray, Geometry, Board]]) ->
                     height = max(q.y + q.h for q in line) - top
                     for anchor in ANCHORS:
                         bx, by = _corner(geo, anchor)
-                        box = (x0 + line[0].x - bx - 40, y0 + top - by - 4,
-                               line[-1].x + line[-1].w - line[0].x + 200, height + 8)
+                        box = (x0 + line[0].x - bx - 40, y0 + top - by - LINE_MARGIN,
+                               line[-1].x + line[-1].w - line[0].x + 200, height + 2 * LINE_MARGIN)
                         found.append((anchor, box, masks))
     # try the places where the text was found, most often found first; keep the first that reads every sample
     def place(item: tuple[str, tuple[int, int, int, int], dict[str, np.ndarray]]) -> tuple[str, int, int]:

@@ -16,6 +16,7 @@ from sweepbot.vision import decide, limits
 from sweepbot.vision import read as read_module
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.controls import decode_look, encode_look
+from sweepbot.vision.counter import counter_area
 from sweepbot.vision.fit import drawn_at_size, likeliest, sample_fit
 from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import (
@@ -330,6 +331,24 @@ def test_looks_drawn_a_pixel_off_a_board_are_registered_where_the_board_shows_th
     assert read_located(image, kept.geometry, kept.profile).scores.track.looked > 0  # type: ignore[union-attr]
 
 
+def test_a_drawn_profile_looks_for_its_text_counter_on_the_line_the_board_shows_it() -> None:
+    """sgt-mines's 20 px board read without its 20 px looks: its 12 px looks drawn at 20 px look for the status
+    line ("Marked: 0 / 99") in a band from where the board drawn larger would put it to where it was, more than
+    two lines tall. Once the board shows the line, the box is narrowed to it, and the frames read from then on
+    read the same count in it."""
+    path = FIXTURES / "sgt-mines" / "30x16-first.png"
+    image = load_image(path)
+    own = read_screenshot(image)
+    reading = read_screenshot(image, profiles=[p for p in available_profiles() if p.name != own.profile.name])
+    assert reading.profile.drawn_from == "sgt-mines-12px" and own.mines_left is not None
+    drawn = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-12px"), reading.geometry.pitch)
+    band, line = counter_area(reading.geometry, drawn), counter_area(reading.geometry, reading.profile)
+    assert band is not None and line is not None
+    assert line.h < band.h / 2 and band.y <= line.y and line.bottom <= band.bottom
+    assert reading.mines_left == own.mines_left
+    assert read_located(image, reading.geometry, reading.profile).mines_left == own.mines_left
+
+
 def test_looks_registered_that_read_a_board_otherwise_are_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """A registration is kept only when it reads the board as the looks drawn did: looks registered wrongly
     (here every look but the first swapped for the first, as a registration gone wrong would misplace them)
@@ -338,7 +357,7 @@ def test_looks_registered_that_read_a_board_otherwise_are_not_taken(monkeypatch:
     image = load_image(path)
     drawn = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-32px"), locate(image).pitch)
 
-    def misplaced(profile: Profile, scores: object) -> Profile:
+    def misplaced(profile: Profile, *board: object) -> Profile:
         first = profile.template(0)
         return make_profile(profile.name, profile.client, profile.pitch, profile.crop,
                             [(ch, first) for ch in profile.labels], profile.sizes, profile.counter, None,
