@@ -88,10 +88,16 @@ def levels_differ(means: Callable[[], np.ndarray], profile: Profile, chars: np.n
     offsets = means() - derived(profile, "look levels", lambda: profile.stack.mean(axis=1))[looks]
     # each look's cells' median offset, then the median of those: a screen moves every look's cells, while one
     # look drawn from another size than the rest (its flag larger or smaller) moves only its own, however many
-    order = np.argsort(looks, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(looks[order]) != 0])
-    each = [median_of(part) for part in np.split(offsets[order], starts[1:])]
-    return abs(median_of(np.array(each))) > table.drawn_levels_offset
+    return abs(median_of(medians_by(looks, offsets))) > table.drawn_levels_offset
+
+
+def medians_by(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The median of ``values`` in each group (``groups``: one whole number a value), in the groups' order, as
+    :func:`median_of` gives each: by one sort of the values within their groups."""
+    ordered = values[np.lexsort((values, groups))]
+    _, counts = np.unique(groups, return_counts=True)
+    starts = np.cumsum(counts) - counts
+    return (ordered[starts + (counts - 1) // 2] + ordered[starts + counts // 2]) / 2.0
 
 
 def median_of(values: np.ndarray) -> float:

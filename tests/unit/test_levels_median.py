@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweepbot.vision.levels import median_of, row_means
+from sweepbot.vision.levels import median_of, medians_by, row_means
 
 
 def test_the_median_of_levels_is_numpys_to_the_last_bit() -> None:
@@ -14,6 +14,17 @@ def test_the_median_of_levels_is_numpys_to_the_last_bit() -> None:
             values = rng.normal(size=n) * rng.uniform(0.1, 200.0)
             assert median_of(values) == float(np.median(values))
     assert median_of(np.array([3.0, 1.0, 2.0, 10.0])) == 2.5
+
+
+def test_the_median_of_each_looks_cells_is_numpys_to_the_last_bit() -> None:
+    rng = np.random.default_rng(5)
+    for n, kinds in ((1, 1), (2, 2), (5, 5), (81, 3), (480, 12)):
+        for _ in range(20):
+            looks = rng.integers(0, kinds, n) * 3  # looks' indices, not all of them named
+            offsets = rng.normal(size=n) * 20.0
+            expected = [float(np.median(offsets[looks == look])) for look in np.unique(looks)]
+            assert medians_by(looks, offsets).tolist() == expected
+    assert medians_by(np.array([4, 1, 4, 1, 1]), np.array([9.0, 3.0, 1.0, 2.0, 7.0])).tolist() == [3.0, 5.0]
 
 
 def test_the_mean_of_each_window_is_numpys_to_the_last_bit() -> None:
