@@ -88,14 +88,21 @@ def levels_differ(means: Callable[[], np.ndarray], profile: Profile, chars: np.n
     offsets = means() - derived(profile, "look levels", lambda: profile.stack.mean(axis=1))[looks]
     # each look's cells' median offset, then the median of those: a screen moves every look's cells, while one
     # look drawn from another size than the rest (its flag larger or smaller) moves only its own, however many
-    return abs(median_of(medians_by(looks, offsets))) > table.drawn_levels_offset
+    limit = table.drawn_levels_offset
+    # (a median of the looks' medians over the limit needs half the looks, rounded up, with a median over it,
+    # each with a cell over it: on most boards too few looks have one for the medians to be worth taking)
+    needed = (int(np.count_nonzero(np.bincount(looks))) + 1) // 2
+    if all(np.count_nonzero(np.bincount(looks[side])) < needed for side in (offsets > limit, offsets < -limit)):
+        return False
+    return abs(median_of(medians_by(looks, offsets))) > limit
 
 
 def medians_by(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """The median of ``values`` in each group (``groups``: one whole number a value), in the groups' order, as
-    :func:`median_of` gives each: by one sort of the values within their groups."""
+    """The median of ``values`` in each group (``groups``: one whole number from 0 a value), in the groups'
+    order, as :func:`median_of` gives each: by one sort of the values within their groups."""
     ordered = values[np.lexsort((values, groups))]
-    _, counts = np.unique(groups, return_counts=True)
+    counts = np.bincount(groups)
+    counts = counts[counts > 0]
     starts = np.cumsum(counts) - counts
     return (ordered[starts + (counts - 1) // 2] + ordered[starts + counts // 2]) / 2.0
 

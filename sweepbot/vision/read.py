@@ -1,5 +1,6 @@
 """From a screenshot to a Board, in stages, each run once: locate the grid, fit the profile that reads it,
-check the board, read it and its counter (:func:`read_screenshot`).
+check the board, read it and its counter, register drawn looks where the board shows them
+(:func:`read_screenshot`).
 
 The game loop calls :func:`read_screenshot` once to find the board and its profile, then
 :func:`read_located` on each new frame with the geometry and profile it got, keeping what the frame before
@@ -179,7 +180,9 @@ def read_screenshot(
     4. the board's own checks on the fit (``vision.board_fit.unreadable``): every cell named, the board not all
        open, the grid not going on past an edge;
     5. the board read with the fit's profile on its grid, the scores the fit took kept (:func:`read_located`:
-       cells read as open with their number unknown, the mines-left counter).
+       cells read as open with their number unknown, the mines-left counter);
+    6. a profile drawn at another size registered where the board shows its looks and its counter's line
+       (:func:`registered_reading`), when that reads the same board: the profile the next frames are read with.
     """
     candidates = select_profiles(profile, available_profiles() if profiles is None else profiles)
     if not candidates:
