@@ -53,15 +53,16 @@ def best_moves(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple
     # alike in both (flags, or numbers, among like neighbours) are looked at once
     first, inverse = distinct_rows(np.concatenate(
         [grown.reshape(len(grown), -1), oy.astype(np.uint8), ox.astype(np.uint8)], axis=1))
-    found = _best_moves(grown[first], oy[first], ox[first], profile, max_rms)
-    # each look's move from its own window (``_best_moves`` gives the place in the grown window)
-    return [replace(found[k], move=(found[k].move[0] + int(gy[i] - y0s[i]), found[k].move[1] + int(gx[i] - x0s[i])))
+    found, taken = _best_moves(grown[first], oy[first], ox[first], profile, max_rms)
+    # each look with the move it took from its own window
+    return [replace(found[k], move=(int(ys[i, taken[k]] - y0s[i]), int(xs[i, taken[k]] - x0s[i])))
             for i, k in enumerate(inverse.tolist())]
 
 
-def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Profile, max_rms: float) -> list[Look]:
+def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Profile,
+                max_rms: float) -> tuple[list[Look], list[int]]:
     """:func:`best_moves` of distinct grown windows, each move given by its place in its grown window (``oy``,
-    ``ox``: windows x moves)."""
+    ``ox``: windows x moves), and the index of the move each took."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
     n = len(grown)
@@ -99,11 +100,9 @@ def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Prof
     nearest_rms = np.minimum.reduceat(rms, starts)
     at = np.flatnonzero(rms == nearest_rms[np.searchsorted(cells[starts], cells)])
     _, first = np.unique(cells[at], return_index=True)
-    taken = at[first]
-    # (the move as its place in the grown window, for ``best_moves`` to make the window's own)
-    places = zip(oy[cells[taken], tried[taken]].tolist(), ox[cells[taken], tried[taken]].tolist(), strict=True)
+    taken = at[first].tolist()
     return [Look(str(exact.chars[k, 0]), float(rms[k]), float(exact.margin[k, 0]), int(exact.best[k, 0]),
-                 float(exact.rival[k, 0]), place) for k, place in zip(taken.tolist(), places, strict=True)]
+                 float(exact.rival[k, 0])) for k in taken], tried[taken].tolist()
 
 
 def _moves(shape: tuple[int, int], x0s: np.ndarray, y0s: np.ndarray, size: tuple[int, int], reach: int) \
