@@ -45,6 +45,11 @@ def derived(owner: object, key: Hashable, make: Callable[[], T], family: Hashabl
     return value
 
 
+def derived_before(owner: object, key: Hashable) -> Any:
+    """The value kept for ``owner`` under ``key`` (None: none is)."""
+    return _KEPT.get(id(owner), {}).get(key)
+
+
 def _asked_for(owner: int, family: Hashable, key: Hashable) -> None:
     """Note ``key`` as the last of ``family`` asked for, and let go of the oldest beyond ``FAMILY_KEPT``."""
     kept = _KEPT[owner]

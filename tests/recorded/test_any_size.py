@@ -331,6 +331,34 @@ def test_looks_drawn_a_pixel_off_a_board_are_registered_where_the_board_shows_th
     assert read_located(image, kept.geometry, kept.profile).scores.track.looked > 0  # type: ignore[union-attr]
 
 
+def test_looks_registered_again_stay_within_the_share_of_the_drawn_window() -> None:
+    """The 28 px board above registers the covered tile 2 px up and 1 px left of its drawn look. A later board
+    whose 1s lie 2 px lower than their look (each 1 cell's window drawn 2 px down here) is read by a second
+    look at every 1; registered from the looks as first registered, the 1s would cut the windows 2 px more,
+    4 px in all where the table allows a share of the drawn window (3 px of 24). The moves are added to the
+    drawn profile's instead: the 1s' move, 4 px from the covered tile's, is not taken, and the windows stay as
+    first registered, the board read the same."""
+    path = FIXTURES / "drawn-sizes" / "sgt-mines-28px-lost.png"
+    image = load_image(path)
+    first = read_screenshot(image)
+    drawn = at_pitch(load_profile(BUILTIN_DIR / "sgt-mines-32px"), first.geometry.pitch)
+    assert first.profile.crop != drawn.crop
+    lower = image.copy()
+    g = first.geometry
+    for r, row in enumerate(first.board.grid):
+        for c, ch in enumerate(row):
+            if ch == "1":
+                x, y = g.xs[c], g.ys[r]
+                lower[y + 4:y + 26, x + 2:x + 26] = image[y + 2:y + 24, x + 2:x + 26]
+    again = read_screenshot(lower, profiles=[first.profile], geometry=g)
+    assert again.board == first.board
+    _, _, dw, dh = drawn.crop
+    _, _, w, h = again.profile.crop
+    share = limits.LIMITS.register_inset_share
+    assert dw - w <= share * dw and dh - h <= share * dh
+    assert again.profile is first.profile
+
+
 def test_a_drawn_profile_looks_for_its_text_counter_on_the_line_the_board_shows_it() -> None:
     """sgt-mines's 20 px board read without its 20 px looks: its 12 px looks drawn at 20 px look for the status
     line ("Marked: 0 / 99") in a band from where the board drawn larger would put it to where it was, more than
