@@ -17,7 +17,7 @@ import numpy as np
 from sweepbot.control.device import InputDevice, open_device, wayland_session
 from sweepbot.routes.route import ROUTES, Route, RouteError
 from sweepbot.vision.capture import CaptureError
-from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.locate import LocateError, grids
 
 #: How to run a game under Xwayland, where the xwayland route sees and clicks it (docs/screens.md).
 XWAYLAND_HOW = ("run the game under Xwayland: GTK programs with GDK_BACKEND=x11, Qt programs with "
@@ -26,9 +26,10 @@ XWAYLAND_HOW = ("run the game under Xwayland: GTK programs with GDK_BACKEND=x11,
 
 
 def shows_board(frame: np.ndarray) -> bool:
-    """Whether a grid of cells shows anywhere on ``frame``."""
+    """Whether a grid of cells shows anywhere on ``frame`` (one or more: which one is the board, the read
+    tells)."""
     try:
-        locate(frame)
+        grids(frame)
     except LocateError:
         return False
     return True

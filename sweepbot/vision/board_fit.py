@@ -1,6 +1,7 @@
 """The fit that reads a located board (:func:`fit_board`): the profile and grid that read it best, the
 grid's outer line of background left out, a board whose cells change size in play drawn at its profile's size
-first; or the error that says why no profile reads it (:func:`unreadable`)."""
+first; or the error that says why no profile reads it (:func:`unreadable`). Of the grids a screenshot shows,
+the first that a profile reads (:func:`fit_first`)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,40 @@ from sweepbot.vision import limits
 from sweepbot.vision.edges import goes_on_past, without_phantom_line
 from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, pitch_fits, rank, resizes
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import Grids, LocateError
 from sweepbot.vision.opened import as_opened, reads_unknown
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
 from sweepbot.vision.refusal import ReadError, all_open, refuse
 from sweepbot.vision.scaled import LARGEST, SMALLEST
 from sweepbot.vision.track import score_frame
+
+
+def fit_first(image: np.ndarray, grids: Grids, candidates: Sequence[Profile], opened_unknown: bool,
+              trim: bool = True) -> tuple[np.ndarray, Fit, Geometry | None]:
+    """:func:`fit_board` of the first of ``grids`` (the grids of cells on the screenshot, the likeliest board
+    first: ``vision.locate.grids``) that a profile reads; the error of the first when none is read. The two
+    likeliest taken for two boards (``Grids.twin``) are both read: when both read, or neither does, it is an
+    error (which board is meant?); the one read is the board."""
+    twin, ranked = grids.twin, grids.ranked
+    first: ReadError | None = None
+    for k, grid in enumerate(ranked):
+        try:
+            fitted = fit_board(image, grid, candidates, opened_unknown, trim)
+        except ReadError as err:
+            first = first or err
+            continue
+        if twin is not None and k == 0:
+            try:
+                fit_board(image, ranked[1], candidates, opened_unknown, trim)
+            except ReadError:
+                return fitted
+            raise LocateError(twin)
+        return fitted
+    if twin is not None:
+        raise LocateError(twin)
+    assert first is not None
+    raise first
 
 
 def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool,

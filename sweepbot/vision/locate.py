@@ -8,6 +8,10 @@ cell steps apart in a row or a column, and keeps the largest lattice they form. 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache
+
 import cv2
 import numpy as np
 
@@ -82,10 +86,12 @@ def _patches_of(mask: np.ndarray) -> Patches:
     return Patches(x + (w - 1) / 2, y + (h - 1) / 2, w, h)
 
 
-def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, float] | None:
-    """Try the likeliest pitches; keep the one whose largest lattice covers the most area (a cell's face
-    fills at least half its pitch, so twice the pitch does not fit every other cell)."""
-    results: list[tuple[float, Patches, list[Lattice], float, float, float]] = []
+def _board_lattices(patches: Patches) -> list[tuple[float, Patches, Lattice, float, float]]:
+    """Every lattice of cells at each of the likeliest pitches, the likeliest board first: the pitch whose
+    largest lattice covers the most area (a cell's face fills at least half its pitch, so twice the pitch does
+    not fit every other cell), its lattices largest first, then every other pitch's lattices by the area they
+    cover. Each with that area, the patches of its pitch and the pitch."""
+    results: list[list[tuple[float, Patches, Lattice, float, float]]] = []
     for px in step_candidates(patches.cx, patches.cy, patches.w):
         pys = [py for py in step_candidates(patches.cy, patches.cx, patches.h) if 0.75 * px <= py <= 1.33 * px]
         for py in pys[:1] or [px]:
@@ -93,17 +99,17 @@ def _board_lattices(patches: Patches) -> tuple[Patches, list[Lattice], float, fl
             sub = Patches(patches.cx[keep], patches.cy[keep], patches.w[keep], patches.h[keep])
             lattices = [trim(lat) for lat in merge(sub, linked(sub, px, py), px, py)]
             lattices.sort(key=lambda lat: -lat.size)
-            if not lattices:
-                continue
-            lat = lattices[0]
-            cells = len(np.unique(lat.rows * 100000 + lat.cols))
-            fill = cells / ((int(lat.rows.max()) + 1) * (int(lat.cols.max()) + 1))
-            results.append((cells * px * py, sub, lattices, px, py, fill))
+            if lattices:
+                results.append([(_cells(lat) * px * py, sub, lat, px, py) for lat in lattices])
     if not results:
-        return None
-    results.sort(key=lambda r: -r[0])
-    best = results[0]
-    return best[1], best[2], best[3], best[4]
+        return []
+    results.sort(key=lambda r: -r[0][0])
+    rest = sorted((one for result in results[1:] for one in result), key=lambda one: -one[0])
+    return results[0] + rest
+
+
+def _cells(lat: Lattice) -> int:
+    return len(np.unique(lat.rows * 100000 + lat.cols))
 
 
 def _cell_sized(patches: Patches, px: float, py: float) -> np.ndarray:
@@ -141,12 +147,38 @@ TEXTURE_BLUR = 5
 
 
 def locate(image: np.ndarray, step: int | None = None) -> Geometry:
-    """The board's geometry on a BGR screenshot; :class:`LocateError` when there is none or several.
+    """The board's geometry on a BGR screenshot: the likeliest of its :func:`grids`; :class:`LocateError` when
+    there is none, or when the next is another board like it (``Grids.twin``)."""
+    found = grids(image, step)
+    if found.twin is not None:
+        raise LocateError(found.twin)
+    return found.ranked[0]
+
+
+@dataclass(frozen=True)
+class Grids:
+    """The grids of cells on a screenshot that could be the board, the likeliest first, and why the first two
+    are taken for two boards (None: they are not): the second at the same pitch, with at least ``TWIN_SHARE``
+    of the first's cells (counted as the patches that make them), two rows and columns at least."""
+
+    ranked: tuple[Geometry, ...]
+    twin: str | None = None
+
+
+#: A grid at a board's pitch with at least this share of its cells is taken for a second board.
+TWIN_SHARE = 0.4
+
+
+def grids(image: np.ndarray, step: int | None = None) -> Grids:
+    """Every grid of cells on a BGR screenshot that could be the board, the likeliest first (the one covering
+    the most area at the pitch most cells show), each apart from those before it, at most ``MAX_GRIDS``: a
+    board beside another grid (a chessboard on a web page, another game) is one of them. :class:`LocateError`
+    when there is none.
 
     Cells are looked for as flat patches bounded by edges of at least ``step`` levels; without ``step``, with
     the usual edges first, then with faint ones (soft shadows), then on the image smoothed so that a fine
     texture inside the tiles reads as flat, then with the marks at the corners of tiles that touch joined into
-    lines (``vision.corners``). The first way that finds a board gives it."""
+    lines (``vision.corners``). The first way that finds a grid gives them."""
     if image.ndim != 3 or image.shape[0] < 16 or image.shape[1] < 16:
         raise LocateError("the image is too small to hold a board")
     if step is not None:
@@ -160,19 +192,30 @@ def locate(image: np.ndarray, step: int | None = None) -> Geometry:
     )):
         try:
             found = way()
-            if attempt == 0:
-                found = _faint_rest(image, found)
-            return found if attempt >= 2 else _textured_rest(image, found)
         except LocateError as err:
             if attempt == 0:
                 first = err
-            if "two boards" in str(err):
-                raise
+            continue
+        # the grids found with faint edges, and on the image smoothed, worked out once for every grid
+        faint = cache(lambda: _or_none(lambda: _locate(image, SOFT_STEP).ranked))
+        smooth = cache(lambda: _or_none(lambda: _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)),
+                                                          SOFT_STEP).ranked))
+        ranked = found.ranked
+        if attempt == 0:
+            ranked = tuple(_faint_rest(image, one, faint) for one in ranked)
+        if attempt < 2:
+            ranked = tuple(_textured_rest(image, one, smooth) for one in ranked)
+        return replace(found, ranked=ranked)
     assert first is not None
     raise first
 
 
-def _locate_by_corners(image: np.ndarray) -> Geometry:
+#: The most grids :func:`grids` gives: a desktop shows few grids of cells of a board's size, and each one
+#: before the board is read in vain first.
+MAX_GRIDS = 4
+
+
+def _locate_by_corners(image: np.ndarray) -> Grids:
     """The board of tiles told apart only by marks where four of them meet (see ``vision.corners``)."""
     joined = corners_joined(image, 1 - flat_mask(image))
     if joined is None:
@@ -203,12 +246,20 @@ def _extends(found: Geometry, other: Geometry) -> bool:
                for ours, theirs in ((found.xs, other.xs), (found.ys, other.ys)) for a in ours)
 
 
-def _faint_rest(image: np.ndarray, found: Geometry) -> Geometry:
+def _or_none(find: Callable[[], tuple[Geometry, ...]]) -> tuple[Geometry, ...]:
+    """The grids ``find`` finds, or none."""
+    try:
+        return find()
+    except LocateError:
+        return ()
+
+
+def _faint_rest(image: np.ndarray, found: Geometry, wholes: Callable[[], tuple[Geometry, ...]]) -> Geometry:
     """``found``, or the whole board it is part of: where some cells are told apart by fainter edges than
     the rest (kmines's opened cells differ by 12 levels along their edges, its covered ones by more), rows
     or columns of them are one flat area with the usual edges, so only the rest of the board is found.
-    The board found with faint edges is the whole when a side of ``found`` holds faint edges, it has more
-    cells at the same pitch, and every edge of ``found`` is one of its edges."""
+    The board found with faint edges (one of ``wholes()``'s grids) is the whole when a side of ``found`` holds
+    faint edges, it has more cells at the same pitch, and every edge of ``found`` is one of its edges."""
     for side in _sides(image, found):
         usual, faint = _flat_share(side), _flat_share(side, SOFT_STEP)
         if usual is not None and faint is not None and usual - faint >= FAINT_SHARE \
@@ -216,12 +267,11 @@ def _faint_rest(image: np.ndarray, found: Geometry) -> Geometry:
             break
     else:
         return found  # no cells told apart by faint edges beside the board
-    try:
-        whole = _locate(image, SOFT_STEP)
-    except LocateError:
-        return found
-    same_pitch = all(abs(a - b) <= PITCH_SLACK * a for a, b in zip(found.pitch, whole.pitch, strict=True))
-    return whole if same_pitch and _extends(found, whole) else found
+    for whole in wholes():
+        same_pitch = all(abs(a - b) <= PITCH_SLACK * a for a, b in zip(found.pitch, whole.pitch, strict=True))
+        if same_pitch and _extends(found, whole):
+            return whole
+    return found
 
 
 def _faint_cells(strip: np.ndarray, pitch: tuple[float, float]) -> int:
@@ -240,19 +290,17 @@ FAINT_SHARE = 0.03
 PITCH_SLACK = 0.02
 
 
-def _textured_rest(image: np.ndarray, found: Geometry) -> Geometry:
+def _textured_rest(image: np.ndarray, found: Geometry, smoothed: Callable[[], tuple[Geometry, ...]]) -> Geometry:
     """``found``, or the whole board it is part of: where opened cells are flat and covered ones textured
     (xbomb's stippled tiles), only the opened part shows as flat patches. The board found on the smoothed
-    image is the whole when it has more cells, every edge of ``found`` is one of its edges, and each row and
-    column it adds holds a textured cell."""
+    image (the first of ``smoothed()``'s grids that holds ``found``) is the whole when it has more cells, every
+    edge of ``found`` is one of its edges, and each row and column it adds holds a textured cell."""
     if all((share := _flat_share(side)) is None or share > TEXTURED for side in _sides(image, found)):
         return found  # flat on every side of the board: no textured cell beside it
-    try:
-        smooth = _locate(cv2.blur(image, (TEXTURE_BLUR, TEXTURE_BLUR)), SOFT_STEP)
-    except LocateError:
+    smooths = [one for one in smoothed() if _extends(found, one)]
+    if not smooths:
         return found
-    if not _extends(found, smooth):
-        return found
+    smooth = smooths[0]
     flat = flat_mask(image)
     # each row and column the smoothed board adds holds a textured cell (a flat margin beside the board
     # that smoothing made look like a column holds none)
@@ -280,36 +328,66 @@ TEXTURED = 0.5
 EDGE_SLACK = 2
 
 
-def _locate(image: np.ndarray, step: int) -> Geometry:
+def _locate(image: np.ndarray, step: int) -> Grids:
+    """The grids of cells bounded by edges of at least ``step`` levels (see :func:`grids`)."""
     patches = find_patches(image, step)
     if len(patches.cx) < MIN_CELLS:
         raise LocateError("no board found: nothing on the image looks like a grid of cells")
-    found = _board_lattices(patches)
-    if found is None or found[1][0].size < MIN_CELLS:
+    ranked = _board_lattices(patches)
+    if not ranked or ranked[0][2].size < MIN_CELLS:
         raise LocateError("no board found: no regular grid of cells on the image")
-    patches, lattices, _, _ = found
-    best = lattices[0]
-    rows, cols = int(best.rows.max()) + 1, int(best.cols.max()) + 1
-    if rows < 2 or cols < 2:
+    found: list[Geometry] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    twin = _twin(ranked)
+    for k, (_, sub, lat, _, _) in enumerate(ranked):
+        rows, cols = int(lat.rows.max()) + 1, int(lat.cols.max()) + 1
+        if lat.size < MIN_CELLS or rows < 2 or cols < 2:
+            continue
+        m = lat.members
+        box = (float((sub.cx[m] - sub.w[m] / 2).min()), float((sub.cy[m] - sub.h[m] / 2).min()),
+               float((sub.cx[m] + sub.w[m] / 2).max()), float((sub.cy[m] + sub.h[m] / 2).max()))
+        if (twin is None or k != 1) and any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                                            for b in boxes):
+            continue  # another grid over the same place (cells at twice the pitch, parts of cells)
+        boxes.append(box)
+        found.append(_geometry(sub, lat, rows, cols))
+        if len(found) == MAX_GRIDS:
+            break
+    if not found:
         raise LocateError("no board found: cells line up in a single row or column only")
-    if len(lattices) > 1 and lattices[1].size >= max(MIN_CELLS, 0.4 * best.size):
-        other = lattices[1]
-        if int(other.rows.max()) >= 1 and int(other.cols.max()) >= 1:
-            raise LocateError(
-                f"two boards found ({rows}x{cols} and {int(other.rows.max()) + 1}x{int(other.cols.max()) + 1}"
-                " cells): show only one, or crop the image"
-            )
-    same = _common_kind(patches, best)
-    xc, yc = _grid_lines(patches, best, same, rows, cols)
+    if twin is not None and len(found) > 1:
+        one, other = found[0], found[1]
+        twin = (f"two boards found ({one.rows}x{one.cols} and {other.rows}x{other.cols} cells): show only one, "
+                "or crop the image")
+    return Grids(tuple(found), twin if len(found) > 1 else None)
+
+
+def _twin(ranked: list[tuple[float, Patches, Lattice, float, float]]) -> str | None:
+    """Whether the likeliest two lattices are two boards (see ``Grids.twin``): "twin", else None."""
+    if len(ranked) < 2:
+        return None
+    best, other = ranked[0], ranked[1]
+    same_pitch = best[3:] == other[3:] and best[1] is other[1]
+    if same_pitch and other[2].size >= max(MIN_CELLS, TWIN_SHARE * best[2].size) \
+            and int(other[2].rows.max()) >= 1 and int(other[2].cols.max()) >= 1 \
+            and int(best[2].rows.max()) >= 1 and int(best[2].cols.max()) >= 1:
+        return "twin"
+    return None
+
+
+def _geometry(patches: Patches, lat: Lattice, rows: int, cols: int) -> Geometry:
+    """The grid of the lattice's cells: their edges on the image."""
+    same = _common_kind(patches, lat)
+    xc, yc = _grid_lines(patches, lat, same, rows, cols)
     pitch_x = (xc[-1] - xc[0]) / (cols - 1)
     pitch_y = (yc[-1] - yc[0]) / (rows - 1)
-    m = best.members
-    xs = (face_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], cols)
-          or stepped_edges(best.cols, patches.cx[m], xc)
-          or kind_edges(best.cols, patches.cx[m], patches.w[m], patches.h[m], same, xc, pitch_x)
+    m = lat.members
+    xs = (face_edges(lat.cols, patches.cx[m], patches.w[m], patches.h[m], cols)
+          or stepped_edges(lat.cols, patches.cx[m], xc)
+          or kind_edges(lat.cols, patches.cx[m], patches.w[m], patches.h[m], same, xc, pitch_x)
           or edges(xc, pitch_x))
-    ys = (face_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], rows)
-          or stepped_edges(best.rows, patches.cy[m], yc)
-          or kind_edges(best.rows, patches.cy[m], patches.h[m], patches.w[m], same, yc, pitch_y)
+    ys = (face_edges(lat.rows, patches.cy[m], patches.h[m], patches.w[m], rows)
+          or stepped_edges(lat.rows, patches.cy[m], yc)
+          or kind_edges(lat.rows, patches.cy[m], patches.h[m], patches.w[m], same, yc, pitch_y)
           or edges(yc, pitch_y))
     return Geometry(xs, ys)

@@ -17,13 +17,13 @@ import numpy as np
 from sweepbot.board import Board, game_over, holds_no_mine
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
-from sweepbot.vision.board_fit import fit_board
+from sweepbot.vision.board_fit import fit_first
 from sweepbot.vision.cells import CellScores, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.decide import classify
 from sweepbot.vision.fit import resizes
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.locate import locate
+from sweepbot.vision.locate import Grids, grids
 from sweepbot.vision.opened import as_opened, reads_unknown
 from sweepbot.vision.profile import Profile, available_profiles, select_profiles
 from sweepbot.vision.redraw import even_grid, off_pitch, redraw
@@ -173,8 +173,10 @@ def read_screenshot(
     The stages, in order, each run once:
 
     1. the profiles to try (``profile``: those of that name; ``profiles``: these; else every one known);
-    2. the grid of cells, located on the image (``vision.locate``) unless given;
-    3. the fit (``vision.board_fit.fit_board``): the profile that reads the grid best, with the grid lined up
+    2. the grids of cells, located on the image (``vision.locate.grids``: the likeliest board first, any other
+       grid beside it after) unless given;
+    3. the fit (``vision.board_fit.fit_first``): of the first grid a profile reads, the profile that reads it
+       best, with the grid lined up
        with its looks and every cell's scores, each cell named or refused (``vision.decide``), an outer line of
        the window's background lined up with the cells left out;
     4. the board's own checks on the fit (``vision.board_fit.unreadable``): every cell named, the board not all
@@ -187,8 +189,8 @@ def read_screenshot(
     candidates = select_profiles(profile, available_profiles() if profiles is None else profiles)
     if not candidates:
         raise ReadError("no profiles to read with")
-    found = geometry or locate(image)
-    seen, fit, placed = fit_board(image, found, candidates, opened_unknown, trim=geometry is None)
+    found = Grids((geometry,)) if geometry is not None else grids(image)
+    seen, fit, placed = fit_first(image, found, candidates, opened_unknown, trim=geometry is None)
     kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)
     unknown = opened_unknown and reads_unknown(fit.profile)
     reading = registered_reading(seen, read_located(seen, fit.grid, fit.profile, opened_unknown=unknown, last=kept),

@@ -23,7 +23,7 @@ from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision.frames import Grabber, same_frame
-from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.locate import LocateError, grids
 from sweepbot.watch.overlays import OVERLAY_POLL, OVERLAY_WAIT, Overlays
 from sweepbot.watch.pace import Pace, Waits
 
@@ -166,12 +166,15 @@ class Watcher:
         if self.mouse is None:
             return frame
         try:
-            box = Rect(*locate(frame).bbox)
+            found = grids(frame).ranked
         except LocateError:
             return frame
-        if not box.contains(*self.mouse.pointer()):
+        pointer = self.mouse.pointer()
+        # the grid the pointer rests on (a board among other grids: which one is the board, the read tells)
+        boxes = [box for box in (Rect(*grid.bbox) for grid in found) if box.contains(*pointer)]
+        if not boxes:
             return frame
-        self.park(box)
+        self.park(boxes[0])
         return self.hold_still(quiet=OFF_BOARD_QUIET)
 
     def rest_on(self, x: float, y: float) -> None:
