@@ -14,6 +14,9 @@ from sweepbot.rect import Rect
 
 TILE = 18
 ORIGIN = (60, 90)
+#: Where a chessboard beside the board starts (``TileClient``'s ``chessboard``), and its squares' colours.
+CHESS_ORIGIN = (330, 90)
+CHESS_LIGHT, CHESS_DARK = (181, 217, 240), (99, 136, 181)
 SCREEN = (640, 480)
 DIGIT_COLOURS = {"1": (200, 0, 0), "2": (0, 130, 0), "3": (0, 0, 210), "4": (120, 0, 0), "5": (0, 0, 120),
                  "6": (120, 120, 0), "7": (0, 0, 0), "8": (90, 90, 90)}
@@ -153,7 +156,7 @@ class TileClient:
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
                  quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
                  panel: float = 0.0, win_dialog_after: float = 0.0, shrinks: float = 0.0, menu: bool = False,
-                 title: bool = False,
+                 title: bool = False, chessboard: int = 0,
                  clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
@@ -262,6 +265,9 @@ class TileClient:
         #: a window manager's title bar above the window's client area, which shows a copy of the panel's "New"
         #: button (a title drawn in a like font and box), no control of the game
         self.title = title
+        #: a chessboard of eight by eight squares of this many px to the right of the board, a grid of cells
+        #: larger than the board (a chess site's page beside the game; 0: none)
+        self.chessboard = chessboard
         self.clicks_on_menu = 0  # clicks on it but on the "New" button
         self.clicks_off_window = 0  # clicks where no window was, on the desktop
         #: a new game only by a click on a line of text (a web page's link), which shows no button
@@ -399,6 +405,12 @@ class TileClient:
              note: bool) -> np.ndarray:
         """The screen showing ``shown``, with what lies over the board."""
         canvas = np.full((SCREEN[1], SCREEN[0], 3), (90, 120, 60), np.uint8)
+        if self.chessboard:
+            box = self.chessboard_box()
+            rows, cols = np.indices((box.h, box.w)) // self.chessboard
+            canvas[box.y:box.bottom, box.x:box.right] = np.where(((rows + cols) % 2 == 0)[..., None],
+                                                                  np.array(CHESS_LIGHT, np.uint8),
+                                                                  np.array(CHESS_DARK, np.uint8))
         x0, y0 = ORIGIN
         for r, row in enumerate(shown):
             for c, ch in enumerate(row):
@@ -616,6 +628,9 @@ class TileClient:
         """Whether the button is not drawn now: a moment after a game other than the first ended."""
         return bool(self.late_button) and len(self.games) > 1 and self.ended_at is not None \
             and self.clock.now() - self.ended_at < self.late_button
+
+    def chessboard_box(self) -> Rect:
+        return Rect(CHESS_ORIGIN[0], CHESS_ORIGIN[1], 8 * self.chessboard, 8 * self.chessboard)
 
     def window_at(self, x: int, y: int) -> tuple[int, int, int, int] | None:
         """The client area of the window at ``(x, y)``: the dialog's over the board, else the whole screen;

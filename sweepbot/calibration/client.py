@@ -14,12 +14,12 @@ import numpy as np
 
 from sweepbot.calibration.calibrate import calibrate_frames
 from sweepbot.calibration.live.session import LiveSession
+from sweepbot.calibration.live.tiles import new_game_board
 from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.calibration.sheet import names_sheet
 from sweepbot.errors import SweepbotError
 from sweepbot.threads import on_one_thread
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.locate import locate
 from sweepbot.vision.profile import Profile, save_profile, user_profiles_dir
 from sweepbot.vision.rules import PlayRules
 from sweepbot.watch import Watcher, check_keys
@@ -75,7 +75,7 @@ def calibrate(client: str, *, screenshots: Sequence[np.ndarray] = (), recordings
     for session in sessions:
         facts += [replace(f, frame=f.frame + len(images)) for f in session.facts]
         images += session.frames
-        geometries += [locate(session.frames[0])] * len(session.frames)  # one board, located on its new game
+        geometries += [new_game_board(session.frames[0])] * len(session.frames)  # one board, on its new game
         play = play.merged(session.play)
     if mines is not None:
         sizes = sorted({(g.rows, g.cols) for g in geometries if g})

@@ -24,10 +24,11 @@ import numpy as np
 from sweepbot.calibration.calibrate import Calibration, calibrate_frames
 from sweepbot.calibration.facts import CalibrationError, Fact
 from sweepbot.calibration.live.session import LiveSession
+from sweepbot.calibration.live.tiles import new_game_board
 from sweepbot.calibration.recording import load_session
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.locate import LocateError, locate
+from sweepbot.vision.locate import LocateError
 from sweepbot.vision.rules import PlayRules
 
 #: Clients that play only a few board sizes at each cell size (ace-minesweeper's four levels): their
@@ -55,7 +56,7 @@ class Recorded:
         if not session.frames:
             raise CalibrationError(f"{source}: a session with no frames")
         try:
-            geometry = locate(session.frames[0])
+            geometry = new_game_board(session.frames[0])
         except LocateError as err:
             raise CalibrationError(f"{source}: no board on the session's first frame: {err}") from None
         start = len(self.images)

@@ -13,10 +13,10 @@ import numpy as np
 
 from sweepbot.calibration.facts import REVEALED, CalibrationError, Fact
 from sweepbot.calibration.live.session import LiveSession
+from sweepbot.calibration.live.tiles import new_game_board
 from sweepbot.calibration.looks import window_crop
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.cells import cell_windows
-from sweepbot.vision.locate import locate
 from sweepbot.vision.rules import PlayRules, RulesError
 
 
@@ -24,7 +24,7 @@ def compact(session: LiveSession) -> LiveSession:
     """The frames that carry what the session proved: every frame with a fact other than "opened" (new
     games, marks, losses), each game's last frame, and a frame wherever an opened cell shows a look not
     kept yet."""
-    geometry = locate(session.frames[0])
+    geometry = new_game_board(session.frames[0])
     crop = window_crop([geometry], 0.12)
     seen: set[bytes] = set()
     by_frame: dict[int, list[Fact]] = {}

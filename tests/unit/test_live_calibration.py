@@ -14,16 +14,17 @@ from sweepbot.calibration.calibrate import Calibration, calibrate_frames, mine_t
 from sweepbot.calibration.facts import WON_COVERED
 from sweepbot.calibration.live.run import LiveCalibration
 from sweepbot.calibration.live.session import FactLog, LiveSession
+from sweepbot.calibration.live.tiles import new_game_board
 from sweepbot.calibration.recording import compact, load_session, save_session
 from sweepbot.control.mapping import mapping_for
 from sweepbot.control.mouse import BoardInput
 from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.locate import locate
+from sweepbot.vision.locate import grids, locate
 from sweepbot.vision.read import ReadError, read_screenshot
 from tests.fakes import watcher
-from tests.tile_client import SCREEN, TileClient
+from tests.tile_client import ORIGIN, SCREEN, TileClient
 
 
 def calibrate(client: TileClient, games: int = 5) -> LiveSession:
@@ -59,7 +60,7 @@ def profile_true_to_the_games(client: TileClient, session: LiveSession) -> Calib
     assert session.wins == sum(g.state == "won" for g in played)
     exploded = {g.exploded for g in played if g.exploded}
     assert {(f.row, f.col) for f in session.facts if f.char == "!"} <= exploded
-    geometry = locate(session.frames[0])
+    geometry = new_game_board(session.frames[0])
     cal = calibrate_frames(session.frames, "tile", session.facts, session.play, min_cells=1,
                            geometries=[geometry] * len(session.frames))[0]
     assert cal.misread == 0
@@ -1193,3 +1194,17 @@ def test_a_client_that_takes_only_a_held_press_is_found_to_and_played_with_the_s
     report = Player(watcher(quick, BoardInput(quick, mapping_for(SCREEN, (0, 0), SCREEN))), Reader(),
                     settings_for(PlayRules("none"), max_seconds=5.0)).play_game()
     assert report.result not in ("won", "lost") and quick.clicked == []  # plain clicks: nothing taken
+
+
+def test_a_board_beside_a_larger_grid_is_calibrated_and_the_grid_never_clicked() -> None:
+    """A chessboard beside the drawn client's board, a larger grid of cells than the board: calibration takes
+    the grid that shows a new game (one look everywhere) for the board, keeps its frames (the board in sight
+    where it was), calibrates the client true to its games, and sends no click to the chessboard."""
+    client = TileClient(seed=11, chessboard=36)
+    frame = client.grab()
+    assert grids(frame).ranked[0].bbox[0] > ORIGIN[0] + 200  # the chessboard is the likeliest grid
+    session = calibrate(client, games=3)
+    assert session.games == 3 and session.frames
+    profile_true_to_the_games(client, session)
+    box = client.chessboard_box()
+    assert not [xy for xy in client.clicked if box.contains(*xy)]

@@ -15,22 +15,31 @@ from sweepbot.calibration.live.follow import Follower, FollowingScreen
 from sweepbot.calibration.live.game import LiveGame
 from sweepbot.calibration.live.newgame import NewGame
 from sweepbot.calibration.live.session import FactLog, LiveSession
-from sweepbot.calibration.live.tiles import Tiles
-from sweepbot.vision.locate import locate
+from sweepbot.calibration.live.tiles import Tiles, new_games_first
+from sweepbot.vision.locate import grids
 from sweepbot.watch import CALIBRATION, Watcher, check_keys
 
 
 def find_board(watcher: Watcher) -> tuple[BoardDriver, Tiles, np.ndarray]:
     """Locate the board, which must be a new game (one look everywhere), keep the mouse to it and learn whether
-    the client lights the tile under the pointer. The board, its tiles, and the settled screen."""
-    geometry = locate(watcher.grab())
-    region = board_region(geometry)
-    watcher.input().set_board(region)
-    watcher.park(region)
-    watcher.answer(region, None, CALIBRATION)
-    frame = watcher.grab()
-    tiles = Tiles.of_new_board(geometry, frame)
-    if tiles is None:
+    the client lights the tile under the pointer. The board, its tiles, and the settled screen.
+
+    Of the grids of cells on the screen (``vision.locate.grids``: a board beside another grid, a chessboard on
+    a web page), the board is the first that shows a new game, those that show one on the first frame tried
+    first (``vision.calibration.live.tiles.new_games_first``; the tile under the pointer may be lit: each grid
+    is looked at again with the pointer parked below it). Two grids alike are two boards: which one is meant
+    is not guessed."""
+    first = watcher.grab()
+    for geometry in new_games_first(grids(first), first):
+        region = board_region(geometry)
+        watcher.input().set_board(region)
+        watcher.park(region)
+        watcher.answer(region, None, CALIBRATION)
+        frame = watcher.grab()
+        tiles = Tiles.of_new_board(geometry, frame)
+        if tiles is not None:
+            break
+    else:
         raise CalibrationError("the board on screen is not a new game (cells differ): start a new game first")
     follower = Follower.of_new_game(geometry, frame)
     board = BoardDriver(watcher.seeing(FollowingScreen(watcher.screen, follower)), tiles.cells, follower=follower)

@@ -15,7 +15,7 @@ from sweepbot.calibration.live.follow import at_place
 from sweepbot.calibration.live.tiles import Tiles
 from sweepbot.errors import SweepbotError
 from sweepbot.vision.geometry import Geometry
-from sweepbot.vision.locate import locate
+from sweepbot.vision.locate import grids
 from sweepbot.vision.rules import PlayRules
 
 #: Pixels kept around the board in the session's frames: left, top, right, bottom (a counter may be in a
@@ -59,12 +59,13 @@ def kept_geometry(geometry: Geometry) -> Geometry:
 
 
 def intact(frame: np.ndarray, geometry: Geometry) -> bool:
-    """The whole board in sight where it was (no dialog over it): only such frames are kept."""
+    """The whole board in sight where it was (no dialog over it), one of the grids on the screen: only such
+    frames are kept."""
     try:
-        found = locate(frame)
+        found = grids(frame).ranked
     except SweepbotError:
         return False
-    return (found.rows, found.cols) == (geometry.rows, geometry.cols) and at_place(found, geometry)
+    return any((one.rows, one.cols) == (geometry.rows, geometry.cols) and at_place(one, geometry) for one in found)
 
 
 @dataclass

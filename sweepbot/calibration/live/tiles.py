@@ -11,6 +11,7 @@ import numpy as np
 from sweepbot.calibration.facts import REVEALED
 from sweepbot.calibration.live.driver import CHANGED_RMS, MIDDLE_INSET, Cell, CellWindows, rms
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.locate import Grids, LocateError, grids
 
 #: A new game: one look (covered) on at least this share of the cells (xdemineur opens an area by itself).
 NEW_BOARD_SHARE = 0.5
@@ -33,6 +34,21 @@ def covered_look(windows: np.ndarray) -> np.ndarray | None:
     if same.mean() < NEW_BOARD_SHARE:
         return None
     return windows[same].mean(axis=0)
+
+
+def new_games_first(found: Grids, frame: np.ndarray) -> list[Geometry]:
+    """The grids of cells on ``frame`` (``vision.locate.grids``), those that show a new game (one look on most
+    cells: :meth:`Tiles.of_new_board`) first, each in its rank: a calibration's board is a new game, a
+    chessboard or a table beside it is not. LocateError when the likeliest two are two boards alike."""
+    if found.twin is not None:
+        raise LocateError(found.twin)
+    fresh = [g for g in found.ranked if Tiles.of_new_board(g, frame) is not None]
+    return fresh + [g for g in found.ranked if g not in fresh]
+
+
+def new_game_board(frame: np.ndarray) -> Geometry:
+    """The board of a calibration's first frame, a new game: the first of :func:`new_games_first`."""
+    return new_games_first(grids(frame), frame)[0]
 
 
 @dataclass
