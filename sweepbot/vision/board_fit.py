@@ -19,7 +19,7 @@ from sweepbot.vision.locate import Grids, LocateError
 from sweepbot.vision.opened import as_opened, reads_unknown
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
-from sweepbot.vision.refusal import ReadError, all_open, refuse
+from sweepbot.vision.refusal import REFUSED, ReadError, all_open, refuse
 from sweepbot.vision.scaled import LARGEST, SMALLEST
 from sweepbot.vision.track import score_frame
 
@@ -27,16 +27,17 @@ from sweepbot.vision.track import score_frame
 def fit_first(image: np.ndarray, grids: Grids, candidates: Sequence[Profile], opened_unknown: bool,
               trim: bool = True) -> tuple[np.ndarray, Fit, Geometry | None]:
     """:func:`fit_board` of the first of ``grids`` (the grids of cells on the screenshot, the likeliest board
-    first: ``vision.locate.grids``) that a profile reads; the error of the first when none is read. The two
+    first: ``vision.locate.grids``) that a profile reads; when none is, the error of the one read nearest
+    whole (the fewest of its cells refused: a board under a dialog, not a chessboard beside it). The two
     likeliest taken for two boards (``Grids.twin``) are both read: when both read, or neither does, it is an
     error (which board is meant?); the one read is the board."""
     twin, ranked = grids.twin, grids.ranked
-    first: ReadError | None = None
+    errors: list[ReadError] = []
     for k, grid in enumerate(ranked):
         try:
             fitted = fit_board(image, grid, candidates, opened_unknown, trim)
         except ReadError as err:
-            first = first or err
+            errors.append(err)
             continue
         if twin is not None and k == 0:
             try:
@@ -47,8 +48,17 @@ def fit_first(image: np.ndarray, grids: Grids, candidates: Sequence[Profile], op
         return fitted
     if twin is not None:
         raise LocateError(twin)
-    assert first is not None
-    raise first
+    # the grid read nearest whole: a board but for a few cells under something, rather than a grid whose
+    # every cell is refused (a chessboard), the likeliest first of equals
+    raise min(errors, key=_unread_share)
+
+
+def _unread_share(error: ReadError) -> float:
+    """The share of a grid's cells a read left unread (1: all, or no cell read)."""
+    part = error.board_but_unread
+    if part is None or not part.grid:
+        return 1.0
+    return sum(row.count(REFUSED) for row in part.grid) / (len(part.grid) * len(part.grid[0]))
 
 
 def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool,

@@ -67,3 +67,19 @@ def test_two_boards_that_both_read_are_refused() -> None:
         read_screenshot(both)
     with pytest.raises(LocateError, match="two boards"):
         locate(both)
+
+
+def test_a_board_partly_hidden_beside_a_chessboard_is_the_error_reported() -> None:
+    """The same board with two of its cells painted over (a toast over them) beside a larger chessboard: no
+    grid reads, and the error is the board's (the grid read nearest whole), with the board read but for
+    those cells, which play judges a game's end from; not the chessboard's, every square refused."""
+    path = FIXTURES / "xdemineur" / "12x9-first.png"
+    image = load_image(path)
+    g = read_screenshot(image).geometry
+    hidden = image.copy()
+    hidden[g.ys[4]:g.ys[5], g.xs[3]:g.xs[5]] = (40, 200, 40)
+    with pytest.raises(ReadError) as refused:
+        read_screenshot(beside(hidden, chessboard(40)))
+    part = refused.value.board_but_unread
+    assert part is not None and (len(part.grid), len(part.grid[0])) == (g.rows, g.cols)
+    assert sorted(refused.value.cells) == [(4, 3), (4, 4)]
