@@ -27,6 +27,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from sweepbot.vision.annotate import annotate
     from sweepbot.vision.capture import load_image, save_crops
+    from sweepbot.vision.geometry import Geometry
     from sweepbot.vision.locate import locate
     from sweepbot.vision.read import ReadError, read_screenshot
 
@@ -35,7 +36,10 @@ def run(args: argparse.Namespace) -> int:
         reading = read_screenshot(image, profile=args.profile)
     except ReadError as err:
         if args.annotate and err.cells:
-            _save(args.annotate, annotate(image, locate(image), None, err.cells))
+            # the grid whose cells were refused (where several grids show, not always the likeliest)
+            part = err.board_but_unread
+            grid = Geometry(part.xs, part.ys) if part is not None else locate(image)
+            _save(args.annotate, annotate(image, grid, None, err.cells))
         err.partial = {"unread": [list(cell) for cell in err.cells]}
         if err.crops and args.save_unread:
             err.partial["crops"] = str(save_crops(err.crops, args.save_unread))

@@ -5,8 +5,11 @@ other grid is a chessboard, as a web page beside the game shows one."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -83,3 +86,22 @@ def test_a_board_partly_hidden_beside_a_chessboard_is_the_error_reported() -> No
     part = refused.value.board_but_unread
     assert part is not None and (len(part.grid), len(part.grid[0])) == (g.rows, g.cols)
     assert sorted(refused.value.cells) == [(4, 3), (4, 4)]
+
+
+def test_the_read_command_draws_the_refused_cells_on_the_board_they_belong_to(tmp_path: Path) -> None:
+    """``sweepbot read --annotate`` on that screenshot: refused, with a clear message and exit 2, and the
+    picture marks the board's two hidden cells, on the board's grid (the chessboard is the likeliest grid)."""
+    path = FIXTURES / "xdemineur" / "12x9-first.png"
+    image = load_image(path)
+    g = read_screenshot(image).geometry
+    hidden = image.copy()
+    hidden[g.ys[4]:g.ys[5], g.xs[3]:g.xs[5]] = (40, 200, 40)
+    shot, drawn = tmp_path / "shot.png", tmp_path / "drawn.png"
+    cv2.imwrite(str(shot), beside(hidden, chessboard(40)))
+    proc = subprocess.run([sys.executable, "-m", "sweepbot", "read", str(shot), "--annotate", str(drawn)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and "(4, 3)" in proc.stderr, proc.stderr
+    marked = np.any(cv2.imread(str(drawn)) != beside(hidden, chessboard(40)), axis=2)
+    ys, xs = np.nonzero(marked)
+    # every mark lies on the board, none on the chessboard beside it
+    assert len(xs) and xs.max() < image.shape[1] and ys.max() < image.shape[0]
