@@ -337,8 +337,9 @@ def _locate(image: np.ndarray, step: int) -> Grids:
     if not ranked or ranked[0][2].size < MIN_CELLS:
         raise LocateError("no board found: no regular grid of cells on the image")
     found: list[Geometry] = []
+    taken: list[int] = []  # the place in ``ranked`` of each grid found
     boxes: list[tuple[float, float, float, float]] = []
-    twin = _twin(ranked)
+    twin = _twins(ranked)
     for k, (_, sub, lat, _, _) in enumerate(ranked):
         rows, cols = int(lat.rows.max()) + 1, int(lat.cols.max()) + 1
         if lat.size < MIN_CELLS or rows < 2 or cols < 2:
@@ -346,33 +347,32 @@ def _locate(image: np.ndarray, step: int) -> Grids:
         m = lat.members
         box = (float((sub.cx[m] - sub.w[m] / 2).min()), float((sub.cy[m] - sub.h[m] / 2).min()),
                float((sub.cx[m] + sub.w[m] / 2).max()), float((sub.cy[m] + sub.h[m] / 2).max()))
-        if (twin is None or k != 1) and any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
-                                            for b in boxes):
+        if not (twin and k == 1) and any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                                         for b in boxes):
             continue  # another grid over the same place (cells at twice the pitch, parts of cells)
         boxes.append(box)
+        taken.append(k)
         found.append(_geometry(sub, lat, rows, cols))
         if len(found) == MAX_GRIDS:
             break
     if not found:
         raise LocateError("no board found: cells line up in a single row or column only")
-    if twin is not None and len(found) > 1:
+    why = None
+    if twin and taken[:2] == [0, 1]:
         one, other = found[0], found[1]
-        twin = (f"two boards found ({one.rows}x{one.cols} and {other.rows}x{other.cols} cells): show only one, "
-                "or crop the image")
-    return Grids(tuple(found), twin if len(found) > 1 else None)
+        why = (f"two boards found ({one.rows}x{one.cols} and {other.rows}x{other.cols} cells): show only one, "
+               "or crop the image")
+    return Grids(tuple(found), why)
 
 
-def _twin(ranked: list[tuple[float, Patches, Lattice, float, float]]) -> str | None:
-    """Whether the likeliest two lattices are two boards (see ``Grids.twin``): "twin", else None."""
+def _twins(ranked: list[tuple[float, Patches, Lattice, float, float]]) -> bool:
+    """Whether the likeliest two lattices are two boards (see ``Grids.twin``): found at the same pitch, the
+    second with at least ``TWIN_SHARE`` of the first's patches (each taken as a grid, two rows and columns at
+    least: :func:`_locate`)."""
     if len(ranked) < 2:
-        return None
-    best, other = ranked[0], ranked[1]
-    same_pitch = best[3:] == other[3:] and best[1] is other[1]
-    if same_pitch and other[2].size >= max(MIN_CELLS, TWIN_SHARE * best[2].size) \
-            and int(other[2].rows.max()) >= 1 and int(other[2].cols.max()) >= 1 \
-            and int(best[2].rows.max()) >= 1 and int(best[2].cols.max()) >= 1:
-        return "twin"
-    return None
+        return False
+    (_, patches, best, px, py), (_, other_patches, other, ox, oy) = ranked[0], ranked[1]
+    return patches is other_patches and (px, py) == (ox, oy) and other.size >= max(MIN_CELLS, TWIN_SHARE * best.size)
 
 
 def _geometry(patches: Patches, lat: Lattice, rows: int, cols: int) -> Geometry:
