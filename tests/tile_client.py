@@ -156,7 +156,7 @@ class TileClient:
                  slow_button: float = 0.0, late_scores: bool = False, late_button: float = 0.0,
                  quits_on_escape: bool = False, misses_a_key: bool = False, tells_focus: bool = False,
                  panel: float = 0.0, win_dialog_after: float = 0.0, shrinks: float = 0.0, menu: bool = False,
-                 title: bool = False, chessboard: int = 0,
+                 title: bool = False, chessboard: int = 0, opens_at_start: bool = False,
                  clock: Clock | None = None) -> None:
         #: the time its toasts, notes and slow answers go by (a fake clock unless one is given)
         self.clock: Clock = clock or FakeClock()
@@ -268,6 +268,10 @@ class TileClient:
         #: a chessboard of eight by eight squares of this many px to the right of the board, a grid of cells
         #: larger than the board (a chess site's page beside the game; 0: none)
         self.chessboard = chessboard
+        #: each game opens an area by itself at its start, from the board's middle (xdemineur): on a board of
+        #: few mines, most of it
+        self.opens_at_start = opens_at_start
+        self.opened_at_start: list[int] = []  # the cells each game opened by itself
         self.clicks_on_menu = 0  # clicks on it but on the "New" button
         self.clicks_off_window = 0  # clicks where no window was, on the desktop
         #: a new game only by a click on a line of text (a web page's link), which shows no button
@@ -299,8 +303,11 @@ class TileClient:
             self.ended = True
             return
         self.panel_closed = False
-        self.game = Game(self.level, self.seed + len(self.games), self.first_click)
+        self.game = Game(self.level, self.seed + len(self.games),
+                         "opening" if self.opens_at_start else self.first_click)
         self.games.append(self.game)
+        if self.opens_at_start:
+            self.opened_at_start.append(len(self.game.open((self.game.rows // 2, self.game.cols // 2))))
         self.marks = {}
         self.ended_at = None
         self.focus = None

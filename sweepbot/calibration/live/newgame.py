@@ -364,11 +364,18 @@ class NewGame:
         return frame
 
     def started(self, frame: np.ndarray, ended: EndedGame) -> bool:
-        """A new game: the cell clicked last changed back since the game ended, and most cells are covered."""
+        """A new game: the cell clicked last changed back since the game ended, and most cells are covered, or
+        a cell that showed an opened cell's look when the game ended is covered again (no game covers an
+        opened cell: a client that opens an area by itself at a game's start, xdemineur, may open most of a
+        board of few mines)."""
         changed = self.tiles.cells.changed(ended.screen, frame)
+        if not changed or (ended.exploded is not None and ended.exploded not in changed):
+            return False
         geo = self.tiles.cells.geometry
-        covered = len(self.tiles.covered(frame)) >= NEW_BOARD_SHARE * geo.rows * geo.cols
-        return bool(changed) and (ended.exploded is None or ended.exploded in changed) and covered
+        covered = self.tiles.covered(frame)
+        if len(covered) >= NEW_BOARD_SHARE * geo.rows * geo.cols:
+            return True
+        return any(not self.tiles.new_look(ended.screen, cell) for cell in changed & covered)
 
     def seen(self, ended: EndedGame) -> str:
         """What the board shows now, in words, for a message."""
