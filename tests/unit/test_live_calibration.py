@@ -1213,8 +1213,8 @@ def test_a_board_beside_a_larger_grid_is_calibrated_and_the_grid_never_clicked()
 def test_a_new_game_that_opens_most_of_its_board_by_itself_is_known_by_the_cells_it_covers_again() -> None:
     """The drawn client opens an area by itself at each game's start (xdemineur); on a board of 10 mines in
     81 cells its second game opens three quarters of it, so that most cells are no longer covered. The new
-    game is known by the cells open at the last game's end that are covered again; before, it was not, the
-    screen's change was taken for a menu and closed with Escape, which quits this client."""
+    game is known by the cells open at the last game's end that are covered again (a new game not known would
+    leave the screen's change taken for a menu, closed with Escape, which quits this client)."""
     client = TileClient(level="9x9/10", seed=5, opens_at_start=True, quits_on_escape=True)
     session = calibrate(client, games=3)
     assert not client.ended and session.games == 3
