@@ -19,7 +19,7 @@ from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_tem
 from sweepbot.vision.opened import learning, reads_unknown
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import Seen, reading_area
-from sweepbot.vision.refusal import REFUSED, PartRead, ReadError
+from sweepbot.vision.refusal import ReadError
 
 #: The most of a board's cells (a share) the profile in use may leave unread, where the board was, for the board
 #: to be its client's with something over those cells (see :meth:`VisionReader.mostly_read_here`): half, where a
@@ -226,7 +226,7 @@ class VisionReader:
             return found
         part = found.board_but_unread if isinstance(found, ReadError) else None
         ours = here.board_but_unread if isinstance(here, ReadError) else None
-        if part is not None and ours is not None and _unread(part) <= _unread(ours):
+        if part is not None and ours is not None and part.unread <= ours.unread:
             return found
         return here
 
@@ -242,7 +242,7 @@ class VisionReader:
         if part is None or self.geometry is None or self.profile is None \
                 or not made_at(self.profile, self.geometry.pitch):
             return False
-        return lies_at(part, self.geometry.xs, self.geometry.ys) and _unread(part) <= MOSTLY_UNREAD * len(
+        return lies_at(part, self.geometry.xs, self.geometry.ys) and part.unread <= MOSTLY_UNREAD * len(
             part.grid) * len(part.grid[0])
 
     def _find(self, frame: np.ndarray) -> Reading:
@@ -283,11 +283,6 @@ def _with_kin(frame: np.ndarray, in_use: Profile, reading: Reading) -> Reading:
     except SweepbotError:
         return reading
     return again if unknown(again) < unknown(reading) else reading
-
-
-def _unread(board: PartRead) -> int:
-    """Cells of a board read but for some that match no look."""
-    return sum(row.count(REFUSED) for row in board.grid)
 
 
 def unknown(reading: Reading) -> int:

@@ -19,7 +19,7 @@ from sweepbot.vision.locate import Grids, LocateError
 from sweepbot.vision.opened import as_opened, reads_unknown
 from sweepbot.vision.profile import Profile
 from sweepbot.vision.redraw import even_grid, is_uneven, off_pitch, redraw
-from sweepbot.vision.refusal import REFUSED, ReadError, all_open, refuse
+from sweepbot.vision.refusal import ReadError, all_open, refuse
 from sweepbot.vision.scaled import LARGEST, SMALLEST
 from sweepbot.vision.track import score_frame
 
@@ -58,7 +58,7 @@ def _unread_share(error: ReadError) -> float:
     part = error.board_but_unread
     if part is None or not part.grid:
         return 1.0
-    return sum(row.count(REFUSED) for row in part.grid) / (len(part.grid) * len(part.grid[0]))
+    return part.unread / (len(part.grid) * len(part.grid[0]))
 
 
 def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool,

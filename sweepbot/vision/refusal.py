@@ -37,6 +37,11 @@ class PartRead:
     xs: tuple[int, ...]
     ys: tuple[int, ...]
 
+    @property
+    def unread(self) -> int:
+        """How many cells matched no look well."""
+        return sum(row.count(REFUSED) for row in self.grid)
+
 
 #: A cell of a :class:`PartRead` read that matched no look well.
 REFUSED = "~"

@@ -26,7 +26,7 @@ def find_board(watcher: Watcher) -> tuple[BoardDriver, Tiles, np.ndarray]:
 
     Of the grids of cells on the screen (``vision.locate.grids``: a board beside another grid, a chessboard on
     a web page), the board is the first that shows a new game, those that show one on the first frame tried
-    first (``vision.calibration.live.tiles.new_games_first``; the tile under the pointer may be lit: each grid
+    first (``calibration.live.tiles.new_games_first``; the tile under the pointer may be lit: each grid
     is looked at again with the pointer parked below it). Two grids alike are two boards: which one is meant
     is not guessed."""
     first = watcher.grab()
