@@ -1,5 +1,5 @@
 """From a screenshot to a Board, in stages, each run once: locate the grid, fit the profile that reads it,
-check the board, read it and its counter, register drawn looks where the board shows them
+check the board, register drawn looks where the board shows them, read it and its counter
 (:func:`read_screenshot`).
 
 The game loop calls :func:`read_screenshot` once to find the board and its profile, then
@@ -21,7 +21,7 @@ from sweepbot.vision.board_fit import fit_first
 from sweepbot.vision.cells import CellScores, windows_area
 from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, read_counter
 from sweepbot.vision.decide import classify
-from sweepbot.vision.fit import resizes
+from sweepbot.vision.fit import Fit, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import Grids, grids
 from sweepbot.vision.opened import as_opened, reads_unknown
@@ -108,14 +108,8 @@ def read_located(
     cell drawn at the profile's size (see ``vision.redraw``); the reading keeps the board's own geometry.
     """
     drawn, at = as_read(image, geometry, profile)
-    scores = classify(drawn, at, profile, levels=levels, max_rms=max_rms, last=None if last is None else last.cells)
-    if not scores.accepted.all():
-        scores = as_opened(scores, at, profile) if opened_unknown else scores
-        if not scores.accepted.all():
-            raise refuse(drawn, at, scores, profile)
-        if holds_no_mine(scores.grid()):
-            # the cells no look fits, taken for open ones, leave no cell a mine could be under
-            raise all_open(at)
+    scores = named(drawn, at, profile, opened_unknown, classify(
+        drawn, at, profile, levels=levels, max_rms=max_rms, last=None if last is None else last.cells))
     grid = scores.grid()
     pixels = counter_pixels(drawn, at, profile)
     if last is not None and last.counter_holds(at, profile, pixels):
@@ -130,6 +124,22 @@ def read_located(
     seen = None if scores.track is None else Seen(scores.track, None if pixels is None else pixels.copy(),
                                                   mines_left)
     return Reading(board, geometry, profile, scores, mines_left, seen=seen)
+
+
+def named(image: np.ndarray, geometry: Geometry, profile: Profile, opened_unknown: bool,
+          scores: CellScores) -> CellScores:
+    """The board's cells as read: ``scores`` with its refused cells read as open cells of unknown number with
+    ``opened_unknown`` (``vision.opened.as_opened``). Raises :class:`ReadError` naming the cells still
+    refused, or when the cells so read leave no cell a mine could be under."""
+    if scores.accepted.all():
+        return scores
+    scores = as_opened(scores, geometry, profile) if opened_unknown else scores
+    if not scores.accepted.all():
+        raise refuse(image, geometry, scores, profile)
+    if holds_no_mine(scores.grid()):
+        # the cells no look fits, taken for open ones, leave no cell a mine could be under
+        raise all_open(geometry)
+    return scores
 
 
 def as_read(image: np.ndarray, geometry: Geometry, profile: Profile) -> tuple[np.ndarray, Geometry]:
@@ -181,35 +191,41 @@ def read_screenshot(
        the window's background lined up with the cells left out;
     4. the board's own checks on the fit (``vision.board_fit.unreadable``): every cell named, the board not all
        open, the grid not going on past an edge;
-    5. the board read with the fit's profile on its grid, the scores the fit took kept (:func:`read_located`:
-       cells read as open with their number unknown, the mines-left counter);
-    6. a profile drawn at another size registered where the board shows its looks and its counter's line
-       (:func:`registered_reading`), when that reads the same board: the profile the next frames are read with.
+    5. a profile drawn at another size registered where the board shows its looks and its counter's line
+       (:func:`registered_fit`), when its looks name every cell as the fit did: the profile the board and the
+       next frames are read with;
+    6. the board read with that profile on the fit's grid, the cells' scores kept (:func:`read_located`:
+       cells read as open with their number unknown, the mines-left counter).
     """
     candidates = select_profiles(profile, available_profiles() if profiles is None else profiles)
     if not candidates:
         raise ReadError("no profiles to read with")
     found = Grids((geometry,)) if geometry is not None else grids(image)
     seen, fit, placed = fit_first(image, found, candidates, opened_unknown, trim=geometry is None)
-    kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)
     unknown = opened_unknown and reads_unknown(fit.profile)
-    reading = registered_reading(seen, read_located(seen, fit.grid, fit.profile, opened_unknown=unknown, last=kept),
-                                 unknown)
+    fit = registered_fit(seen, fit, unknown)
+    kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)
+    reading = read_located(seen, fit.grid, fit.profile, opened_unknown=unknown, last=kept)
     return reading if placed is None else replace(reading, geometry=placed)
 
 
-def registered_reading(image: np.ndarray, reading: Reading, opened_unknown: bool) -> Reading:
-    """``reading`` (of a board by a profile drawn at another size) read again with the looks that its cells
-    showed a few pixels off registered where the board shows them (``vision.register``), when that reads the
-    same board: the next frames are then read with them, most cells where they are rather than by a second
-    look. ``reading`` as it is when no look is registered, or the looks registered read the board otherwise."""
-    moved = registered(reading.profile, reading.scores, image, reading.geometry)
-    if moved is reading.profile:
-        return reading
+def registered_fit(image: np.ndarray, fit: Fit, opened_unknown: bool) -> Fit:
+    """``fit`` (of a board by a profile drawn at another size) with the looks that its cells showed a few
+    pixels off registered where the board shows them (``vision.register``), and the cells scored with them,
+    when they name every cell as ``fit`` did: the board is then read, and the next frames, with them, most
+    cells where they are rather than by a second look. ``fit`` as it is when no look is registered, or the
+    looks registered name the cells otherwise."""
     try:
-        again = read_located(image, reading.geometry, moved, opened_unknown=opened_unknown)
+        read = named(image, fit.grid, fit.profile, opened_unknown, fit.scores)
     except ReadError:
-        return reading
-    return again if again.board == reading.board and again.mines_left == reading.mines_left else reading
-
-
+        return fit  # (the board is refused when it is read)
+    moved = registered(fit.profile, read, image, fit.grid)
+    if moved is fit.profile:
+        return fit
+    scores = classify(image, fit.grid, moved)
+    try:
+        if named(image, fit.grid, moved, opened_unknown, scores).grid() != read.grid():
+            return fit
+    except ReadError:
+        return fit
+    return replace(fit, profile=moved, scores=scores)
