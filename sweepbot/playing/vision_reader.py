@@ -247,12 +247,13 @@ class VisionReader:
 
     def _find(self, frame: np.ndarray) -> Reading:
         """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
-        and moves), else with any that fits. When both fail for different reasons, the error says both."""
+        and moves; beside its client's other sizes where it leaves cells unknown), else with any that fits.
+        When both fail for different reasons, the error says both."""
         first: SweepbotError | None = None
         in_use = self.profile
         if in_use is not None:
             try:
-                return _with_kin(frame, in_use, read_screenshot(frame, profiles=[in_use], opened_unknown=True))
+                return read_screenshot(frame, profiles=[in_use], opened_unknown=True, kin=kin_of(in_use))
             except SweepbotError as error:
                 if self.mostly_read_here(error):
                     raise  # something lies over a few of its cells: no other client's looks read them
@@ -270,19 +271,10 @@ class VisionReader:
                             part_read) from error
 
 
-def _with_kin(frame: np.ndarray, in_use: Profile, reading: Reading) -> Reading:
-    """``reading`` (by the profile in use, ``in_use``, the board located afresh), or the board read by that
-    profile beside its client's other sizes when that reads fewer open cells of unknown number, where the
-    profile was made at another cell size than the board's: its looks may name the cells of this size only in
-    part (sgt-mines's 12 px looks, their windows moved a pixel, name its 13 px empty cells but not its 1s)."""
-    if not unknown(reading) or made_at(in_use, reading.geometry.pitch):
-        return reading
-    kin = [p for p in available_profiles() if p.client == in_use.client and p.name != in_use.name]
-    try:
-        again = read_screenshot(frame, profiles=[in_use, *kin], opened_unknown=True)
-    except SweepbotError:
-        return reading
-    return again if unknown(again) < unknown(reading) else reading
+def kin_of(profile: Profile) -> list[Profile]:
+    """The other sizes of ``profile``'s client: read beside it where it was not made at the board's cell size
+    and leaves cells open cells of unknown number (``vision.board_fit.with_kin``)."""
+    return [p for p in available_profiles() if p.client == profile.client and p.name != profile.name]
 
 
 def unknown(reading: Reading) -> int:

@@ -13,7 +13,7 @@ import numpy as np
 from sweepbot.board import holds_no_mine
 from sweepbot.vision import limits
 from sweepbot.vision.edges import goes_on_past, without_phantom_line
-from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, pitch_fits, rank, resizes
+from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, made_at, pitch_fits, rank, resizes
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.locate import Grids, LocateError
 from sweepbot.vision.opened import as_opened, reads_unknown
@@ -25,7 +25,7 @@ from sweepbot.vision.track import score_frame
 
 
 def fit_first(image: np.ndarray, grids: Grids, candidates: Sequence[Profile], opened_unknown: bool,
-              trim: bool = True) -> tuple[np.ndarray, Fit, Geometry | None]:
+              trim: bool = True, kin: Sequence[Profile] = ()) -> tuple[np.ndarray, Fit, Geometry | None]:
     """:func:`fit_board` of the first of ``grids`` (the grids of cells on the screenshot, the likeliest board
     first: ``vision.locate.grids``) that a profile reads; when none is, the error of the one read nearest
     whole (the fewest of its cells refused: a board under a dialog, not a chessboard beside it). The two
@@ -35,7 +35,7 @@ def fit_first(image: np.ndarray, grids: Grids, candidates: Sequence[Profile], op
     errors: list[ReadError] = []
     for k, grid in enumerate(ranked):
         try:
-            fitted = fit_board(image, grid, candidates, opened_unknown, trim)
+            fitted = fit_board(image, grid, candidates, opened_unknown, trim, kin)
         except ReadError as err:
             errors.append(err)
             continue
@@ -62,7 +62,7 @@ def _unread_share(error: ReadError) -> float:
 
 
 def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], opened_unknown: bool,
-              trim: bool = True) -> tuple[np.ndarray, Fit, Geometry | None]:
+              trim: bool = True, kin: Sequence[Profile] = ()) -> tuple[np.ndarray, Fit, Geometry | None]:
     """The profile that reads the board found, and where: the image it reads (``image``, or each cell drawn at
     the profile's size), its fit there, and the grid on ``image`` when the cells were drawn anew (else None).
     Raises the :class:`ReadError` that says why no profile reads it.
@@ -72,7 +72,9 @@ def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
     window's background that lined up with the cells and reads as empty open cells beside covered ones
     (``vision.edges.without_phantom_line``) is left out of the fit: the profile and the other cells' scores
     stand (the board is then read without the scores the fit took, ``vision.read.read_located`` scoring its cells
-    afresh)."""
+    afresh). ``kin`` (the candidates' clients' other sizes): tried beside the candidates where the profile
+    chosen was not made at the board's cell size and leaves cells to be read as open cells of unknown number
+    (:func:`with_kin`)."""
     resizing = _resizing(found, candidates)
     if resizing:
         return _uneven_fit(image, found, resizing, opened_unknown)
@@ -88,7 +90,25 @@ def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
     if error is not None:
         raise error
     assert best is not None
-    return image, best, None
+    return image, with_kin(image, found, candidates, kin, best, opened_unknown), None
+
+
+def with_kin(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], kin: Sequence[Profile], best: Fit,
+             opened_unknown: bool) -> Fit:
+    """``best`` (a fit that reads the board), or the fit chosen among the candidates and ``kin`` (their
+    clients' other sizes, each drawn at the board's size) when that reads the board with fewer cells left
+    open cells of unknown number, where no candidate was made at the board's cell size: their looks
+    may name the cells of this size only in part (sgt-mines's 12 px looks, their windows moved a pixel, name
+    its 13 px empty cells but not its 1s), and a profile that leaves none unknown is not tried beside others
+    (what it learnt in play is kept)."""
+    unknown = int((~best.scores.accepted).sum())
+    if not kin or not unknown or any(made_at(p, best.grid.pitch) for p in candidates):
+        return best
+    together = [*candidates, *kin]
+    again = choose(image, found, together)
+    if again is None or unreadable(image, found, together, again, opened_unknown) is not None:
+        return best
+    return again if int((~again.scores.accepted).sum()) < unknown else best
 
 
 def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Fit | None:

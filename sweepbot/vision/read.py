@@ -170,6 +170,7 @@ def read_screenshot(
     profiles: Sequence[Profile] | None = None,
     geometry: Geometry | None = None,
     opened_unknown: bool = False,
+    kin: Sequence[Profile] = (),
 ) -> Reading:
     """Locate the board (unless ``geometry`` is given), pick the client whose looks fit it best and read every
     cell.
@@ -201,7 +202,7 @@ def read_screenshot(
     if not candidates:
         raise ReadError("no profiles to read with")
     found = Grids((geometry,)) if geometry is not None else grids(image)
-    seen, fit, placed = fit_first(image, found, candidates, opened_unknown, trim=geometry is None)
+    seen, fit, placed = fit_first(image, found, candidates, opened_unknown, trim=geometry is None, kin=kin)
     unknown = opened_unknown and reads_unknown(fit.profile)
     fit = registered_fit(seen, fit, unknown)
     kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)

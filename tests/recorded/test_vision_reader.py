@@ -351,7 +351,7 @@ def test_a_board_the_profile_in_use_reads_with_numbers_unknown_at_another_size_i
              "######2..", "######1..")
     for kin in (True, False):
         if not kin:
-            monkeypatch.setattr(vision_reader, "_with_kin", lambda frame, in_use, reading: reading)
+            monkeypatch.setattr(vision_reader, "kin_of", lambda profile: [])
         reader = VisionReader()
         assert set("".join(reader.read(load_image(drawn / "sgt-mines-13px-game-fresh.png")).board.grid)) == {"#"}
         assert reader.profile is not None and reader.profile.name == "sgt-mines-12px"
