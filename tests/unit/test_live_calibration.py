@@ -1220,3 +1220,22 @@ def test_a_new_game_that_opens_most_of_its_board_by_itself_is_known_by_the_cells
     assert not client.ended and session.games == 3
     assert max(client.opened_at_start[1:]) > 81 / 2  # a game after the first opened most of its board itself
     profile_true_to_the_games(client, session)
+
+
+def test_a_control_whose_new_game_is_not_known_is_never_answered_with_escape_into_the_clients_own_window(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "New" button starts a game that calibration does not know as new (as xdemineur's first games may
+    look, before any opened cell's look is known): the screen changed, as a menu opening changes it. With the
+    board's own window holding the keyboard and nothing over the board, Escape would go to the client itself,
+    which quits on it: it is never pressed, and calibration stops saying it found no way to a new game, the
+    client still running."""
+    from sweepbot.calibration.facts import CalibrationError
+    from sweepbot.calibration.live.newgame import NewGame
+    from tests.tile_client import NEW_GAME_BUTTON
+
+    client = TileClient(seed=7, button=True, quits_on_escape=True, tells_focus=True)
+    monkeypatch.setattr(NewGame, "started", lambda self, frame, ended: False)
+    with pytest.raises(CalibrationError, match="found no way to start a new game"):
+        calibrate(client, games=3)
+    assert not client.ended and len(client.games) >= 2  # the button's game started, unknown
+    assert any(NEW_GAME_BUTTON.contains(*xy) for xy in client.clicked)

@@ -283,7 +283,7 @@ class NewGame:
 
     def try_control(self, control: Control, ended: EndedGame, patient: bool = False) -> np.ndarray | None:
         """Click a control beside the board; the screen if a new game started (the control kept in ``play``),
-        else None (a menu or list it opened is closed with Escape). ``patient``: the control started a game
+        else None (a menu or list it opened is closed with Escape, where that is safe: :meth:`escape_is_safe`). ``patient``: the control started a game
         before, so a board that stays as it was is waited on (see :meth:`wait_new_game`)."""
         watcher = self.board.watcher
         before = watcher.grab(self.board.region)
@@ -292,7 +292,7 @@ class NewGame:
         watcher.click_control(x, y, control.box, self.board.region)
         frame = self.wait_new_game(before, ended, patient)
         if frame is None:
-            if dialog_opened(screen_before, watcher.grab()):
+            if dialog_opened(screen_before, watcher.grab()) and self.escape_is_safe():
                 self.board.press("escape")
                 watcher.hold_still()
             return None
@@ -329,11 +329,18 @@ class NewGame:
         since, when it was just waited for)."""
         watcher = self.board.watcher
         now = watcher.hold_still(quiet=DIALOG_QUIET) if now is None else now
-        if dialog_opened(end_screen, now) and self.may_press((("escape",),)):
+        if dialog_opened(end_screen, now) and self.escape_is_safe():
             # (never into another program's window: a menu that took the board's place may be all there is)
             self.board.press("escape")
             watcher.hold_still()
             self.escape_first = True  # play will close such a dialog the same way before a new game
+
+    def escape_is_safe(self) -> bool:
+        """Whether Escape may close what changed on screen: it may be pressed where keys go now, and a window lies
+        over the board or keys are not known to reach the board's own window (``BoardDriver.escape_is_safe``):
+        never into the client's own window with nothing over the board, which may take it as quit (xdemineur,
+        pygame-minesweeper), where the change may be a new game not known as one."""
+        return self.board.escape_is_safe() and self.may_press((("escape",),))
 
     def may_press(self, combo: Keys) -> bool:
         """Whether ``combo`` may be pressed where keys go now (a game's shortcut only into its own window)."""
