@@ -283,8 +283,9 @@ class NewGame:
 
     def try_control(self, control: Control, ended: EndedGame, patient: bool = False) -> np.ndarray | None:
         """Click a control beside the board; the screen if a new game started (the control kept in ``play``),
-        else None (a menu or list it opened is closed with Escape, where that is safe: :meth:`escape_is_safe`). ``patient``: the control started a game
-        before, so a board that stays as it was is waited on (see :meth:`wait_new_game`)."""
+        else None (a menu or list it opened is closed with Escape, where that is safe: :meth:`escape_is_safe`).
+        ``patient``: the control started a game before, so a board that stays as it was is waited on (see
+        :meth:`wait_new_game`)."""
         watcher = self.board.watcher
         before = watcher.grab(self.board.region)
         screen_before = watcher.grab()
