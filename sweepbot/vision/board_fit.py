@@ -72,9 +72,9 @@ def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
     window's background that lined up with the cells and reads as empty open cells beside covered ones
     (``vision.edges.without_phantom_line``) is left out of the fit: the profile and the other cells' scores
     stand (the board is then read without the scores the fit took, ``vision.read.read_located`` scoring its cells
-    afresh). ``kin`` (the candidates' clients' other sizes): tried beside the candidates where the profile
-    chosen was not made at the board's cell size and leaves cells to be read as open cells of unknown number
-    (:func:`with_kin`)."""
+    afresh). ``kin`` (the candidates' clients' other sizes): tried beside the candidates where no candidate was
+    made at the board's cell size and the profile chosen leaves cells to be read as open cells of unknown
+    number (:func:`with_kin`)."""
     resizing = _resizing(found, candidates)
     if resizing:
         return _uneven_fit(image, found, resizing, opened_unknown)
