@@ -4,7 +4,6 @@ its loss as a loss shows. (When a game is over: :func:`sweepbot.board.game_over`
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -213,29 +212,6 @@ def misread_mines_opened(board: Board, before: Board | None) -> Board:
     return board.replace(dict.fromkeys(mines, OPENED))
 
 
-#: How far a cell edge of a read may lie from the last one's and still be the same board, cell for cell: a
-#: share of the cell's pitch, at least SAME_PLACE_PX. A board located afresh while a toast hides part of it
-#: may be lined up a few pixels off the grid play kept (nicegui-minesweeper: 4 px of 40), far less than the
-#: pitch a board moved by a cell differs by.
-SAME_PLACE_SHARE = 0.25
-SAME_PLACE_PX = 2
-
-
 def same_place(part: PartRead, view: BoardView) -> bool:
     """Whether a board read but for some cells lies where ``view``'s did, cell for cell."""
-    return lies_at(part, view.x_edges, view.y_edges)
-
-
-def lies_at(part: PartRead, x_edges: Sequence[float], y_edges: Sequence[float]) -> bool:
-    """Whether a board read but for some cells lies at these cell edges, cell for cell (see SAME_PLACE_SHARE)."""
-    edges, last = tuple(part.xs) + tuple(part.ys), tuple(x_edges) + tuple(y_edges)
-    if len(part.xs) != len(x_edges) or len(edges) != len(last):
-        return False
-    pitch = min(_pitch(x_edges), _pitch(y_edges))
-    reach = max(SAME_PLACE_PX, SAME_PLACE_SHARE * pitch)
-    return all(abs(a - b) <= reach for a, b in zip(edges, last, strict=True))
-
-
-def _pitch(edges: Sequence[float]) -> float:
-    """The least spacing of a line of cell edges."""
-    return min((b - a for a, b in itertools.pairwise(edges)), default=0.0)
+    return part.lies_at(view.x_edges, view.y_edges)

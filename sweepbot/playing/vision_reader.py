@@ -8,24 +8,18 @@ import numpy as np
 
 from sweepbot.board import OPENED, game_over
 from sweepbot.errors import SweepbotError
-from sweepbot.playing.consistency import lies_at
 from sweepbot.playing.view import BoardView
 from sweepbot.rect import Rect
 from sweepbot.solver import Analysis
 from sweepbot.vision import Geometry, Profile, Reading, read_located, read_screenshot
-from sweepbot.vision.fit import made_at, resizes
+from sweepbot.vision.fit import resizes
 from sweepbot.vision.frames import same_frame
+from sweepbot.vision.in_use import InUse
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.opened import learning, reads_unknown
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import Seen, reading_area
 from sweepbot.vision.refusal import ReadError
-
-#: The most of a board's cells (a share) the profile in use may leave unread, where the board was, for the board
-#: to be its client's with something over those cells (see :meth:`VisionReader.mostly_read_here`): half, where a
-#: client's toast hides a few cells (nicegui-minesweeper's, 4 of 81) and a board of another client read with its
-#: looks leaves nearly all unread (xdemineur's looks on sgt-mines's new board: 469 of 480).
-MOSTLY_UNREAD = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -170,10 +164,10 @@ class VisionReader:
         here: SweepbotError | None = None  # the error of the read where the board was
         if self.geometry is not None and self.profile is not None and not resizes(self.profile):
             try:
+                # a board read with more open cells of unknown number than the frame before is lined up again
                 reading = read_located(frame, self.geometry, self.profile, opened_unknown=reads_unknown(self.profile),
-                                       last=self.seen)
-                if unknown(reading) > self.unknown:
-                    reading = self._lined_up(frame, reading)
+                                       last=self.seen, unknown_before=self.unknown)
+                self.geometry, self.profile = reading.geometry, reading.profile
                 self.seen, self.unknown = reading.seen, unknown(reading)
                 return reading
             except SweepbotError as error:
@@ -198,23 +192,6 @@ class VisionReader:
         self.seen, self.unknown = reading.seen, unknown(reading)
         return reading
 
-    def _lined_up(self, frame: np.ndarray, reading: Reading) -> Reading:
-        """``reading``, or the board lined up again with the same profile (within ``area``, the pixels a read
-        looks at; drawn at the board's size when that fits better) when that reads fewer open cells of unknown
-        number: a new board of plain tiles lines the grid up only roughly, and cells opened since show where
-        they really are (a grid a few pixels off reads their numbers as unknown)."""
-        try:
-            again = read_screenshot(frame, profiles=[reading.profile], geometry=reading.geometry,
-                                    opened_unknown=True)
-        except SweepbotError:
-            return reading
-        if unknown(again) >= unknown(reading):
-            return reading
-        # the profile that read it too: a profile near the board's size is drawn at it there, and the next
-        # frames (and a recording's replay of this one) are read as this one was
-        self.geometry, self.profile = again.geometry, again.profile
-        return again
-
     def _nearer(self, here: SweepbotError | None, found: SweepbotError) -> SweepbotError:
         """Of a frame that read neither where the board was (``here``) nor found afresh (``found``), the error
         that comes nearer the board: the read where it was, when that is the board but for a few cells under
@@ -232,49 +209,15 @@ class VisionReader:
 
     def mostly_read_here(self, error: SweepbotError) -> bool:
         """Whether ``error`` is the profile in use reading the board where the reader had it, but for some of its
-        cells (at most a ``MOSTLY_UNREAD`` share): a board of its client, where it was, with something laid over
-        those cells (a toast, a dialog). No other profile is tried then: they are other clients', or its client
-        at other sizes, and a read with every one takes several times as long (``benchmarks/unread_frame.py``).
-        A profile not made at the board's cell size (read as it is a pixel off) is no such sign: a new board of
-        covered tiles alone, which it read, shows nothing of its cells' other looks, and where it refuses the
-        cells opened since, the client's other sizes may read them."""
-        part = error.board_but_unread if isinstance(error, ReadError) else None
-        if part is None or self.geometry is None or self.profile is None \
-                or not made_at(self.profile, self.geometry.pitch):
-            return False
-        return lies_at(part, self.geometry.xs, self.geometry.ys) and part.unread <= MOSTLY_UNREAD * len(
-            part.grid) * len(part.grid[0])
+        cells under something (``vision.in_use.InUse.mostly_read``)."""
+        return self.profile is not None and InUse(self.profile, self.geometry).mostly_read(error)
 
     def _find(self, frame: np.ndarray) -> Reading:
-        """Locate the board afresh: with the profile in use first (what it learnt in play is kept across games
-        and moves; beside its client's other sizes where it leaves cells unknown), else with any that fits.
-        When both fail for different reasons, the error says both."""
-        first: SweepbotError | None = None
-        in_use = self.profile
-        if in_use is not None:
-            try:
-                return read_screenshot(frame, profiles=[in_use], opened_unknown=True, kin=kin_of(in_use))
-            except SweepbotError as error:
-                if self.mostly_read_here(error):
-                    raise  # something lies over a few of its cells: no other client's looks read them
-                first = error
-        try:
-            return read_screenshot(frame, profile=self.profile_name, opened_unknown=True)
-        except SweepbotError as error:
-            if first is None or in_use is None or str(first) == str(error):
-                raise
-            cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
-            # the board as the profile in use read it, but for its refused cells, before any other's
-            part_read = next((e.board_but_unread for e in (first, error)
-                              if isinstance(e, ReadError) and e.board_but_unread), None)
-            raise ReadError(f"{error}; with the profile in use ({in_use.name}): {first}", cells, crops,
-                            part_read) from error
-
-
-def kin_of(profile: Profile) -> list[Profile]:
-    """The other sizes of ``profile``'s client: read beside it where it was not made at the board's cell size
-    and leaves cells open cells of unknown number (``vision.board_fit.with_kin``)."""
-    return [p for p in available_profiles() if p.client == profile.client and p.name != profile.name]
+        """Locate the board afresh, the profile in use ranked first (what it learnt in play is kept across games
+        and moves; beside its client's other sizes where it leaves cells unknown), else with any that fits
+        (``vision.in_use``)."""
+        in_use = None if self.profile is None else InUse(self.profile, self.geometry)
+        return read_screenshot(frame, profile=self.profile_name, opened_unknown=True, in_use=in_use)
 
 
 def unknown(reading: Reading) -> int:

@@ -11,10 +11,12 @@ from dataclasses import replace
 import numpy as np
 
 from sweepbot.board import holds_no_mine
+from sweepbot.errors import SweepbotError
 from sweepbot.vision import limits
 from sweepbot.vision.edges import goes_on_past, without_phantom_line
 from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, made_at, pitch_fits, rank, resizes
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.in_use import InUse
 from sweepbot.vision.locate import Grids, LocateError
 from sweepbot.vision.opened import as_opened, reads_unknown
 from sweepbot.vision.profile import Profile
@@ -25,9 +27,29 @@ from sweepbot.vision.track import score_frame
 
 
 def fit_first(image: np.ndarray, grids: Grids, candidates: Sequence[Profile], opened_unknown: bool,
-              trim: bool = True, kin: Sequence[Profile] = ()) -> tuple[np.ndarray, Fit, Geometry | None]:
+              trim: bool = True, in_use: InUse | None = None) -> tuple[np.ndarray, Fit, Geometry | None]:
     """:func:`fit_board` of the first of ``grids`` (the grids of cells on the screenshot, the likeliest board
-    first: ``vision.locate.grids``) that a profile reads; when none is, the error of the one read nearest
+    first: ``vision.locate.grids``) that a profile reads, the profile in use ranked first: ``in_use`` (with its
+    client's other sizes, ``InUse.kin``) reads it when it can; the ``candidates`` are tried only where it does
+    not, and not where it reads the board where it was but for cells under something (``InUse.mostly_read``).
+    When no profile reads a grid, the error says why (both reasons, the profile in use's and the others')."""
+    if in_use is None:
+        return _first_read(image, grids, candidates, opened_unknown, trim)
+    try:
+        return _first_read(image, grids, [in_use.profile], opened_unknown, trim, in_use.kin())
+    except SweepbotError as error:
+        if in_use.mostly_read(error):
+            raise
+        first = error
+    try:
+        return _first_read(image, grids, candidates, opened_unknown, trim)
+    except SweepbotError as error:
+        raise in_use.told_beside(first, error) from error
+
+
+def _first_read(image: np.ndarray, grids: Grids, candidates: Sequence[Profile], opened_unknown: bool,
+                trim: bool, kin: Sequence[Profile] = ()) -> tuple[np.ndarray, Fit, Geometry | None]:
+    """:func:`fit_board` of the first grid a profile reads; when none is, the error of the one read nearest
     whole (the fewest of its cells refused: a board under a dialog, not a chessboard beside it). The two
     likeliest taken for two boards (``Grids.twin``) are both read: when both read, or neither does, it is an
     error (which board is meant?); the one read is the board."""

@@ -226,6 +226,21 @@ class Limits:
         "without a bevel, or one drawn so small that its bevel fades (sgt-mines's at 13 px, std 7.7), which "
         "any plain background beside a board, and the board's own frame, also match."))
 
+    # -- a board read where it was --------------------------------------------------------------------------
+    same_place_share: float = _number(0.25, (
+        "How far (a share of the cell size) a cell edge of a board read but for some cells may lie from where "
+        "the board was read before and still be the same board, cell for cell: a board located afresh while a "
+        "toast hides part of it is lined up a few pixels off the grid play kept (nicegui-minesweeper: 4 px of "
+        "40), far less than a board moved by a cell."))
+    same_place_px: float = _number(2.0, (
+        "... and at least this many pixels: on small cells a quarter of the size is less than the pixel or two "
+        "a grid lined up on a part of the board may come off."))
+    mostly_unread: float = _number(0.5, (
+        "The most of a board's cells (a share) the profile in use may leave unread where the board was, for "
+        "the board to be its client's with something laid over those cells, and no other profile tried: a "
+        "client's toast hides a few cells (nicegui-minesweeper's, 4 of 81), while another client's board read "
+        "with these looks leaves nearly all unread (xdemineur's looks on sgt-mines's new board: 469 of 480)."))
+
     # -- open cells of a number not learnt ------------------------------------------------------------------
     max_opened: int = _number(4, (
         "The most cells of a board read as open cells of unknown number (with a profile still learning): "

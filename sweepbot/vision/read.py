@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from sweepbot.board import Board, game_over, holds_no_mine
+from sweepbot.board import OPENED, Board, game_over, holds_no_mine
+from sweepbot.errors import SweepbotError
 from sweepbot.rect import Rect
 from sweepbot.vision import limits
 from sweepbot.vision.board_fit import fit_first
@@ -23,6 +24,7 @@ from sweepbot.vision.counter import counter_area, counter_pixels, flags_placed, 
 from sweepbot.vision.decide import classify
 from sweepbot.vision.fit import Fit, resizes
 from sweepbot.vision.geometry import Geometry
+from sweepbot.vision.in_use import InUse
 from sweepbot.vision.locate import Grids, grids
 from sweepbot.vision.opened import as_opened, reads_unknown
 from sweepbot.vision.profile import Profile, available_profiles, select_profiles
@@ -95,7 +97,7 @@ def game_state(grid: Sequence[str], total: int | None) -> str | None:
 
 def read_located(
     image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None, levels: bool = True,
-    opened_unknown: bool = False, last: Seen | None = None,
+    opened_unknown: bool = False, last: Seen | None = None, unknown_before: int | None = None,
 ) -> Reading:
     """Read a board whose geometry and profile are known (the game loop's per-frame call).
 
@@ -106,10 +108,15 @@ def read_located(
     changed are classified again, and the counter is read again only if its pixels changed; the reading is
     the same. A board whose cells differ in size, of a client whose cells grow in play, is read with each
     cell drawn at the profile's size (see ``vision.redraw``); the reading keeps the board's own geometry.
+    With ``unknown_before`` (the open cells of unknown number the last reading left), a board read with more
+    is lined up again (:func:`lined_up`): the reading's geometry and profile are then those that read it.
     """
     drawn, at = as_read(image, geometry, profile)
     scores = named(drawn, at, profile, opened_unknown, classify(
         drawn, at, profile, levels=levels, max_rms=max_rms, last=None if last is None else last.cells))
+    if unknown_before is not None and drawn is image and opened_cells(scores) > unknown_before:
+        geometry, profile, scores = lined_up(image, geometry, profile, scores)
+        at = geometry
     grid = scores.grid()
     pixels = counter_pixels(drawn, at, profile)
     if last is not None and last.counter_holds(at, profile, pixels):
@@ -124,6 +131,31 @@ def read_located(
     seen = None if scores.track is None else Seen(scores.track, None if pixels is None else pixels.copy(),
                                                   mines_left)
     return Reading(board, geometry, profile, scores, mines_left, seen=seen)
+
+
+def lined_up(image: np.ndarray, geometry: Geometry, profile: Profile,
+             scores: CellScores) -> tuple[Geometry, Profile, CellScores]:
+    """The board's grid, profile and cells as read (``scores``), or the grid lined up again with the same
+    profile (drawn at the board's size where that fits better, registered where the board shows its looks:
+    :func:`fitted`) when that reads fewer open cells of unknown number: a new board of plain tiles lines the
+    grid up only roughly, and cells opened since show where they really are (a grid a few pixels off reads
+    their numbers as unknown)."""
+    try:
+        image_fitted, fit, placed, unknown = fitted(image, Grids((geometry,)), [profile], True, trim=False)
+        if placed is not None or image_fitted is not image:
+            return geometry, profile, scores
+        again = named(image, fit.grid, fit.profile, unknown, classify(
+            image, fit.grid, fit.profile, last=fit.scores.track))
+    except SweepbotError:
+        return geometry, profile, scores
+    if opened_cells(again) >= opened_cells(scores):
+        return geometry, profile, scores
+    return fit.grid, fit.profile, again
+
+
+def opened_cells(scores: CellScores) -> int:
+    """Open cells of unknown number among the cells read."""
+    return int(np.count_nonzero(scores.chars == OPENED))
 
 
 def named(image: np.ndarray, geometry: Geometry, profile: Profile, opened_unknown: bool,
@@ -170,7 +202,7 @@ def read_screenshot(
     profiles: Sequence[Profile] | None = None,
     geometry: Geometry | None = None,
     opened_unknown: bool = False,
-    kin: Sequence[Profile] = (),
+    in_use: InUse | None = None,
 ) -> Reading:
     """Locate the board (unless ``geometry`` is given), pick the client whose looks fit it best and read every
     cell.
@@ -183,7 +215,8 @@ def read_screenshot(
 
     The stages, in order, each run once:
 
-    1. the profiles to try (``profile``: those of that name; ``profiles``: these; else every one known);
+    1. the profiles to try (``profile``: those of that name; ``profiles``: these; else every one known), the
+       profile in use (``in_use``: the one that read the board on the frames before) ranked first;
     2. the grids of cells, located on the image (``vision.locate.grids``: the likeliest board first, any other
        grid beside it after) unless given;
     3. the fit (``vision.board_fit.fit_first``): of the first grid a profile reads, the profile that reads it
@@ -202,12 +235,22 @@ def read_screenshot(
     if not candidates:
         raise ReadError("no profiles to read with")
     found = Grids((geometry,)) if geometry is not None else grids(image)
-    seen, fit, placed = fit_first(image, found, candidates, opened_unknown, trim=geometry is None, kin=kin)
-    unknown = opened_unknown and reads_unknown(fit.profile)
-    fit = registered_fit(seen, fit, unknown)
+    seen, fit, placed, unknown = fitted(image, found, candidates, opened_unknown, geometry is None, in_use)
     kept = None if fit.scores.track is None else Seen(fit.scores.track, None, None)
     reading = read_located(seen, fit.grid, fit.profile, opened_unknown=unknown, last=kept)
     return reading if placed is None else replace(reading, geometry=placed)
+
+
+def fitted(image: np.ndarray, found: Grids, candidates: Sequence[Profile], opened_unknown: bool, trim: bool,
+           in_use: InUse | None = None) -> tuple[np.ndarray, Fit, Geometry | None, bool]:
+    """Stages 3 to 5 of :func:`read_screenshot`: the fit of the first of the grids ``found`` that a profile
+    reads (``vision.board_fit.fit_first``: the image it reads, the fit, and the grid on ``image`` where the
+    cells were drawn anew), a profile drawn at another size registered where the board shows its looks
+    (:func:`registered_fit`), and whether open cells of unknown number are read (``opened_unknown`` and a
+    profile that reads them so)."""
+    seen, fit, placed = fit_first(image, found, candidates, opened_unknown, trim=trim, in_use=in_use)
+    unknown = opened_unknown and reads_unknown(fit.profile)
+    return seen, registered_fit(seen, fit, unknown), placed, unknown
 
 
 def registered_fit(image: np.ndarray, fit: Fit, opened_unknown: bool) -> Fit:

@@ -3,6 +3,7 @@ but for them), or that says a board reads as no game shows one."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -10,6 +11,7 @@ import numpy as np
 
 from sweepbot.board import NUMBERS
 from sweepbot.errors import SweepbotError
+from sweepbot.vision import limits
 from sweepbot.vision.cells import CellScores
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile
@@ -41,6 +43,22 @@ class PartRead:
     def unread(self) -> int:
         """How many cells matched no look well."""
         return sum(row.count(REFUSED) for row in self.grid)
+
+    def lies_at(self, xs: Sequence[float], ys: Sequence[float]) -> bool:
+        """Whether this board lies at these cell edges, cell for cell: each edge within the table's
+        ``same_place_share`` of the cell size (at least ``same_place_px``) of its own."""
+        edges, there = tuple(self.xs) + tuple(self.ys), tuple(xs) + tuple(ys)
+        if len(self.xs) != len(xs) or len(edges) != len(there):
+            return False
+        pitch = min(_least_step(xs), _least_step(ys))
+        table = limits.LIMITS
+        reach = max(table.same_place_px, table.same_place_share * pitch)
+        return all(abs(a - b) <= reach for a, b in zip(edges, there, strict=True))
+
+
+def _least_step(edges: Sequence[float]) -> float:
+    """The least spacing of a line of cell edges."""
+    return min((b - a for a, b in itertools.pairwise(edges)), default=0.0)
 
 
 #: A cell of a :class:`PartRead` read that matched no look well.

@@ -19,8 +19,9 @@ from sweepbot.playing.view import BoardView
 from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
+from sweepbot.vision.in_use import InUse
 from sweepbot.vision.profile import load_profile
-from sweepbot.vision.read import ReadError, Reading, read_screenshot
+from sweepbot.vision.read import ReadError, read_screenshot
 from sweepbot.vision.refusal import REFUSED
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -39,18 +40,18 @@ def with_pop_up(image: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
 
 
 def finds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Each board located afresh by the loop's reader from now on: how many profiles it was given (0: every
-    one)."""
-    import sweepbot.playing.vision_reader as vision_reader
+    """Each time a board is located afresh from now on, how many profiles each rank of the fit was given (the
+    profile in use first, then every one)."""
+    import sweepbot.vision.board_fit as board_fit
 
     tried: list[int] = []
-    real = vision_reader.read_screenshot
+    real = board_fit._first_read
 
-    def counted(*args: Any, **kwargs: Any) -> Reading:
-        tried.append(len(kwargs.get("profiles") or []))
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        tried.append(len(args[2]))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(vision_reader, "read_screenshot", counted)
+    monkeypatch.setattr(board_fit, "_first_read", counted)
     return tried
 
 
@@ -305,7 +306,7 @@ def test_a_board_read_where_it_was_but_for_cells_under_a_pop_up_is_not_read_with
     tried.clear()
     with pytest.raises(ReadError):
         reader.read(with_pop_up(first, slice(y + h // 8, y + h - h // 8), slice(x + w // 8, x + w - w // 8)))
-    assert tried[0] == 1 and len(tried) == 2  # then every profile
+    assert tried[0] == 1 and len(tried) == 2 and tried[1] > 1  # then every profile
 
 
 def test_cells_refused_by_a_profile_read_a_pixel_off_its_size_are_read_with_the_clients_other_sizes() -> None:
@@ -344,14 +345,12 @@ def test_a_board_the_profile_in_use_reads_with_numbers_unknown_at_another_size_i
     number. Located afresh, the board is read beside the client's other sizes drawn at 13 px, which name every
     number: the board as written down (checked by eye, enlarged). Read with the profile in use alone, 7
     numbers stay unknown."""
-    import sweepbot.playing.vision_reader as vision_reader
-
     drawn = FIXTURES / "drawn-sizes"
     first = ("..1######", "..1##212#", "..1221.1#", "11.....11", "#1.......", "#2..111..", "#1113#2..",
              "######2..", "######1..")
     for kin in (True, False):
         if not kin:
-            monkeypatch.setattr(vision_reader, "kin_of", lambda profile: [])
+            monkeypatch.setattr(InUse, "kin", lambda self: [])
         reader = VisionReader()
         assert set("".join(reader.read(load_image(drawn / "sgt-mines-13px-game-fresh.png")).board.grid)) == {"#"}
         assert reader.profile is not None and reader.profile.name == "sgt-mines-12px"
