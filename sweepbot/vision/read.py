@@ -220,7 +220,7 @@ def read_screenshot(
     2. the grids of cells, located on the image (``vision.locate.grids``: the likeliest board first, any other
        grid beside it after) unless given;
     3. the fit (``vision.board_fit.fit_first``): of the first grid a profile reads, the profile that reads it
-       best, with the grid lined up
+       best (the profile in use when it reads it: ``vision.in_use``), with the grid lined up
        with its looks and every cell's scores, each cell named or refused (``vision.decide``), an outer line of
        the window's background lined up with the cells left out;
     4. the board's own checks on the fit (``vision.board_fit.unreadable``): every cell named, the board not all
