@@ -18,7 +18,7 @@ from sweepbot.vision.in_use import InUse
 from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.opened import learning, reads_unknown
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
-from sweepbot.vision.read import Seen, reading_area
+from sweepbot.vision.read import Seen, opened_cells, reading_area
 from sweepbot.vision.refusal import ReadError
 
 
@@ -168,7 +168,7 @@ class VisionReader:
                 reading = read_located(frame, self.geometry, self.profile, opened_unknown=reads_unknown(self.profile),
                                        last=self.seen, unknown_before=self.unknown)
                 self.geometry, self.profile = reading.geometry, reading.profile
-                self.seen, self.unknown = reading.seen, unknown(reading)
+                self.seen, self.unknown = reading.seen, opened_cells(reading.scores)
                 return reading
             except SweepbotError as error:
                 if not whole:
@@ -189,7 +189,7 @@ class VisionReader:
         self.new_size = None
         self.size = size
         self.geometry, self.profile = reading.geometry, reading.profile
-        self.seen, self.unknown = reading.seen, unknown(reading)
+        self.seen, self.unknown = reading.seen, opened_cells(reading.scores)
         return reading
 
     def _nearer(self, here: SweepbotError | None, found: SweepbotError) -> SweepbotError:
@@ -218,11 +218,6 @@ class VisionReader:
         (``vision.in_use``)."""
         in_use = None if self.profile is None else InUse(self.profile, self.geometry)
         return read_screenshot(frame, profile=self.profile_name, opened_unknown=True, in_use=in_use)
-
-
-def unknown(reading: Reading) -> int:
-    """Open cells of unknown number on the board read."""
-    return sum(row.count(OPENED) for row in reading.board.grid)
 
 
 def in_the_store(profile: Profile) -> Profile:

@@ -49,6 +49,4 @@ class InUse:
         cells, crops = (error.cells, error.crops) if isinstance(error, ReadError) else ([], None)
         part_read = next((e.board_but_unread for e in (first, error)
                           if isinstance(e, ReadError) and e.board_but_unread), None)
-        told = ReadError(f"{error}; with the profile in use ({self.profile.name}): {first}", cells, crops, part_read)
-        told.__cause__ = error
-        return told
+        return ReadError(f"{error}; with the profile in use ({self.profile.name}): {first}", cells, crops, part_read)

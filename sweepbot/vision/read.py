@@ -141,8 +141,8 @@ def lined_up(image: np.ndarray, geometry: Geometry, profile: Profile,
     grid up only roughly, and cells opened since show where they really are (a grid a few pixels off reads
     their numbers as unknown)."""
     try:
-        image_fitted, fit, placed, unknown = fitted(image, Grids((geometry,)), [profile], True, trim=False)
-        if placed is not None or image_fitted is not image:
+        _, fit, placed, unknown = fitted(image, Grids((geometry,)), [profile], True, trim=False)
+        if placed is not None:  # its cells drawn anew: a client whose cells change size, never read so here
             return geometry, profile, scores
         again = named(image, fit.grid, fit.profile, unknown, classify(
             image, fit.grid, fit.profile, last=fit.scores.track))
