@@ -15,7 +15,7 @@ from sweepbot.vision import Geometry, Profile, Reading, read_located, read_scree
 from sweepbot.vision.fit import resizes
 from sweepbot.vision.frames import same_frame
 from sweepbot.vision.in_use import InUse
-from sweepbot.vision.learn import learn_opened, learn_proved, not_kept, with_templates
+from sweepbot.vision.learn import count_chars, final_counts, learn_opened, learn_proved, not_kept, with_templates
 from sweepbot.vision.opened import learning, reads_unknown
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import Seen, opened_cells, reading_area
@@ -146,12 +146,13 @@ class VisionReader:
     def _read_vision(self, frame: np.ndarray, whole: bool) -> Reading:
         reading = self._read(frame, whole)
         over = game_over(reading.board)
-        if over and reads_unknown(reading.profile) and OPENED in "".join(reading.board.grid):
-            new = learn_opened(frame, reading.geometry, reading.profile, reading.board, won=over == "won")
+        counts = final_counts(reading.board, won=over == "won") if over else None
+        if counts is not None and reads_unknown(reading.profile) and OPENED in "".join(reading.board.grid):
+            new = learn_opened(frame, reading.geometry, reading.profile, reading.board, counts)
             if new:
                 self.profile = with_templates(in_the_store(reading.profile), new)
                 self.learnt += [ch for ch, _ in new]
-                reading = read_located(frame, reading.geometry, self.profile, opened_unknown=True)
+                reading = named_as_proved(reading, counts, self.profile)
         if over:
             # the next game's board is found afresh: a dialog over this one (gnome-mines's high scores) may
             # have left only part of it in sight, and that part must not stand for the next board
@@ -228,6 +229,17 @@ def in_the_store(profile: Profile) -> Profile:
     if learning(profile):
         return profile
     return replace(profile, folder=user_profiles_dir() / profile.name, built_in=built_in_digest([profile]))
+
+
+def named_as_proved(reading: Reading, counts: np.ndarray, profile: Profile) -> Reading:
+    """A final reading with its open cells of unknown number named by the mines its board shows around them
+    (``counts``, ``vision.learn.final_counts``), and the ``profile`` that learnt their looks from them: what
+    that profile reads in those cells, each matching the look cut from it pixel for pixel."""
+    named = count_chars(counts)
+    chars = np.where(reading.scores.chars == OPENED, named, reading.scores.chars)
+    grid = np.array([list(row) for row in reading.board.grid])
+    board = replace(reading.board, grid=tuple("".join(row) for row in np.where(grid == OPENED, named, grid)))
+    return replace(reading, board=board, profile=profile, scores=replace(reading.scores, chars=chars), seen=None)
 
 
 def to_view(reading: Reading) -> BoardView:

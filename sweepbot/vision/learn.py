@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sweepbot.board import COVERED, FLAG, OPENED, QUESTION, Board, Cell
+from sweepbot.board import COVERED, FLAG, OPENED, QUESTION, ZERO, Board, Cell
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import UNNAMED, Profile, make_profile, save_profile
@@ -37,14 +37,24 @@ def mines_shown(board: Board, won: bool) -> np.ndarray | None:
     return None
 
 
-def learn_opened(image: np.ndarray, geometry: Geometry, profile: Profile, board: Board,
-                 won: bool) -> list[tuple[str, np.ndarray]]:
-    """The new (character, template) pairs this final board proves, one per ``=`` cell."""
-    chars = np.array([list(row) for row in board.grid])
+def final_counts(board: Board, won: bool) -> np.ndarray | None:
+    """How many mines lie around each cell (rows x cols) where a final board shows them all
+    (:func:`mines_shown`); None where it does not."""
     mines = mines_shown(board, won)
-    if mines is None or not (chars == OPENED).any():
-        return []
-    return _counted_looks(image, geometry, profile, chars == OPENED, neighbour_count(mines))
+    return None if mines is None else neighbour_count(mines)
+
+
+def count_chars(counts: np.ndarray) -> np.ndarray:
+    """The character each count of mines around a cell names: the empty cell for 0, else its digit."""
+    return np.where(counts == 0, ZERO, counts.astype(str)).astype("<U1")
+
+
+def learn_opened(image: np.ndarray, geometry: Geometry, profile: Profile, board: Board,
+                 counts: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """The new (character, template) pairs a final board proves, one per ``=`` cell, named by its count of
+    mines around it (``counts``: the board's :func:`final_counts`)."""
+    chars = np.array([list(row) for row in board.grid])
+    return _counted_looks(image, geometry, profile, chars == OPENED, counts)
 
 
 def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board: Board,
@@ -78,12 +88,9 @@ def _counted_looks(image: np.ndarray, geometry: Geometry, profile: Profile, cell
         return []
     windows = cell_windows(image, geometry, profile.crop)
     _, _, w, h = profile.crop
-    out = []
-    for r, c in np.argwhere(cells):
-        value = int(counts[r, c])
-        ch = "." if value == 0 else str(value)
-        out.append((ch, windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8)))
-    return out
+    named = count_chars(counts)
+    return [(str(named[r, c]), windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8))
+            for r, c in np.argwhere(cells)]
 
 
 def not_kept(profile: Profile, new: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:

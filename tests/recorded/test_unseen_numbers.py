@@ -13,7 +13,7 @@ from sweepbot.board import Board
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.profile import BUILTIN_DIR, Profile, load_profile, make_profile
-from sweepbot.vision.read import read_screenshot
+from sweepbot.vision.read import read_located, read_screenshot
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
@@ -201,10 +201,15 @@ def test_a_number_a_built_in_profile_lacks_is_learnt_from_a_lost_board_into_the_
     expected = Board.parse((FIXTURES / "gnome-mines" / "medium-lost.board").read_text()).grid
     image = load_image(FIXTURES / "gnome-mines" / "medium-lost.png")
     reader = VisionReader()
-    assert reader.read(image).board.grid == expected
+    named = reader.read_vision(image)
+    assert named.board.grid == expected
     assert set(reader.learnt) == {"2"} and not folder.exists()
     kept = load_profile(user_profiles_dir() / "gnome-mines-34px")
     assert "2" in kept.labels and kept.folder == user_profiles_dir() / "gnome-mines-34px"
+    # named as the mines shown prove them, without a read: what the profile that learnt them reads there
+    again = read_located(image, named.geometry, kept, opened_unknown=True)
+    assert again.board == named.board and named.profile.labels == kept.labels and named.exact == again.exact
+    assert (again.scores.accepted == named.scores.accepted).all()
     assert read_screenshot(image, profiles=[kept]).board.grid == expected
 
 
@@ -218,7 +223,6 @@ def test_a_board_whose_cells_no_look_fits_are_all_taken_open_is_refused() -> Non
     from sweepbot.errors import SweepbotError
     from sweepbot.vision.board_fit import choose
     from sweepbot.vision.locate import locate
-    from sweepbot.vision.read import read_located
 
     image = load_image(FIXTURES / "sgt-mines" / "9x9-first.png")
     gnome = load_profile(BUILTIN_DIR / "gnome-mines-46px")
