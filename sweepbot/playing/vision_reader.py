@@ -146,8 +146,9 @@ class VisionReader:
     def _read_vision(self, frame: np.ndarray, whole: bool) -> Reading:
         reading = self._read(frame, whole)
         over = game_over(reading.board)
-        counts = final_counts(reading.board, won=over == "won") if over else None
-        if counts is not None and reads_unknown(reading.profile) and OPENED in "".join(reading.board.grid):
+        counts = final_counts(reading.board, won=over == "won") if over and reads_unknown(reading.profile) \
+            and OPENED in "".join(reading.board.grid) else None
+        if counts is not None:
             new = learn_opened(frame, reading.geometry, reading.profile, reading.board, counts)
             if new:
                 self.profile = with_templates(in_the_store(reading.profile), new)
