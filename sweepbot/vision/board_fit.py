@@ -135,20 +135,47 @@ def with_kin(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], 
 
 def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Fit | None:
     """The profile that reads the board best: of those whose looks fit its cell size as they are (one made at
-    that size that reads it nearly exactly taken at once, before the others are tried); unless the best of
-    them reads it nearly exactly, also of the clients likeliest by a sample of its cells, each with every
-    size of its looks drawn at the board's (``vision.fit.likeliest``), until one reads every cell. None when
-    no profile fits the board's cell size."""
+    that size that reads it nearly exactly taken at once, before the others are tried; one not made there
+    wanted first only where it reads every cell, :func:`_near_fit`); unless the best of them reads it nearly
+    exactly, also of the clients likeliest by a sample of its cells, each with every size of its looks drawn
+    at the board's (``vision.fit.likeliest``), until one reads every cell (a fit refusing more cells than one
+    made before gets no second looks); then of the profiles put off. None when no profile fits the board's
+    cell size."""
     direct = [p for p in candidates if pitch_fits(p, found.pitch) and p.fits_size(found.rows, found.cols)]
-    best = best_fit(image, found, direct, take_exact=True)
-    if best is None or not exact(best.scores):
-        alone, together = drawn_at_size(candidates, direct, found)
-        for client in likeliest(image, found, alone, together):
-            fit = best_fit(image, found, client)
-            best = fit if fit is not None and fit.beats(best) else best
-            if best is not None and best.reads_all:
-                break
+    best = best_fit(image, found, [p for p in direct if made_at(p, found.pitch)], take_exact=True)
+    if best is not None and exact(best.scores):
+        return best
+    best, put_off = _near_fit(image, found, [p for p in direct if not made_at(p, found.pitch)], best)
+    if best is not None and exact(best.scores):
+        return best
+    alone, together = drawn_at_size(candidates, direct, found)
+    for client in likeliest(image, found, alone, together):
+        best = _better(best_fit(image, found, client, beside=best), best)
+        if best is not None and best.reads_all:
+            break
+    if put_off and (best is None or not best.reads_all):
+        best = _better(best_fit(image, found, put_off, beside=best), best)
     return best
+
+
+def _near_fit(image: np.ndarray, found: Geometry, near: Sequence[Profile],
+              best: Fit | None) -> tuple[Fit | None, list[Profile]]:
+    """``best`` or a better fit of the profiles ``near`` the board's cell size but not made there (a window or
+    page scaled by a few percent: read with its looks as they are), each wanted here only where it reads every
+    cell (another client's looks that near refuse them all: their second looks are not taken), and the
+    profiles that did not, put off until the looks drawn at the board's size have been tried."""
+    put_off: list[Profile] = []
+    for p in near:
+        fit = best_fit(image, found, [p], within=0)
+        if fit is not None and fit.reads_all:
+            best = _better(fit, best)
+        else:
+            put_off.append(p)
+    return best, put_off
+
+
+def _better(fit: Fit | None, best: Fit | None) -> Fit | None:
+    return fit if fit is not None and fit.beats(best) else best
 
 
 def _resizing(found: Geometry, candidates: Sequence[Profile]) -> list[Profile]:

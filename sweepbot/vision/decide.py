@@ -24,13 +24,13 @@ from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.ink import margins_among
 from sweepbot.vision.levels import fit_profile_levels, levels_differ, pinned_alone, pinned_by_shape
 from sweepbot.vision.profile import Profile
-from sweepbot.vision.shifted import nudged
+from sweepbot.vision.shifted import ToBeat, nudged
 from sweepbot.vision.track import Fitted, Kept, Scored, Track, score_frame
 
 
 def classify(
     image: np.ndarray, geometry: Geometry, profile: Profile, levels: bool = True, max_rms: float | None = None,
-    last: Track | None = None, whole: bool = True, ranked: bool = False,
+    last: Track | None = None, whole: bool = True, ranked: bool = False, within: int | None = None,
 ) -> CellScores:
     """Score every cell; with ``levels``, undo a brightness/contrast change when the screen shows one. With
     ``last`` (the ``track`` of an earlier frame's scores), only the cells whose pixels changed are looked at
@@ -40,14 +40,19 @@ def classify(
     (None: the table's ``max_rms``). ``whole``: the geometry holds a whole board, every cell around a number
     among its cells (not a line of cells beside one, whose refused cells get no second look). ``ranked``:
     scores fitted to the screen's brightness keep the mean residual the looks as they are left (``shown_rms``),
-    to rank fits by."""
+    to rank fits by. ``within``: the most cells a fit of the board may refuse and still be chosen (the fewest
+    a fit made before refuses, ``vision.fit.best_fit``): scores that cannot come within it are not looked at
+    again cell by cell, and refuse more."""
     max_rms = limits.LIMITS.max_rms if max_rms is None else max_rms
     if profile.max_rms is not None:
         # a profile drawn at another size sets its own limit (see vision.scaled); any other may only tighten it
         max_rms = profile.max_rms if profile.drawn_from else min(max_rms, profile.max_rms)
     plain = score_frame(image, geometry, profile, max_rms, None if last is None else last.plain)
     kept = Kept.after(last, geometry, profile, max_rms)
-    scores, looks, shown = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept, ranked)
+    # a cell farther than this from every look is never named: drawn numbers are taken by their colour that far
+    named_rms = max(max_rms, limits.LIMITS.drawn_ink_rms) if profile.drawn_from else max_rms
+    to_beat = None if within is None else ToBeat(within, named_rms)
+    scores, looks, shown = _scored(image, geometry, profile, plain, levels, max_rms, whole, kept, ranked, to_beat)
     if ranked and shown is not None:
         # the residual the looks as they are left (what a read without the fit finds)
         if profile.drawn_from:
@@ -145,21 +150,24 @@ _AROUND = np.ones((3, 3), np.uint8)
 
 
 def _scored(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, levels: bool,
-            max_rms: float, whole: bool, kept: Kept, ranked: bool) -> tuple[CellScores, Profile, CellScores | None]:
+            max_rms: float, whole: bool, kept: Kept, ranked: bool,
+            to_beat: ToBeat | None) -> tuple[CellScores, Profile, CellScores | None]:
     """The cells' scores, the looks that scored them (``profile``'s, or fitted to the screen's brightness),
     and, where they were fitted and the fit is ``ranked``, the scores the looks as they are gave (None: the
     same). In stages, each run once: the plain scores held to the board's limits; where the screen differs
     from the looks all over, the looks fitted to it (on a frame before, or afresh); then, on a whole board, a
     second look at the cells the looks chosen refuse (a line of cells beside a board is read where it is: a
-    window beyond the board's edge moved toward it would take in the board's own edge)."""
+    window beyond the board's edge moved toward it would take in the board's own edge). With ``to_beat``, a
+    fit that cannot be chosen takes no second looks (the scores the looks as they are leave, ``ranked``, are
+    taken in full: they rank a fit that may be)."""
     held = _held_when_alike(plain, profile, max_rms, kept)
     if levels and levels_differ(lambda: kept.window_means(plain), profile, held.chars, held.best,
                                  float(held.rms.mean()), bool(held.accepted.all())):
         fitted = _fitted_before(image, geometry, profile, plain, held, max_rms, whole, kept) \
-            or _fitted_afresh(image, geometry, profile, plain, held, max_rms, whole, kept)
+            or _fitted_afresh(image, geometry, profile, plain, held, max_rms, whole, kept, to_beat)
         if fitted is not None:
             return fitted[0], fitted[1], nudged(image, geometry, profile, held, kept) if ranked else None
-    return (nudged(image, geometry, profile, held, kept) if whole else held), profile, None
+    return (nudged(image, geometry, profile, held, kept, to_beat) if whole else held), profile, None
 
 
 def _held_when_alike(plain: Scored, profile: Profile, max_rms: float, kept: Kept) -> CellScores:
@@ -196,7 +204,8 @@ def _fitted_before(image: np.ndarray, geometry: Geometry, profile: Profile, plai
 
 
 def _fitted_afresh(image: np.ndarray, geometry: Geometry, profile: Profile, plain: Scored, scores: CellScores,
-                   max_rms: float, whole: bool, kept: Kept) -> tuple[CellScores, Profile] | None:
+                   max_rms: float, whole: bool, kept: Kept,
+                   to_beat: ToBeat | None = None) -> tuple[CellScores, Profile] | None:
     """The cells' scores against the looks fitted to the screen's brightness on this frame's cells, and those
     looks (None: no fit found, or not to be trusted: :func:`_fit_taken`)."""
     adjusted = fit_profile_levels(plain.windows, profile)
@@ -204,7 +213,7 @@ def _fitted_afresh(image: np.ndarray, geometry: Geometry, profile: Profile, plai
         return None
     fitted = score_frame(image, geometry, adjusted, max_rms, windows=plain.windows)
     looks = Kept()
-    taken = _fit_taken(image, geometry, profile, fitted, scores, whole, looks)
+    taken = _fit_taken(image, geometry, profile, fitted, scores, whole, looks, to_beat)
     if taken is None:
         return None
     kept.fitted = Fitted(fitted, looks.looks)
@@ -212,7 +221,7 @@ def _fitted_afresh(image: np.ndarray, geometry: Geometry, profile: Profile, plai
 
 
 def _fit_taken(image: np.ndarray, geometry: Geometry, profile: Profile, fitted: Scored, scores: CellScores,
-               whole: bool, looks: Kept) -> CellScores | None:
+               whole: bool, looks: Kept, to_beat: ToBeat | None = None) -> CellScores | None:
     """The cells' scores against looks fitted to the screen's brightness (``fitted``: their plain scores), with
     second looks at the cells they refuse (``looks``: those that may be taken again, and those taken); None
     when the fit is not to be trusted: it pins neither two kinds of cell nor one by its shape alone
@@ -224,7 +233,7 @@ def _fit_taken(image: np.ndarray, geometry: Geometry, profile: Profile, fitted: 
             and float(fitted.scores.rms.mean()) < float(scores.rms.mean()) - nearer
             and not (whole and unheld_numbers(fitted.scores.grid()))):
         return None
-    return replace(nudged(image, geometry, fitted.profile, fitted.scores, looks), leveled=True)
+    return replace(nudged(image, geometry, fitted.profile, fitted.scores, looks, to_beat), leveled=True)
 
 
 def _minority_kept(scores: CellScores) -> CellScores:

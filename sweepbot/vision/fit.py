@@ -37,12 +37,13 @@ def made_at(profile: Profile, pitch: tuple[float, float]) -> bool:
     return all(abs(a - b) < 0.5 for a, b in zip(pitch, profile.pitch, strict=True))
 
 
-def attempt(image: np.ndarray, geometry: Geometry, profile: Profile,
-            max_rms: float | None = None) -> tuple[Geometry, CellScores]:
+def attempt(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None,
+            within: int | None = None) -> tuple[Geometry, CellScores]:
     """The grid lined up with the profile's looks (``vision.align``: once, each line moved on its own), and
-    the cells' scores there."""
+    the cells' scores there (``within``: the most cells the fit may refuse and still be chosen, see
+    ``vision.decide.classify``)."""
     aligned = align(image, geometry, profile, per_line=True)
-    return aligned, classify(image, aligned, profile, max_rms=max_rms, ranked=True)
+    return aligned, classify(image, aligned, profile, max_rms=max_rms, ranked=True, within=within)
 
 
 def exact(scores: CellScores) -> bool:
@@ -78,15 +79,21 @@ class Fit:
         return self.rank < other.rank
 
 
-def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile], take_exact: bool = False) -> Fit | None:
+def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile], take_exact: bool = False,
+             beside: Fit | None = None, within: int | None = None) -> Fit | None:
     """The profile that reads the board best: fewest cells refused, then the least residual (see
     :meth:`Fit.beats`); with the grid lined up with it, and its scores. With ``take_exact``, a profile made
     at the board's cell size (:func:`made_at`) that reads it nearly exactly (:func:`exact`) is taken at once:
-    those are tried first, in their order, then the others."""
+    those are tried first, in their order, then the others. ``beside``: a fit of other profiles made before,
+    to which the best is compared after: no fit that refuses more cells than it, or than one made here, or
+    than ``within``, is wanted, and such a fit's refused cells get no second look (``vision.decide.classify``'s
+    ``within``: it then refuses more)."""
     best: Fit | None = None
     ordered = sorted(profiles, key=lambda p: not made_at(p, found.pitch)) if take_exact else list(profiles)
     for p in ordered:
-        geo, scores = attempt(image, found, p)
+        fewest = [int((~f.scores.accepted).sum()) for f in (best, beside) if f is not None]
+        geo, scores = attempt(image, found, p, within=min([*fewest, *([] if within is None else [within])],
+                                                          default=None))
         fit = Fit(rank(scores, scores.as_shown), geo, p, scores)
         if fit.beats(best):
             best = fit

@@ -8,11 +8,14 @@ moves whose bound comes within the exact distance of the move that bounds lowest
 are scored by one fast product, and those within float32's rounding of the nearest exactly. The move taken
 is the exactly nearest, the first of equals in the order of the moves (down the rows, then across): what
 scoring every move exactly would take.
+
+The same bound tells, before any move is scored, the cells that no move brings within a look's reach: a fit
+of the board that would leave more cells refused than one made before is not looked at again (``ToBeat``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -39,11 +42,30 @@ def grown_windows(image: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, size: tup
     return windows_at(image, gy, gx, (grown_w, grown_h))
 
 
-def best_moves(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple[int, int], profile: Profile,
-               max_rms: float) -> list[Look]:
-    """For each window of ``profile``'s crop (by its top left pixel: ``x0s``, ``y0s``, on an image of ``shape``,
-    height and width), the best of its moves (each kept inside the image), scored exactly, from its
-    :func:`grown_windows` (``grown``)."""
+@dataclass(frozen=True, eq=False)
+class Search:
+    """Every move of some windows (:func:`search`), each window's grown window taken once however many windows
+    share it, with a bound under each move's exact distance to every look."""
+
+    grown: np.ndarray  # the distinct grown windows
+    oy: np.ndarray  # distinct windows x moves: each move's place in its grown window
+    ox: np.ndarray
+    ys: np.ndarray  # windows x moves: each move's top left pixel on the image
+    xs: np.ndarray
+    inverse: np.ndarray  # each window's distinct grown window
+    bound: np.ndarray  # distinct windows x moves: no look lies nearer the move (squared distance) than this
+    slack: float  # float32's rounding of a bound
+
+    def least_rms(self, profile: Profile) -> np.ndarray:
+        """For each window, an rms that none of its moves comes under against any look."""
+        _, _, w, h = profile.crop
+        least = np.maximum(self.bound.min(axis=1) - self.slack, 0.0)
+        return np.sqrt(least / (w * h * 3))[self.inverse]
+
+
+def search(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple[int, int], profile: Profile) -> Search:
+    """Every move of each window of ``profile``'s crop (by its top left pixel: ``x0s``, ``y0s``, on an image of
+    ``shape``, height and width; each kept inside the image), from its :func:`grown_windows` (``grown``)."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
     ys, xs = _moves(shape, x0s, y0s, (w, h), reach)
@@ -53,18 +75,35 @@ def best_moves(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple
     # alike in both (flags, or numbers, among like neighbours) are looked at once
     first, inverse = distinct_rows(np.concatenate(
         [grown.reshape(len(grown), -1), oy.astype(np.uint8), ox.astype(np.uint8)], axis=1))
-    found, taken = _best_moves(grown[first], oy[first], ox[first], profile, max_rms)
+    grown, oy, ox = grown[first], oy[first], ox[first]
+    n = len(grown)
+    stack = np.ascontiguousarray(grown).reshape(n, h + 2 * reach, w + 2 * reach, 3)
+    blocks = _block_sums(stack, oy, ox, (w, h))
+    looks, norms = _looks_in_blocks(profile)
+    bsq = np.einsum("ij,ij->i", blocks, blocks)
+    bound = (np.maximum(bsq[:, None] + norms[None, :] - 2.0 * (blocks @ looks.T), 0.0).min(axis=1) / 4.0)
+    slack = FLOAT32_ROUNDING * (float(bsq.max(initial=0.0)) + float(norms.max())) / 4.0
+    return Search(grown, oy, ox, ys, xs, inverse, bound.reshape(n, -1), slack)
+
+
+def best_moves(grown: np.ndarray, x0s: np.ndarray, y0s: np.ndarray, shape: tuple[int, int], profile: Profile,
+               max_rms: float, searched: Search | None = None) -> list[Look]:
+    """For each window of ``profile``'s crop (by its top left pixel: ``x0s``, ``y0s``, on an image of ``shape``,
+    height and width), the best of its moves (each kept inside the image), scored exactly, from its
+    :func:`grown_windows` (``grown``; ``searched``: their :func:`search`, when it was made)."""
+    found = search(grown, x0s, y0s, shape, profile) if searched is None else searched
+    looks, taken = _best_moves(found, profile, max_rms)
     # each look with the move it took from its own window
-    return [replace(found[k], move=(int(ys[i, taken[k]] - y0s[i]), int(xs[i, taken[k]] - x0s[i])))
-            for i, k in enumerate(inverse.tolist())]
+    return [replace(looks[k], move=(int(found.ys[i, taken[k]] - y0s[i]), int(found.xs[i, taken[k]] - x0s[i])))
+            for i, k in enumerate(found.inverse.tolist())]
 
 
-def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Profile,
-                max_rms: float) -> tuple[list[Look], list[int]]:
-    """:func:`best_moves` of distinct grown windows, each move given by its place in its grown window (``oy``,
-    ``ox``: windows x moves), and the index of the move each took."""
+def _best_moves(found: Search, profile: Profile, max_rms: float) -> tuple[list[Look], list[int]]:
+    """:func:`best_moves` of the distinct grown windows ``found`` searched, and the index of the move each
+    took."""
     reach = limits.LIMITS.nudge_reach
     _, _, w, h = profile.crop
+    grown, oy, ox, bound = found.grown, found.oy, found.ox, found.bound
     n = len(grown)
     grown_w, grown_h = w + 2 * reach, h + 2 * reach
     # the grown windows one above the other: a move's window is cut from its own
@@ -73,16 +112,10 @@ def _best_moves(grown: np.ndarray, oy: np.ndarray, ox: np.ndarray, profile: Prof
     def windows(cells: np.ndarray, tried: np.ndarray) -> np.ndarray:
         return windows_at(stack, cells * grown_h + oy[cells, tried], ox[cells, tried], (w, h))
 
-    blocks = _block_sums(stack.reshape(n, grown_h, grown_w, 3), oy, ox, (w, h))
-    looks, norms = _looks_in_blocks(profile)
-    bsq = np.einsum("ij,ij->i", blocks, blocks)
-    bound = (np.maximum(bsq[:, None] + norms[None, :] - 2.0 * (blocks @ looks.T), 0.0).min(axis=1) / 4.0)
-    bound = bound.reshape(n, -1)
-    slack = FLOAT32_ROUNDING * (float(bsq.max()) + float(norms.max())) / 4.0
     # the exact distance of the move bounding lowest: no move whose bound is over it can be nearer
     each = np.arange(n)
     reached = distances(windows(each, bound.argmin(axis=1)), profile).min(axis=1)
-    cells, tried = np.nonzero(bound <= (reached + slack)[:, None])
+    cells, tried = np.nonzero(bound <= (reached + found.slack)[:, None])
     shifted = windows(cells, tried).astype(np.float32)
     d = distances(shifted, profile, batched=True).min(axis=1)
     wsq = np.einsum("ij,ij->i", shifted, shifted)
@@ -160,12 +193,24 @@ def _looks_in_blocks(profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     return derived(profile, "looks in 2x2 blocks", made)
 
 
-def nudged(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, kept: Kept) -> CellScores:
+@dataclass(frozen=True)
+class ToBeat:
+    """What a fit of the board must do to be chosen over one made before (``vision.fit.best_fit``): refuse no
+    more than ``refused`` cells, where a cell farther than ``named_rms`` from every look stays refused
+    whatever follows."""
+
+    refused: int
+    named_rms: float
+
+
+def nudged(image: np.ndarray, geometry: Geometry, profile: Profile, scores: CellScores, kept: Kept,
+           to_beat: ToBeat | None = None) -> CellScores:
     """A second look at every refused cell: its window moved by up to the table's ``nudge_reach`` px each way
     (a client that draws at fractional positions puts some glyphs a pixel off; looks drawn at another size
     may fit a board's cells a pixel or two off), taken where it comes nearer a look than where it is. Each
     cell's look depends on the pixels around its window alone, and is taken again only when they changed
-    (``kept``)."""
+    (``kept``). With ``to_beat``, no look is taken (the scores are returned as they are) when the moves'
+    bound alone leaves more cells refused than it allows: the fit cannot be chosen, whatever the looks find."""
     rows, cols = np.nonzero(~scores.accepted)
     if not len(rows):
         return scores
@@ -177,7 +222,10 @@ def nudged(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
     looks = kept.looks_before.reusable(cells, arounds, shape)
     fresh = [i for i, look in enumerate(looks) if look is None]
     if fresh:
-        moved = best_moves(arounds[fresh], x0s[fresh], y0s[fresh], shape, profile, scores.max_rms)
+        searched = search(arounds[fresh], x0s[fresh], y0s[fresh], shape, profile)
+        if to_beat is not None and int((searched.least_rms(profile) > to_beat.named_rms).sum()) > to_beat.refused:
+            return scores
+        moved = best_moves(arounds[fresh], x0s[fresh], y0s[fresh], shape, profile, scores.max_rms, searched)
         for i, look in zip(fresh, moved, strict=True):
             looks[i] = look
         kept.looked += len(fresh)

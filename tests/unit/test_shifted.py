@@ -1,17 +1,21 @@
-"""A refused cell's second look (vision.shifted): what scoring every move of its window exactly would take."""
+"""A refused cell's second look (vision.shifted): what scoring every move of its window exactly would take, and
+the bound that leaves a fit that cannot be chosen without it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sweepbot.vision import limits
 from sweepbot.vision.capture import load_image
-from sweepbot.vision.cells import score, windows_at
+from sweepbot.vision.cells import CellScores, score, windows_at
+from sweepbot.vision.decide import classify
+from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import Profile, available_profiles, make_profile
 from sweepbot.vision.read import read_screenshot
-from sweepbot.vision.shifted import best_moves, grown_windows
+from sweepbot.vision.shifted import best_moves, grown_windows, search
 from sweepbot.vision.track import Look
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -101,3 +105,80 @@ def test_windows_with_the_same_pixels_around_them_take_each_the_moves_it_can_mak
     found = moved(image, x0s, y0s, profile)
     assert found == [every_move_scored(image, int(x), int(y), profile, 40.0) for x, y in zip(x0s, y0s, strict=True)]
     assert [look.char for look in found] == ["#", "1", "1", "#"] and found[1].rms == 0
+
+
+def test_no_move_comes_nearer_a_look_than_the_search_bounds() -> None:
+    # the bound that puts a fit off: each window's least rms over its moves, never over what scoring every move
+    # exactly finds, and near it where the looks differ in colour (another client's looks on sgt-mines's board)
+    image = load_image(FIXTURES / "sgt-mines" / "30x16-flags.png")
+    profiles = available_profiles()
+    own = read_screenshot(image, profiles=profiles)
+    other = next(p for p in profiles if p.client == "xdemineur")
+    rng = np.random.default_rng(7)
+    g = own.geometry
+    ox, oy, w, h = other.crop
+    x0s = np.array([g.xs[c] + ox for c in rng.integers(0, g.cols, 25)])
+    y0s = np.array([g.ys[r] + oy for r in rng.integers(0, g.rows, 25)])
+    grown = grown_windows(image, x0s, y0s, (w, h))
+    least = search(grown, x0s, y0s, (image.shape[0], image.shape[1]), other).least_rms(other)
+    exact = np.array([every_move_scored(image, int(x), int(y), other, 40.0).rms
+                      for x, y in zip(x0s, y0s, strict=True)])
+    assert (least <= exact + 1e-9).all()
+    assert (least > limits.LIMITS.max_rms).sum() >= 20  # most of them: another client's cells far from every look
+
+
+def test_a_fit_that_cannot_be_chosen_takes_no_second_looks() -> None:
+    # xdemineur's looks on sgt-mines's board at 20 px (within the pitch tolerance of its 21 px): every cell
+    # refused; held to refusing none, the bound shows it cannot, and no cell is looked at again
+    image = load_image(FIXTURES / "sgt-mines" / "9x9-flags.png")
+    profiles = available_profiles()
+    grid = read_screenshot(image, profiles=profiles).geometry
+    other = next(p for p in profiles if p.client == "xdemineur")
+    full = classify(image, grid, other, ranked=True)
+    held = classify(image, grid, other, ranked=True, within=0)
+    assert full.track is not None and held.track is not None
+    assert full.track.looked > 0 and held.track.looked == 0
+    assert int((~held.accepted).sum()) >= int((~full.accepted).sum()) > 0
+    # where the bound does not rule the fit out (the client's other sizes drawn at 20 px), it is the same
+    drawn = read_screenshot(image, profiles=[p for p in profiles if p.name != "sgt-mines-20px"])
+    at, mine = drawn.geometry, drawn.profile
+    assert mine.drawn_from
+    held, full = classify(image, at, mine, ranked=True, within=0), classify(image, at, mine, ranked=True)
+    assert np.array_equal(held.rms, full.rms)
+
+
+def test_a_fit_put_off_or_given_no_second_looks_leaves_the_choice_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    # gnome-mines at 46 px without the profile made there (ace-minesweeper's 48 px looks near its size) and
+    # sgt-mines at 20 px without its own: the reading is the one every fit taken in full gives
+    from sweepbot.vision import fit
+
+    profiles = available_profiles()
+    real = fit.attempt
+    put_off: list[str] = []
+
+    def watched(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None,
+                within: int | None = None) -> tuple[Geometry, CellScores]:
+        geo, scores = real(image, geometry, profile, max_rms, within)
+        if within is not None and scores.track is not None and not scores.track.looked \
+                and int((~scores.accepted).sum()) > within:
+            put_off.append(profile.name)
+        return geo, scores
+
+    def in_full(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None,
+                within: int | None = None) -> tuple[Geometry, CellScores]:
+        return real(image, geometry, profile, max_rms)
+
+    cases = (("gnome-mines/digits-46-3.png", "gnome-mines-46px"), ("sgt-mines/9x9-flags.png", "sgt-mines-20px"))
+    for name, own in cases:
+        image = load_image(FIXTURES / name)
+        others = [p for p in profiles if p.name != own]
+        put_off.clear()
+        with monkeypatch.context() as m:
+            m.setattr(fit, "attempt", watched)
+            quick = read_screenshot(image, profiles=others)
+        assert put_off  # another client's looks near the board's size, given no second looks
+        with monkeypatch.context() as m:
+            m.setattr(fit, "attempt", in_full)
+            full = read_screenshot(image, profiles=others)
+        assert (quick.profile.name, quick.geometry, quick.board) == (full.profile.name, full.geometry, full.board)
+        assert np.array_equal(quick.scores.rms, full.scores.rms)
