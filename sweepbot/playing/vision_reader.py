@@ -15,7 +15,15 @@ from sweepbot.vision import Geometry, Profile, Reading, read_located, read_scree
 from sweepbot.vision.fit import resizes
 from sweepbot.vision.frames import same_frame
 from sweepbot.vision.in_use import InUse
-from sweepbot.vision.learn import count_chars, final_counts, learn_opened, learn_proved, not_kept, with_templates
+from sweepbot.vision.learn import (
+    board_chars,
+    count_chars,
+    final_counts,
+    learn_opened,
+    learn_proved,
+    not_kept,
+    with_templates,
+)
 from sweepbot.vision.opened import learning, reads_unknown
 from sweepbot.vision.profile import available_profiles, built_in_digest, select_profiles, user_profiles_dir
 from sweepbot.vision.read import Seen, opened_cells, reading_area
@@ -238,7 +246,7 @@ def named_as_proved(reading: Reading, counts: np.ndarray, profile: Profile) -> R
     that profile reads in those cells, each matching the look cut from it pixel for pixel."""
     named = count_chars(counts)
     chars = np.where(reading.scores.chars == OPENED, named, reading.scores.chars)
-    grid = np.array([list(row) for row in reading.board.grid])
+    grid = board_chars(reading.board)
     board = replace(reading.board, grid=tuple("".join(row) for row in np.where(grid == OPENED, named, grid)))
     return replace(reading, board=board, profile=profile, scores=replace(reading.scores, chars=chars), seen=None)
 

@@ -26,10 +26,15 @@ def neighbour_count(mask: np.ndarray) -> np.ndarray:
     return np.asarray(total)
 
 
+def board_chars(board: Board) -> np.ndarray:
+    """The board's characters, one a cell (rows x cols, '<U1')."""
+    return np.array([list(row) for row in board.grid]).reshape(board.rows, board.cols)
+
+
 def mines_shown(board: Board, won: bool) -> np.ndarray | None:
     """Where the mines are, if the board shows them all: a loss with mines shown, or a win with nothing
     left covered but mines (every covered or flagged cell)."""
-    chars = np.array([list(row) for row in board.grid])
+    chars = board_chars(board)
     if (chars == "*").any():
         return np.isin(chars, list("*!F"))
     if not (chars == "!").any() and won:
@@ -53,7 +58,7 @@ def learn_opened(image: np.ndarray, geometry: Geometry, profile: Profile, board:
                  counts: np.ndarray) -> list[tuple[str, np.ndarray]]:
     """The new (character, template) pairs a final board proves, one per ``=`` cell, named by its count of
     mines around it (``counts``: the board's :func:`final_counts`)."""
-    chars = np.array([list(row) for row in board.grid])
+    chars = board_chars(board)
     return _counted_looks(image, geometry, profile, chars == OPENED, counts)
 
 
@@ -63,7 +68,7 @@ def learn_proved(image: np.ndarray, geometry: Geometry, profile: Profile, board:
     is known: open, flagged (taken for a mine, as the solver takes it), or a covered cell the solver proved a
     mine (``mines``) or safe (``safe``); its number is the count of flags and mines around it. A count of 0
     beside a covered tile is no settled board's: not learnt."""
-    chars = np.array([list(row) for row in board.grid])
+    chars = board_chars(board)
     if not (chars == OPENED).any():
         return []
     covered = np.isin(chars, [COVERED, QUESTION])
