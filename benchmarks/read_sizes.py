@@ -200,7 +200,8 @@ def main() -> int:
         else:
             ways = "  ".join(f"{way} {row[f'{way}_ms']:7.2f} ms {row[f'{way}_passes']:6.3f}x" for way in WAYS)
             print(f"{row['fixture']:56} x{row['scale']:<4} {row['cell']:>5} {row['kind']:5} {ways} "
-                  f"{'right' if row['right'] else 'WRONG'}{' brighter' if row['brighter'] else ''}")
+                  f"{'right' if row['right'] else 'WRONG'}{' withheld' if row['withheld'] else ''}"
+                  f"{' brighter' if row['brighter'] else ''}")
     summary: dict[str, object] = {"screenshots": len(rows)}
     for kind in ("own", "drawn", "refused"):
         these = [r for r in rows if r["kind"] == kind]
