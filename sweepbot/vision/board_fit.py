@@ -96,7 +96,7 @@ def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
     stand (the board is then read without the scores the fit took, ``vision.read.read_located`` scoring its cells
     afresh). ``kin`` (the candidates' clients' other sizes): tried beside the candidates where no candidate was
     made at the board's cell size and the profile chosen leaves cells to be read as open cells of unknown
-    number (:func:`with_kin`)."""
+    number, or refuses some (:func:`with_kin`)."""
     resizing = _resizing(found, candidates)
     if resizing:
         return _uneven_fit(image, found, resizing, opened_unknown)
@@ -109,28 +109,31 @@ def fit_board(image: np.ndarray, found: Geometry, candidates: Sequence[Profile],
             return _uneven_fit(image, found, resizing, opened_unknown)
         best = replace(best, grid=found, scores=cut)
     error = unreadable(image, found, candidates, best, opened_unknown)
-    if error is not None:
+    fit = None if best is None else with_kin(image, found, candidates, kin, best, opened_unknown, error is None)
+    if fit is None:
+        assert error is not None
         raise error
-    assert best is not None
-    return image, with_kin(image, found, candidates, kin, best, opened_unknown), None
+    return image, fit, None
 
 
 def with_kin(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], kin: Sequence[Profile], best: Fit,
-             opened_unknown: bool) -> Fit:
-    """``best`` (a fit that reads the board), or the fit chosen among the candidates and ``kin`` (their
-    clients' other sizes, each drawn at the board's size) when that reads the board with fewer cells left
-    open cells of unknown number, where no candidate was made at the board's cell size: their looks
-    may name the cells of this size only in part (sgt-mines's 12 px looks, their windows moved a pixel, name
-    its 13 px empty cells but not its 1s), and a profile that leaves none unknown is not tried beside others
-    (what it learnt in play is kept)."""
-    unknown = int((~best.scores.accepted).sum())
-    if not kin or not unknown or any(made_at(p, best.grid.pitch) for p in candidates):
-        return best
+             opened_unknown: bool, reads: bool = True) -> Fit | None:
+    """``best`` (the fit chosen: it ``reads`` the board, or it does not), or the fit chosen among the
+    candidates and ``kin`` (their clients' other sizes, each drawn at the board's size) when that reads the
+    board, with fewer cells left open cells of unknown number where ``best`` reads it, where no candidate
+    was made at the board's cell size (drawn there from another size is not made there): their looks may name
+    the cells of this size only in part (sgt-mines's 12 px looks, their windows moved a pixel, name its 13 px
+    empty cells but not its 1s; drawn at 24 px, they name neither its 3s nor the mine that went off, which its
+    32 px looks drawn there name), and a profile that leaves none unknown is not tried beside others (what it
+    learnt in play is kept). None: ``best`` does not read the board, and no fit beside its kin does."""
+    unread = int((~best.scores.accepted).sum())
+    if not kin or not unread or any(made_at(p, best.grid.pitch) and not p.drawn_from for p in candidates):
+        return best if reads else None
     together = [*candidates, *kin]
     again = choose(image, found, together)
     if again is None or unreadable(image, found, together, again, opened_unknown) is not None:
-        return best
-    return again if int((~again.scores.accepted).sum()) < unknown else best
+        return best if reads else None
+    return again if not reads or int((~again.scores.accepted).sum()) < unread else best
 
 
 def choose(image: np.ndarray, found: Geometry, candidates: Sequence[Profile]) -> Fit | None:

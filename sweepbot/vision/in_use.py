@@ -24,7 +24,8 @@ class InUse:
 
     def kin(self) -> list[Profile]:
         """The other sizes of the profile's client: fitted beside it where it was not made at the board's cell
-        size and leaves cells open cells of unknown number (``vision.board_fit.with_kin``)."""
+        size (drawn there from another is not made there) and leaves cells open cells of unknown number, or
+        refused (``vision.board_fit.with_kin``)."""
         return [p for p in available_profiles() if p.client == self.profile.client and p.name != self.profile.name]
 
     def mostly_read(self, error: SweepbotError) -> bool:

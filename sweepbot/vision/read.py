@@ -137,11 +137,14 @@ def lined_up(image: np.ndarray, geometry: Geometry, profile: Profile,
              scores: CellScores) -> tuple[Geometry, Profile, CellScores]:
     """The board's grid, profile and cells as read (``scores``), or the grid lined up again with the same
     profile (drawn at the board's size where that fits better, registered where the board shows its looks:
-    :func:`fitted`) when that reads fewer open cells of unknown number: a new board of plain tiles lines the
-    grid up only roughly, and cells opened since show where they really are (a grid a few pixels off reads
-    their numbers as unknown)."""
+    :func:`fitted`; beside its client's other sizes where it was not made at the board's size,
+    ``vision.board_fit.with_kin``) when that reads fewer open cells of unknown number: a new board of plain
+    tiles lines the grid up only roughly, and cells opened since show where they really are (a grid a few
+    pixels off reads their numbers as unknown), and looks drawn from one size may not name a number that
+    another size's, drawn there, name."""
     try:
-        _, fit, placed, unknown = fitted(image, Grids((geometry,)), [profile], True, trim=False)
+        _, fit, placed, unknown = fitted(image, Grids((geometry,)), [profile], True, trim=False,
+                                        in_use=InUse(profile, geometry))
         if placed is not None:  # its cells drawn anew: a client whose cells change size, never read so here
             return geometry, profile, scores
         again = named(image, fit.grid, fit.profile, unknown, classify(

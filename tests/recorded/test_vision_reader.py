@@ -363,27 +363,64 @@ def test_a_board_the_profile_in_use_reads_with_numbers_unknown_at_another_size_i
                        for ch, want in zip(row, want_row, strict=True))
 
 
-def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_judged_from_the_board_where_it_was() -> None:
+def test_a_won_board_whose_flags_the_profile_in_use_never_held_close_is_read_beside_its_client_other_sizes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """sgt-mines with 23 px tiles, read in play with its 12 px looks drawn at that size: at the win the client
-    flags every mine, in a look those looks do not hold close. The board is read where it was but for those
-    flags (its covered tiles and cells refused where they are named by a second look). No other profile is
-    tried (something lies over a few cells of a board read where it was), and the loop judges the game from
-    that board: won, the flags left covered."""
+    flags every mine, in a look those looks do not hold close. The board is read where it was beside the
+    client's other sizes drawn at 23 px, which name the flags: won, as written down. Without them (``InUse.kin``
+    none) the board is read where it was but for those flags (its covered tiles and cells refused where they
+    are named by a second look), no other profile is tried (something lies over a few cells of a board read
+    where it was), and the loop judges the game from that board: won, the flags left covered."""
     drawn = FIXTURES / "drawn-sizes"
     expected = {name: Board.parse((drawn / f"sgt-mines-23px-{name}.board").read_text()) for name in
                 ("fresh", "before", "won")}
-    reader = VisionReader()
-    assert reader.read(load_image(drawn / "sgt-mines-23px-fresh.png")).board.grid == expected["fresh"].grid
-    before = reader.read(load_image(drawn / "sgt-mines-23px-before.png")).board
-    assert before.grid == expected["before"].grid and before.mines == 10
-    assert reader.profile is not None and reader.profile.drawn_from == "sgt-mines-12px"
-    with pytest.raises(ReadError) as caught:
-        reader.read(load_image(drawn / "sgt-mines-23px-won.png"))
-    part = caught.value.board_but_unread
-    flags = {(r, c) for r, row in enumerate(expected["won"].grid) for c, ch in enumerate(row) if ch == "F"}
-    assert part is not None and {(r, c) for r, row in enumerate(part.grid) for c, ch in enumerate(row)
-                                 if ch == REFUSED} == flags
-    # the last click opened the 2 at the top (its cascade the rest)
-    won = won_beneath_unread(before, part.grid, [(0, 4)], REFUSED)
-    assert won is not None and won.state == "won"
-    assert won.grid == tuple(row.replace("F", "#") for row in expected["won"].grid)
+    for kin in (True, False):
+        if not kin:
+            monkeypatch.setattr(InUse, "kin", lambda self: [])
+        reader = VisionReader()
+        assert reader.read(load_image(drawn / "sgt-mines-23px-fresh.png")).board.grid == expected["fresh"].grid
+        before = reader.read(load_image(drawn / "sgt-mines-23px-before.png")).board
+        assert before.grid == expected["before"].grid and before.mines == 10
+        assert reader.profile is not None and reader.profile.drawn_from == "sgt-mines-12px"
+        if kin:
+            view = reader.read(load_image(drawn / "sgt-mines-23px-won.png"))
+            assert view.board.grid == expected["won"].grid and view.board.state == "won"
+            continue
+        with pytest.raises(ReadError) as caught:
+            reader.read(load_image(drawn / "sgt-mines-23px-won.png"))
+        part = caught.value.board_but_unread
+        flags = {(r, c) for r, row in enumerate(expected["won"].grid) for c, ch in enumerate(row) if ch == "F"}
+        assert part is not None and {(r, c) for r, row in enumerate(part.grid) for c, ch in enumerate(row)
+                                     if ch == REFUSED} == flags
+        # the last click opened the 2 at the top (its cascade the rest)
+        won = won_beneath_unread(before, part.grid, [(0, 4)], REFUSED)
+        assert won is not None and won.state == "won"
+        assert won.grid == tuple(row.replace("F", "#") for row in expected["won"].grid)
+
+
+def test_numbers_and_a_mine_the_profile_in_use_does_not_name_at_a_drawn_size_are_read_with_its_client_other_sizes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """sgt-mines with 24 px tiles in play (frames as play captured them): the new board is read with its 12 px
+    looks drawn at 24 px. Those looks name neither its red 3 (an open cell of unknown number) nor, at the loss,
+    the mine that went off (refused: far from its look, which sgt-mines draws anew at each size). The board is
+    lined up again, and located afresh, beside the client's other sizes drawn at 24 px, whose 32 px looks name
+    both: each board as written down (checked by eye). Without them (``InUse.kin`` none) the 3 stays unknown
+    and the lost board is not read."""
+    drawn = FIXTURES / "drawn-sizes"
+    expected = {name: Board.parse((drawn / f"sgt-mines-24px-{name}.board").read_text())
+                for name in ("fresh", "three", "lost")}
+    for kin in (True, False):
+        if not kin:
+            monkeypatch.setattr(InUse, "kin", lambda self: [])
+        reader = VisionReader()
+        assert reader.read(load_image(drawn / "sgt-mines-24px-fresh.png")).board.grid == expected["fresh"].grid
+        assert reader.profile is not None and reader.profile.drawn_from == "sgt-mines-12px"
+        three = reader.read(load_image(drawn / "sgt-mines-24px-three.png")).board
+        if kin:
+            assert three.grid == expected["three"].grid
+            lost = reader.read(load_image(drawn / "sgt-mines-24px-lost.png")).board
+            assert lost.grid == expected["lost"].grid and lost.state == "lost"
+            continue
+        assert three.grid == tuple(row.replace("3", "=") for row in expected["three"].grid)
+        with pytest.raises(ReadError, match=r"\(0, 7\)"):
+            reader.read(load_image(drawn / "sgt-mines-24px-lost.png"))
