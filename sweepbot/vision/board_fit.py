@@ -14,7 +14,18 @@ from sweepbot.board import holds_no_mine
 from sweepbot.errors import SweepbotError
 from sweepbot.vision import limits
 from sweepbot.vision.edges import goes_on_past, without_phantom_line
-from sweepbot.vision.fit import Fit, best_fit, drawn_at_size, exact, likeliest, made_at, pitch_fits, rank, resizes
+from sweepbot.vision.fit import (
+    Fit,
+    best_fit,
+    drawn_at_size,
+    exact,
+    likeliest,
+    made_at,
+    own_at,
+    pitch_fits,
+    rank,
+    resizes,
+)
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.in_use import InUse
 from sweepbot.vision.locate import Grids, LocateError
@@ -127,7 +138,7 @@ def with_kin(image: np.ndarray, found: Geometry, candidates: Sequence[Profile], 
     32 px looks drawn there name), and a profile that leaves none unknown is not tried beside others (what it
     learnt in play is kept). None: ``best`` does not read the board, and no fit beside its kin does."""
     unread = int((~best.scores.accepted).sum())
-    if not kin or not unread or any(made_at(p, best.grid.pitch) and not p.drawn_from for p in candidates):
+    if not kin or not unread or any(own_at(p, best.grid.pitch) for p in candidates):
         return best if reads else None
     together = [*candidates, *kin]
     again = choose(image, found, together)

@@ -37,6 +37,12 @@ def made_at(profile: Profile, pitch: tuple[float, float]) -> bool:
     return all(abs(a - b) < 0.5 for a, b in zip(pitch, profile.pitch, strict=True))
 
 
+def own_at(profile: Profile, pitch: tuple[float, float]) -> bool:
+    """Whether the profile was made at this cell size with looks of its own there (:func:`made_at`, and not
+    drawn there from another size)."""
+    return made_at(profile, pitch) and not profile.drawn_from
+
+
 def attempt(image: np.ndarray, geometry: Geometry, profile: Profile, max_rms: float | None = None,
             within: int | None = None) -> tuple[Geometry, CellScores]:
     """The grid lined up with the profile's looks (``vision.align``: once, each line moved on its own), and
@@ -92,8 +98,9 @@ def best_fit(image: np.ndarray, found: Geometry, profiles: Sequence[Profile], ta
     ordered = sorted(profiles, key=lambda p: not made_at(p, found.pitch)) if take_exact else list(profiles)
     for p in ordered:
         fewest = [int((~f.scores.accepted).sum()) for f in (best, beside) if f is not None]
-        geo, scores = attempt(image, found, p, within=min([*fewest, *([] if within is None else [within])],
-                                                          default=None))
+        if within is not None:
+            fewest.append(within)
+        geo, scores = attempt(image, found, p, within=min(fewest, default=None))
         fit = Fit(rank(scores, scores.as_shown), geo, p, scores)
         if fit.beats(best):
             best = fit
@@ -163,7 +170,7 @@ def drawn_at_size(candidates: Sequence[Profile], direct: Sequence[Profile],
     if not in_range(found.pitch):
         return [], []
     clients: dict[str, list[Profile]] = {}
-    made_here = {p.client for p in direct if made_at(p, found.pitch) and not p.drawn_from}
+    made_here = {p.client for p in direct if own_at(p, found.pitch)}
     # a profile drawn at this size before and kept with what play learnt (in the user's store) stands for its
     # source drawn here: it is among ``direct``, and its looks, drawn, do not keep the client's others away
     kept_here = {p.drawn_from for p in direct if p.drawn_from and made_at(p, found.pitch)}
