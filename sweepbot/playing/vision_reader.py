@@ -21,6 +21,7 @@ from sweepbot.vision.learn import (
     final_counts,
     learn_opened,
     learn_proved,
+    lined_up_looks,
     not_kept,
     with_templates,
 )
@@ -126,10 +127,14 @@ class VisionReader:
                 or OPENED not in "".join(view.board.grid) or (self.geometry.rows, self.geometry.cols) != (
                     view.board.rows, view.board.cols):
             return
-        new = not_kept(self.profile, learn_proved(frame, self.geometry, self.profile, view.board,
-                                                  set(analysis.mines), set(analysis.safe)))
+        profile, board = self.profile, view.board
+        new, grid = lined_up_looks(frame, self.geometry, profile, lambda at: not_kept(profile, learn_proved(
+            frame, at, profile, board, set(analysis.mines), set(analysis.safe))))
+        if grid != self.geometry:
+            # the board's place on this frame, where the looks were cut
+            self.geometry, self.seen = grid, None
         if new:
-            self.profile = with_templates(in_the_store(self.profile), new)
+            self.profile = with_templates(in_the_store(profile), new)
             self.learnt += [ch for ch, _ in new]
             self.seen = None
 
@@ -157,7 +162,8 @@ class VisionReader:
         counts = final_counts(reading.board, won=over == "won") if over and reads_unknown(reading.profile) \
             and OPENED in "".join(reading.board.grid) else None
         if counts is not None:
-            new = learn_opened(frame, reading.geometry, reading.profile, reading.board, counts)
+            new, _ = lined_up_looks(frame, reading.geometry, reading.profile, lambda at: learn_opened(
+                frame, at, reading.profile, reading.board, counts))
             if new:
                 self.profile = with_templates(in_the_store(reading.profile), new)
                 self.learnt += [ch for ch, _ in new]

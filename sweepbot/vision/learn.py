@@ -5,9 +5,12 @@ the solver from the numbers read. Its template joins the profile (saved, so the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from sweepbot.board import COVERED, FLAG, OPENED, QUESTION, ZERO, Board, Cell
+from sweepbot.vision.align import align
 from sweepbot.vision.cells import cell_windows
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.profile import UNNAMED, Profile, make_profile, save_profile
@@ -96,6 +99,25 @@ def _counted_looks(image: np.ndarray, geometry: Geometry, profile: Profile, cell
     named = count_chars(counts)
     return [(str(named[r, c]), windows[r * geometry.cols + c].reshape(h, w, 3).clip(0, 255).astype(np.uint8))
             for r, c in np.argwhere(cells)]
+
+
+#: What a learner cuts from an image at a grid: (character, template) pairs.
+Learnt = list[tuple[str, np.ndarray]]
+
+
+def lined_up_looks(image: np.ndarray, geometry: Geometry, profile: Profile,
+                   cut: Callable[[Geometry], Learnt]) -> tuple[Learnt, Geometry]:
+    """The looks ``cut`` learns from ``image`` (:func:`learn_proved` or :func:`learn_opened` at a grid), cut
+    where the grid lines up with the profile's looks on this image (``vision.align``), and the grid they were
+    cut at. A grid kept from the frames before may lie a few pixels off a board that has moved since (a web
+    page laid out again after a toast); its cells still read, by second looks, but a look cut there sits off
+    its window's place, and from then on names the cells of a grid as far off as that wrongly (an empty cell
+    two pixels up read as a 3 learnt so). Lined up only where something is to be learnt."""
+    new = cut(geometry)
+    if not new:
+        return [], geometry
+    grid = align(image, geometry, profile)
+    return (new, geometry) if grid == geometry else (cut(grid), grid)
 
 
 def not_kept(profile: Profile, new: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:

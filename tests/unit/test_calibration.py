@@ -748,6 +748,41 @@ def test_a_number_never_learnt_is_named_in_play_once_the_solver_proves_every_cel
     assert blind.learnt == [] and blind.profile is profile
 
 
+def test_a_look_is_learnt_where_the_grid_lines_up_on_a_board_that_moved(tmp_path: Path) -> None:
+    """A board that moved two pixels down since its grid was found (a page laid out again) still reads at the
+    grid kept, by second looks; a number learnt there is cut where the grid lines up with the profile's looks
+    on that frame, not two pixels off its place (such a look would name an empty cell on a grid as far off as
+    that a number), and the reader takes the grid lined up from then on."""
+    from sweepbot.playing.vision_reader import VisionReader
+    from sweepbot.solver import solve
+
+    covered = np.full((8, 8, 3), 200, np.uint8)
+    empty = np.full((8, 8, 3), 160, np.uint8)
+    two = empty.copy()
+    two[1:7, 2:6] = (0, 150, 0)
+    one = empty.copy()
+    one[1:7, 3:5] = (200, 0, 0)
+    looks = {"#": covered, ".": empty, "2": two, "1": one}
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8),
+                           [(ch, looks[ch]) for ch in "#.2"], folder=tmp_path / "t-10px")
+    truth = ["#2.", "#2.", "11."]
+    image = np.full((34, 34, 3), 120, np.uint8)
+    for r, row in enumerate(truth):
+        for c, ch in enumerate(row):
+            image[r * 10 + 3:r * 10 + 11, c * 10 + 1:c * 10 + 9] = looks[ch]  # two pixels below the grid kept
+    kept = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
+    reader = VisionReader()
+    reader.geometry, reader.profile, reader.size = kept, profile, (3, 3)
+    view = reader.read(image)
+    assert view.board.grid == ("#2.", "#2.", "==.")
+    reader.learn(image, view, solve(view.board))
+    assert reader.learnt == ["1", "1"]
+    assert reader.geometry == Geometry(tuple(range(0, 40, 10)), tuple(range(2, 42, 10)))
+    learnt = [reader.profile.template(i) for i, ch in enumerate(reader.profile.labels) if ch == "1"]
+    assert len(learnt) == 1 and np.array_equal(learnt[0], one)
+    assert reader.read(image).board.grid == tuple(truth)
+
+
 def test_numbers_a_client_shows_at_a_loss_in_another_look_are_never_named_covered() -> None:
     """A client that opens its whole board at a loss, drawing the cells it opens then in looks of their own
     (DangerUXB; "7" and "8" stand for two such looks here, seen nowhere else): they changed at the loss and
