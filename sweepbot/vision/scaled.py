@@ -55,11 +55,21 @@ def _drawn_at(profile: Profile, pitch: tuple[float, float]) -> Profile:
                                  else cv2.INTER_LINEAR)) for i, ch in enumerate(profile.labels)]
     scaled_rms = limits.LIMITS.scaled_rms
     limit = scaled_rms if profile.max_rms is None else max(profile.max_rms, scaled_rms)
-    name = f"{profile.drawn_from or profile.name}@{pitch[0]:.1f}px"
+    name = f"{_source_name(profile)}@{pitch[0]:.1f}px"
     return make_profile(name, profile.client, pitch, crop, templates, profile.sizes,
                         _counter_at(profile.counter, fx, fy), user_profiles_dir() / name,
                         _rules_at(profile.play, fx, fy), limit, profile.drawn_from or profile.name,
                         profile.built_in if profile.drawn_from else built_in_digest([profile]))
+
+
+def _source_name(profile: Profile) -> str:
+    """What a profile drawn at another size is named after: the profile it was drawn from (itself when made at
+    its size), or its client for a client's sizes drawn together (``drawn_from`` joined by "+", one name per
+    size kept: a name made of them all grows with every size a user plays, past what a folder's name may
+    hold), as :func:`client_at_pitch` names them."""
+    if not profile.drawn_from:
+        return profile.name
+    return profile.client if "+" in profile.drawn_from else profile.drawn_from
 
 
 def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:

@@ -146,6 +146,27 @@ def test_what_a_drawn_profile_learns_in_play_is_read_next_time(tmp_path: Path) -
     assert kept.drawn_from == "sgt-mines-20px" and kept.labels.count("2") == drawn.labels.count("2") + 1
 
 
+def test_a_clients_sizes_drawn_together_and_kept_are_named_after_the_client_when_drawn_again() -> None:
+    """A client's sizes drawn together (``drawn_from``: every size's name joined by "+"), kept in the user's
+    store with what play learnt, and then drawn at yet another size, is named after its client, as the sizes
+    drawn together are: a name made of every size's grows with each size a user plays, and past what a
+    folder's name may hold no look learnt there can be saved (nicegui-minesweeper, played at 16 sizes, ended
+    its first game at a 17th with a traceback)."""
+    from sweepbot.vision.learn import with_templates
+    from sweepbot.vision.scaled import client_at_pitch
+
+    together = client_at_pitch([load_profile(BUILTIN_DIR / f"sgt-mines-{px}px") for px in (12, 20, 32)], (27.0, 27.0))
+    assert together.name == "sgt-mines@27.0px"
+    assert together.drawn_from == "sgt-mines-12px+sgt-mines-20px+sgt-mines-32px"
+    one = together.template(together.labels.index("1"))
+    with_templates(together, [("2", np.clip(one.astype(int) + 40, 0, 255).astype(np.uint8))])
+    kept = {p.name: p for p in available_profiles()}["sgt-mines@27.0px"]
+    again = at_pitch(kept, (41.0, 41.0))
+    assert again.name == "sgt-mines@41.0px" and again.drawn_from == kept.drawn_from
+    learnt = with_templates(again, [("2", cv2.resize(np.clip(one.astype(int) + 40, 0, 255).astype(np.uint8),
+                                                      (again.crop[2], again.crop[3])))])
+    assert learnt.folder == user_profiles_dir() / "sgt-mines@41.0px" and (learnt.folder / "profile.json").is_file()
+
 def test_covered_tiles_a_pixel_off_a_drawn_look_are_read_by_a_second_look_never_as_open() -> None:
     """gnome-mines at 1.3x, a fresh board: its 46 px looks drawn at 60.6 px fit the tiles a pixel off only
     loosely. Left where they were located (no lining up) or lined up, every tile is refused where it is and
