@@ -62,7 +62,7 @@ UNNAMED = "~"
 
 
 class ProfileError(SweepbotError):
-    """A profile is missing, unreadable or malformed."""
+    """A profile is missing, unreadable or malformed, or cannot be saved."""
 
 
 @dataclass(frozen=True)
@@ -218,8 +218,15 @@ def load_profile(folder: str | Path) -> Profile:
 
 
 def save_profile(profile: Profile, folder: str | Path) -> Path:
-    """Write ``profile.json`` and one PNG per template; returns the folder."""
-    folder = Path(folder)
+    """Write ``profile.json`` and one PNG per template; returns the folder. A folder that cannot be written
+    (no room, no permission, a name too long) is a :class:`ProfileError` that says where and why."""
+    try:
+        return _write_profile(profile, Path(folder))
+    except OSError as err:
+        raise ProfileError(f"cannot save profile {profile.name} in {folder}: {err.strerror or err}") from err
+
+
+def _write_profile(profile: Profile, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.png"):
         old.unlink()
@@ -227,7 +234,8 @@ def save_profile(profile: Profile, folder: str | Path) -> Path:
     for i, ch in enumerate(profile.labels):
         names = files.setdefault(ch, [])
         base = FILE_NAMES[ch] + (f"-{len(names) + 1}" if names else "")
-        cv2.imwrite(str(folder / f"{base}.png"), profile.template(i))
+        if not cv2.imwrite(str(folder / f"{base}.png"), profile.template(i)):
+            raise OSError(f"{folder / base}.png not written")
         names.append(f"{base}.png")
     spec: dict[str, Any] = {
         "format": FORMAT,

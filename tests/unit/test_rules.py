@@ -66,3 +66,17 @@ def test_rules_are_learnt_one_at_a_time_and_only_by_name() -> None:
     assert PlayRules("opening").merged(rules) == PlayRules("opening", new_game_keys=(("f2",),),
                                                         dismiss_keys=(("escape",),), mines=((9, 9, 10),))
     assert rules.to_json() == {"new_game_keys": [["f2"]], "dismiss_keys": [["escape"]], "mines": [[9, 9, 10]]}
+
+
+def test_a_profile_that_cannot_be_saved_says_where_and_why(tmp_path: Path) -> None:
+    """A folder whose name no file system holds (or one that cannot be written) is a clear error naming the
+    profile and the folder, never a traceback in the middle of a game that learnt a look."""
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [("#", np.full((8, 8, 3), 200, np.uint8))])
+    folder = tmp_path / ("x" * 300)
+    with pytest.raises(ProfileError, match=r"cannot save profile t in .*xxxx"):
+        save_profile(profile, folder)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    with pytest.raises(ProfileError, match="cannot save profile t"):
+        save_profile(profile, blocked / "t")
+    assert load_profile(save_profile(profile, tmp_path / "t")).labels == ("#",)
