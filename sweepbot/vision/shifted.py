@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from sweepbot.board import NUMBERS
 from sweepbot.vision import limits
 from sweepbot.vision.cells import FLOAT32_ROUNDING, CellScores, distances, exact_looks, score, windows_at
 from sweepbot.vision.derived import derived
@@ -234,8 +235,18 @@ def nudged(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
     better = np.array([look.rms for look in found]) < scores.rms[rows, cols]
     chars, rms, margin, best, rival = (a.copy() for a in (scores.chars, scores.rms, scores.margin, scores.best,
                                                           scores.rival))
+    pixels = profile.stack.shape[1]
     for i in np.flatnonzero(better).tolist():
         r, c, look = rows[i], cols[i], found[i]
+        taken_margin, taken_rival = look.margin, look.rival
+        if look.char != chars[r, c] and look.char in NUMBERS and chars[r, c] in NUMBERS:
+            # the window where it is comes that near another number's look: the look found by moving it must be
+            # as much nearer as a margin asks of any cell, or the many moves of digits drawn small, a few pixels
+            # apart (a 3 and a 2 at 20 px), give one for another by chance
+            here = float(scores.rms[r, c])
+            apart = float(profile.pairs[look.best, scores.best[r, c]])
+            taken_margin = min(taken_margin, (here * here - look.rms * look.rms) * pixels / apart)
+            taken_rival = min(taken_rival, here)
         chars[r, c], rms[r, c], margin[r, c], best[r, c], rival[r, c] = \
-            look.char, look.rms, look.margin, look.best, look.rival
+            look.char, look.rms, taken_margin, look.best, taken_rival
     return CellScores(chars, rms, margin, best, rival, scores.max_rms, held=scores.held, numbers_rms=scores.numbers_rms)

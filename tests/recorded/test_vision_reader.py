@@ -424,3 +424,21 @@ def test_numbers_and_a_mine_the_profile_in_use_does_not_name_at_a_drawn_size_are
         assert three.grid == tuple(row.replace("3", "=") for row in expected["three"].grid)
         with pytest.raises(ReadError, match=r"\(0, 7\)"):
             reader.read(load_image(drawn / "sgt-mines-24px-lost.png"))
+
+
+def test_a_digit_a_second_look_finds_nearer_another_characters_look_than_where_it_is_is_left_unknown() -> None:
+    """nicegui-minesweeper at 50 % zoom (20 px squares, digits 4x6 px), read with its calibrated looks drawn at
+    that size with the digits its other sizes drew there (each number's variants a pixel or two apart). Its 3s
+    at (6, 2) and (7, 3) come nearest a 3 where they are (rms 16.5), a 2 nearly as near (17.5: refused), and,
+    their windows moved by a second look, one of the 2s nearer still (15.4, and the looks at that place far
+    off). A second look that names another character than the one nearest where the cell is must be as much
+    nearer as a margin asks of any cell (here 0.07): the 3s are left unknown, never read as 2s, which made the
+    board contradict itself and play stop. Every cell named is the cell on screen (board written down by eye)."""
+    drawn = Path(__file__).parents[1] / "fixtures" / "drawn-sizes"
+    reader = VisionReader(str(drawn / "profiles" / "nicegui-minesweeper-40px@20.0px"))
+    got = reader.read(load_image(drawn / "nicegui-zoom0.5-threes.png")).board.grid
+    want = Board.parse((drawn / "nicegui-zoom0.5-threes.txt").read_text()).grid
+    assert [(r, c, got[r][c]) for r in range(9) for c in range(9) if got[r][c] not in ("=", want[r][c])] == []
+    assert got[6][2] == got[7][3] == "="
+    # every covered tile and empty cell is named: only numbers are left unknown
+    assert sum(ch in "#." for row in got for ch in row) == sum(ch in "#." for row in want for ch in row)
