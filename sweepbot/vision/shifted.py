@@ -9,6 +9,10 @@ are scored by one fast product, and those within float32's rounding of the neare
 is the exactly nearest, the first of equals in the order of the moves (down the rows, then across): what
 scoring every move exactly would take.
 
+A move that names another number than the one nearest the window where it is keeps, as its margin, the
+least of its own and how much nearer the moved window comes to its look than the window where it is to that
+number's, as a share of the two looks' distance: the margin any cell is held to.
+
 The same bound tells, before any move is scored, the cells that no move brings within a look's reach: a fit
 of the board that would leave more cells refused than one made before is not looked at again (``ToBeat``).
 """
@@ -208,7 +212,9 @@ def nudged(image: np.ndarray, geometry: Geometry, profile: Profile, scores: Cell
            to_beat: ToBeat | None = None) -> CellScores:
     """A second look at every refused cell: its window moved by up to the table's ``nudge_reach`` px each way
     (a client that draws at fractional positions puts some glyphs a pixel off; looks drawn at another size
-    may fit a board's cells a pixel or two off), taken where it comes nearer a look than where it is. Each
+    may fit a board's cells a pixel or two off), taken where it comes nearer a look than where it is; a number
+    other than the one nearest where the cell is, only as much nearer as the table's ``min_margin`` asks of
+    the two looks (a cell's many moves may bring a digit drawn small near another's look by chance). Each
     cell's look depends on the pixels around its window alone, and is taken again only when they changed
     (``kept``). With ``to_beat``, no look is taken (the scores are returned as they are) when the moves'
     bound alone leaves more cells refused than it allows: the fit cannot be chosen, whatever the looks find."""
