@@ -783,6 +783,35 @@ def test_a_look_is_learnt_where_the_grid_lines_up_on_a_board_that_moved(tmp_path
     assert reader.read(image).board.grid == tuple(truth)
 
 
+def test_a_look_a_lost_board_proves_is_learnt_where_the_grid_lines_up_on_a_board_that_moved(tmp_path: Path) -> None:
+    """The same at a game's end: a lost board showing every mine, two pixels below the grid kept, proves its
+    open cells of unknown number 1s; their look is cut where the grid lines up with the profile's looks on that
+    frame, the look the cells show."""
+    from sweepbot.playing.vision_reader import VisionReader
+
+    covered = np.full((8, 8, 3), 200, np.uint8)
+    empty = np.full((8, 8, 3), 160, np.uint8)
+    mine = empty.copy()
+    mine[2:6, 2:6] = (20, 20, 20)
+    one = empty.copy()
+    one[1:7, 3:5] = (200, 0, 0)
+    looks = {"#": covered, ".": empty, "*": mine, "1": one}
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8),
+                           [(ch, looks[ch]) for ch in "#.*"], folder=tmp_path / "t-10px")
+    truth = ["*1.", "11.", "..."]
+    image = np.full((34, 34, 3), 120, np.uint8)
+    for r, row in enumerate(truth):
+        for c, ch in enumerate(row):
+            image[r * 10 + 3:r * 10 + 11, c * 10 + 1:c * 10 + 9] = looks[ch]  # two pixels below the grid kept
+    reader = VisionReader()
+    reader.geometry = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
+    reader.profile, reader.size = profile, (3, 3)
+    view = reader.read(image)
+    assert view.board.grid == tuple(truth)
+    assert reader.learnt == ["1", "1", "1"]
+    learnt = [reader.profile.template(i) for i, ch in enumerate(reader.profile.labels) if ch == "1"]
+    assert len(learnt) == 1 and np.array_equal(learnt[0], one)
+
 def test_numbers_a_client_shows_at_a_loss_in_another_look_are_never_named_covered() -> None:
     """A client that opens its whole board at a loss, drawing the cells it opens then in looks of their own
     (DangerUXB; "7" and "8" stand for two such looks here, seen nowhere else): they changed at the loss and
