@@ -16,11 +16,12 @@ from sweepbot.calibration.facts import AT_LOSS, QUESTION_AT_LOSS, REVEALED, Fact
 from sweepbot.calibration.looks import Looks
 from sweepbot.calibration.naming import name_looks, no_empty_by_covered
 from sweepbot.cli import main
+from sweepbot.playing.vision_reader import VisionReader
 from sweepbot.vision.capture import load_image
 from sweepbot.vision.geometry import Geometry
 from sweepbot.vision.learn import neighbour_count
 from sweepbot.vision.locate import locate
-from sweepbot.vision.profile import UNNAMED, make_profile
+from sweepbot.vision.profile import UNNAMED, Profile, make_profile
 from sweepbot.vision.read import ReadError, read_located, read_screenshot
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -748,37 +749,53 @@ def test_a_number_never_learnt_is_named_in_play_once_the_solver_proves_every_cel
     assert blind.learnt == [] and blind.profile is profile
 
 
+def _moved_board(truth: list[str], drawn: str, tmp_path: Path) -> tuple[np.ndarray, Profile, np.ndarray]:
+    """A 3x3 board of 10 px cells drawn two pixels below the grid at (0, 0) (``truth``, its characters), the
+    profile of the looks ``drawn`` (learning: a folder of its own) and the look of a 1, which it lacks."""
+    covered = np.full((8, 8, 3), 200, np.uint8)
+    empty = np.full((8, 8, 3), 160, np.uint8)
+    two, mine, one = empty.copy(), empty.copy(), empty.copy()
+    two[1:7, 2:6] = (0, 150, 0)
+    mine[2:6, 2:6] = (20, 20, 20)
+    one[1:7, 3:5] = (200, 0, 0)
+    looks = {"#": covered, ".": empty, "2": two, "*": mine, "1": one}
+    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [(ch, looks[ch]) for ch in drawn],
+                           folder=tmp_path / "t-10px")
+    image = np.full((34, 34, 3), 120, np.uint8)
+    for r, row in enumerate(truth):
+        for c, ch in enumerate(row):
+            image[r * 10 + 3:r * 10 + 11, c * 10 + 1:c * 10 + 9] = looks[ch]
+    return image, profile, one
+
+
+def _reader_at_the_grid_kept(profile: Profile) -> VisionReader:
+    """A reader that found a 3x3 board of 10 px cells at (0, 0) with ``profile``."""
+    reader = VisionReader()
+    reader.geometry = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
+    reader.profile, reader.size = profile, (3, 3)
+    return reader
+
+
+def _learnt_ones(profile: Profile) -> list[np.ndarray]:
+    return [profile.template(i) for i, ch in enumerate(profile.labels) if ch == "1"]
+
+
 def test_a_look_is_learnt_where_the_grid_lines_up_on_a_board_that_moved(tmp_path: Path) -> None:
     """A board that moved two pixels down since its grid was found (a page laid out again) still reads at the
     grid kept, by second looks; a number learnt there is cut where the grid lines up with the profile's looks
     on that frame, not two pixels off its place (such a look would name an empty cell on a grid as far off as
     that a number), and the reader takes the grid lined up from then on."""
-    from sweepbot.playing.vision_reader import VisionReader
     from sweepbot.solver import solve
 
-    covered = np.full((8, 8, 3), 200, np.uint8)
-    empty = np.full((8, 8, 3), 160, np.uint8)
-    two = empty.copy()
-    two[1:7, 2:6] = (0, 150, 0)
-    one = empty.copy()
-    one[1:7, 3:5] = (200, 0, 0)
-    looks = {"#": covered, ".": empty, "2": two, "1": one}
-    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8),
-                           [(ch, looks[ch]) for ch in "#.2"], folder=tmp_path / "t-10px")
     truth = ["#2.", "#2.", "11."]
-    image = np.full((34, 34, 3), 120, np.uint8)
-    for r, row in enumerate(truth):
-        for c, ch in enumerate(row):
-            image[r * 10 + 3:r * 10 + 11, c * 10 + 1:c * 10 + 9] = looks[ch]  # two pixels below the grid kept
-    kept = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
-    reader = VisionReader()
-    reader.geometry, reader.profile, reader.size = kept, profile, (3, 3)
+    image, profile, one = _moved_board(truth, "#.2", tmp_path)
+    reader = _reader_at_the_grid_kept(profile)
     view = reader.read(image)
     assert view.board.grid == ("#2.", "#2.", "==.")
     reader.learn(image, view, solve(view.board))
     assert reader.learnt == ["1", "1"]
     assert reader.geometry == Geometry(tuple(range(0, 40, 10)), tuple(range(2, 42, 10)))
-    learnt = [reader.profile.template(i) for i, ch in enumerate(reader.profile.labels) if ch == "1"]
+    learnt = _learnt_ones(reader.profile)
     assert len(learnt) == 1 and np.array_equal(learnt[0], one)
     assert reader.read(image).board.grid == tuple(truth)
 
@@ -787,29 +804,13 @@ def test_a_look_a_lost_board_proves_is_learnt_where_the_grid_lines_up_on_a_board
     """The same at a game's end: a lost board showing every mine, two pixels below the grid kept, proves its
     open cells of unknown number 1s; their look is cut where the grid lines up with the profile's looks on that
     frame, the look the cells show."""
-    from sweepbot.playing.vision_reader import VisionReader
-
-    covered = np.full((8, 8, 3), 200, np.uint8)
-    empty = np.full((8, 8, 3), 160, np.uint8)
-    mine = empty.copy()
-    mine[2:6, 2:6] = (20, 20, 20)
-    one = empty.copy()
-    one[1:7, 3:5] = (200, 0, 0)
-    looks = {"#": covered, ".": empty, "*": mine, "1": one}
-    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8),
-                           [(ch, looks[ch]) for ch in "#.*"], folder=tmp_path / "t-10px")
     truth = ["*1.", "11.", "..."]
-    image = np.full((34, 34, 3), 120, np.uint8)
-    for r, row in enumerate(truth):
-        for c, ch in enumerate(row):
-            image[r * 10 + 3:r * 10 + 11, c * 10 + 1:c * 10 + 9] = looks[ch]  # two pixels below the grid kept
-    reader = VisionReader()
-    reader.geometry = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
-    reader.profile, reader.size = profile, (3, 3)
+    image, profile, one = _moved_board(truth, "#.*", tmp_path)
+    reader = _reader_at_the_grid_kept(profile)
     view = reader.read(image)
     assert view.board.grid == tuple(truth)
     assert reader.learnt == ["1", "1", "1"]
-    learnt = [reader.profile.template(i) for i, ch in enumerate(reader.profile.labels) if ch == "1"]
+    learnt = _learnt_ones(reader.profile)
     assert len(learnt) == 1 and np.array_equal(learnt[0], one)
 
 def test_numbers_a_client_shows_at_a_loss_in_another_look_are_never_named_covered() -> None:
