@@ -710,27 +710,12 @@ def test_a_number_never_learnt_is_named_in_play_once_the_solver_proves_every_cel
     so as a 1; a cell with a covered neighbour nothing proves teaches nothing."""
     from dataclasses import replace
 
-    from sweepbot.playing.vision_reader import VisionReader
     from sweepbot.solver import solve
 
-    covered = np.full((8, 8, 3), 200, np.uint8)
-    empty = np.full((8, 8, 3), 160, np.uint8)
-    two = empty.copy()
-    two[1:7, 2:6] = (0, 150, 0)
-    one = empty.copy()
-    one[1:7, 3:5] = (200, 0, 0)  # drawn as calibration never saw it
-    looks = {"#": covered, ".": empty, "2": two, "1": one}
-    profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8),
-                           [(ch, looks[ch]) for ch in "#.2"], folder=tmp_path / "t-10px")
     # the 2s are proved by the two covered tiles beside them; the 1s by the mine at the corner or by nothing
     truth = ["#2.", "#2.", "11."]  # (0, 0) and (1, 0): mines; (2, 0), (2, 1): 1s
-    geometry = Geometry(tuple(range(0, 40, 10)), tuple(range(0, 40, 10)))
-    image = np.full((30, 30, 3), 120, np.uint8)
-    for r, row in enumerate(truth):
-        for c, ch in enumerate(row):
-            image[r * 10 + 1:r * 10 + 9, c * 10 + 1:c * 10 + 9] = looks[ch]
-    reader = VisionReader()
-    reader.geometry, reader.profile, reader.size = geometry, profile, (3, 3)
+    image, profile, _ = _board_of_looks(truth, "#.2", tmp_path)
+    reader = _reader_at_the_grid_kept(profile)
     view = reader.read(image)
     assert view.board.grid == ("#2.", "#2.", "==.")
     analysis = solve(view.board)
@@ -742,16 +727,17 @@ def test_a_number_never_learnt_is_named_in_play_once_the_solver_proves_every_cel
     reader.learn(image, view, analysis)  # the same cells again: the profile holds their look already
     assert reader.profile is learnt and reader.learnt == ["1", "1"]
     # the 2s unread too: nothing proves the covered tiles, and no cell teaches anything
-    blind = VisionReader()
-    blind.geometry, blind.profile, blind.size = geometry, profile, (3, 3)
+    blind = _reader_at_the_grid_kept(profile)
     unproved = replace(view, board=Board(("#=.", "#=.", "==.")))
     blind.learn(image, unproved, solve(unproved.board))
     assert blind.learnt == [] and blind.profile is profile
 
 
-def _moved_board(truth: list[str], drawn: str, tmp_path: Path) -> tuple[np.ndarray, Profile, np.ndarray]:
-    """A 3x3 board of 10 px cells drawn two pixels below the grid at (0, 0) (``truth``, its characters), the
-    profile of the looks ``drawn`` (learning: a folder of its own) and the look of a 1, which it lacks."""
+def _board_of_looks(truth: list[str], drawn: str, tmp_path: Path, down: int = 0) \
+        -> tuple[np.ndarray, Profile, np.ndarray]:
+    """A 3x3 board of 10 px cells (``truth``, its characters) drawn ``down`` pixels below the grid at (0, 0),
+    the profile of the looks ``drawn`` (learning: a folder of its own) and the look of a 1, which calibration
+    never saw."""
     covered = np.full((8, 8, 3), 200, np.uint8)
     empty = np.full((8, 8, 3), 160, np.uint8)
     two, mine, one = empty.copy(), empty.copy(), empty.copy()
@@ -761,10 +747,10 @@ def _moved_board(truth: list[str], drawn: str, tmp_path: Path) -> tuple[np.ndarr
     looks = {"#": covered, ".": empty, "2": two, "*": mine, "1": one}
     profile = make_profile("t", "t", (10.0, 10.0), (1, 1, 8, 8), [(ch, looks[ch]) for ch in drawn],
                            folder=tmp_path / "t-10px")
-    image = np.full((34, 34, 3), 120, np.uint8)
+    image = np.full((30 + down + 2, 32, 3), 120, np.uint8)
     for r, row in enumerate(truth):
         for c, ch in enumerate(row):
-            image[r * 10 + 3:r * 10 + 11, c * 10 + 1:c * 10 + 9] = looks[ch]
+            image[r * 10 + 1 + down:r * 10 + 9 + down, c * 10 + 1:c * 10 + 9] = looks[ch]
     return image, profile, one
 
 
@@ -788,7 +774,7 @@ def test_a_look_is_learnt_where_the_grid_lines_up_on_a_board_that_moved(tmp_path
     from sweepbot.solver import solve
 
     truth = ["#2.", "#2.", "11."]
-    image, profile, one = _moved_board(truth, "#.2", tmp_path)
+    image, profile, one = _board_of_looks(truth, "#.2", tmp_path, down=2)
     reader = _reader_at_the_grid_kept(profile)
     view = reader.read(image)
     assert view.board.grid == ("#2.", "#2.", "==.")
@@ -805,7 +791,7 @@ def test_a_look_a_lost_board_proves_is_learnt_where_the_grid_lines_up_on_a_board
     open cells of unknown number 1s; their look is cut where the grid lines up with the profile's looks on that
     frame, the look the cells show."""
     truth = ["*1.", "11.", "..."]
-    image, profile, one = _moved_board(truth, "#.*", tmp_path)
+    image, profile, one = _board_of_looks(truth, "#.*", tmp_path, down=2)
     reader = _reader_at_the_grid_kept(profile)
     view = reader.read(image)
     assert view.board.grid == tuple(truth)
