@@ -59,6 +59,8 @@ FILE_NAMES = {
 }
 #: The label of a look that calibration has not named (yet).
 UNNAMED = "~"
+#: What joins the names in ``drawn_from`` of a client's sizes drawn together.
+SIZES_JOINED = "+"
 
 
 class ProfileError(SweepbotError):
@@ -317,7 +319,7 @@ def _drawn_before(drawn: Profile, builtin: dict[str, Profile]) -> bool:
     """Whether a profile drawn from built-in ones at another size, kept in the user's store with what play
     learnt there, was drawn from them as they were before sweepbot changed them: its drawn looks are out of
     date, and which of its looks play learnt is not known apart (it is left out, and learns again)."""
-    names = (drawn.drawn_from or "").split("+")
+    names = (drawn.drawn_from or "").split(SIZES_JOINED)
     if drawn.built_in is None or not all(name in builtin for name in names):
         return False
     return built_in_digest([builtin[name] for name in names]) != drawn.built_in

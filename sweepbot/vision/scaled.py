@@ -24,7 +24,7 @@ from sweepbot.board import NUMBERS
 from sweepbot.vision import limits
 from sweepbot.vision.controls import decode_look, encode_look
 from sweepbot.vision.derived import derived
-from sweepbot.vision.profile import Profile, built_in_digest, make_profile, user_profiles_dir
+from sweepbot.vision.profile import SIZES_JOINED, Profile, built_in_digest, make_profile, user_profiles_dir
 from sweepbot.vision.rules import NewGameControl, PlayRules
 
 #: Cell sizes (px) a profile is drawn at: the range a board is read in.
@@ -69,7 +69,7 @@ def _source_name(profile: Profile) -> str:
     hold), as :func:`client_at_pitch` names them."""
     if not profile.drawn_from:
         return profile.name
-    return profile.client if "+" in profile.drawn_from else profile.drawn_from
+    return profile.client if SIZES_JOINED in profile.drawn_from else profile.drawn_from
 
 
 def with_kin_numbers(profile: Profile, kin: Sequence[Profile]) -> Profile:
@@ -133,7 +133,7 @@ def client_at_pitch(profiles: Sequence[Profile], pitch: tuple[float, float]) -> 
         name = f"{ordered[0].client}@{nearest.pitch[0]:.1f}px"
         return make_profile(name, nearest.client, nearest.pitch, (x0, y0, x1 - x0, y1 - y0), looks, sizes,
                             nearest.counter, user_profiles_dir() / name, nearest.play, limit,
-                            "+".join(p.name for p in ordered), built_in_digest(ordered))
+                            SIZES_JOINED.join(p.name for p in ordered), built_in_digest(ordered))
 
     return derived(ordered[0], ("client at pitch", tuple(p.name for p in ordered), key), made,
                    family="client at pitch")
